@@ -1,0 +1,179 @@
+"""The search engine's life cycle: corpus, BM25, prominence, embedder and a background index."""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from collections import deque
+from pathlib import Path
+
+from .bible import Bible, CorpusError, load_bible
+from .config import Settings
+
+
+class Engine:
+    """Loads what is fast at once (corpus, BM25) and builds the vector index in the background,
+    so the app answers in `reference` and `lexical_fallback` modes while vectors are not ready."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.bible: Bible | None = None
+        self.extras: list[Bible] = []
+        self.embedder = None
+        self.index = None
+        self.lexical = None
+        self.prominence = None
+        self.retriever = None
+        self.docs = None
+        self.errors: deque[str] = deque(maxlen=10)
+        self.embedder_error: str | None = None
+        self.progress = (0, 0)
+        self.started = time.time()
+        self._thread: threading.Thread | None = None
+        self._cancel = threading.Event()
+        self._lock = threading.Lock()
+
+    # -- loading ---------------------------------------------------------------------------------
+    def load(self) -> "Engine":
+        """Corpus, extra translations, BM25 and prominence; raises CorpusError if no corpus."""
+        from .lexical import LexicalIndex
+        from .retrieval import Retriever
+        self.bible = load_bible(self.settings.corpus)
+        self.extras = [load_bible(p) for p in self.settings.extra_corpora]
+        self.lexical = LexicalIndex(*self._lexical_corpus(), stemmer=self.settings.stemmer)
+        self.prominence = self._load_prominence()
+        self._load_embedder()
+        self.retriever = Retriever(
+            self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical,
+            prominence=self.prominence, prominence_weight=self.settings.prominence_weight,
+            rrf_k=self.settings.rrf_k, candidates=self.settings.candidates, smalltalk=_smalltalk())
+        self._load_docs()
+        return self
+
+    def _lexical_corpus(self) -> tuple[list[str], list[str]]:
+        """BM25 sees each verse alone (windows add noise), with the extra translations' wording."""
+        ids = [v.id for v in self.bible.verses]
+        texts = []
+        for v in self.bible.verses:
+            parts = [v.text] + [b.by_id[v.id].text for b in self.extras if v.id in b.by_id]
+            texts.append(" ".join(parts))
+        return ids, texts
+
+    def _load_prominence(self):
+        path = self.settings.prominence
+        if path is None:
+            return None
+        from .prominence import load_prominence
+        try:
+            return load_prominence(path)
+        except Exception as exc:  # a bad prior must not stop the app; status shows why
+            self.errors.append(f"prominência: {exc}")
+            return None
+
+    def _load_embedder(self) -> None:
+        from .embedders import load_embedder
+        from .index import VerseIndex
+        try:
+            self.embedder = load_embedder(self.settings.embedding_model)
+        except Exception as exc:  # never a silent switch to another model: vectors stay off
+            self.embedder_error = str(exc)
+            self.errors.append(f"modelo de embeddings: {exc}")
+            return
+        self.index = VerseIndex(self.settings.data_dir, self.embedder, window=self.settings.embed_window,
+                                batch_size=self.settings.embed_batch)
+        self.index.open(self.bible, self.extras)
+
+    def _load_docs(self) -> None:
+        if self.settings.docs_dir is None:
+            return
+        try:
+            from .docindex import DocumentSource
+        except ImportError:
+            return
+        self.docs = DocumentSource(self.settings, self.embedder)
+        self.retriever.extra_sources = [self.docs]
+
+    # -- indexing ------------------------------------------------------------------------------
+    @property
+    def indexing(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start_indexing(self, *, rebuild: bool = False, background: bool = True) -> bool:
+        """Start (or resume) building; False when a build is already running."""
+        with self._lock:
+            if self.indexing or self.index is None:
+                return False
+            self._cancel.clear()
+            self._thread = threading.Thread(target=self._index, args=(rebuild,), daemon=True,
+                                            name="pastor-indexer")
+            self._thread.start()
+        if not background:
+            self._thread.join()
+        return True
+
+    def _index(self, rebuild: bool) -> None:
+        try:
+            self.index.build(self.bible, self.extras, rebuild=rebuild, cancel=self._cancel,
+                             progress=lambda done, total: setattr(self, "progress", (done, total)))
+            if self.docs is not None:
+                self.docs.refresh()
+        except Exception as exc:
+            self.errors.append(f"indexação: {exc}")
+            traceback.print_exc()
+
+    def stop_indexing(self, timeout: float = 30.0) -> None:
+        self._cancel.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # -- status --------------------------------------------------------------------------------
+    def status(self) -> dict:
+        bible = self.bible
+        index = self.index.status if self.index is not None else None
+        state = "error" if self.embedder_error else (index.state if index else "missing")
+        if self.indexing and state != "complete":
+            state = "indexing"
+        data = {
+            "state": state,
+            "ready": bool(bible) and (self.lexical is not None),
+            "vectors_ready": bool(self.index and self.index.ready),
+            "corpus": bible.stats() if bible else None,
+            "extra_corpora": [{"file": b.path.name, "sha256": b.sha256, "verses": len(b.verses)} for b in self.extras],
+            "embedder": ({"name": self.embedder.name, "dim": self.embedder.dim} if self.embedder
+                         else {"name": self.settings.embedding_model, "dim": None, "error": self.embedder_error}),
+            "index": index.as_dict() if index else None,
+            "progress": {"done": self.progress[0], "total": self.progress[1]},
+            "bm25_ready": self.lexical is not None,
+            "prominence": self._prominence_status(),
+            "errors": list(self.errors),
+        }
+        if data["corpus"]:
+            data["corpus"].pop("differences", None)
+        if self.docs is not None:
+            data["documents"] = self.docs.status()
+        return data
+
+    def _prominence_status(self) -> dict:
+        if self.settings.prominence is None:
+            return {"enabled": False, "detail": "desligado (PASTOR_PROMINENCE não definido)"}
+        if self.prominence is None:
+            return {"enabled": False, "detail": "erro ao carregar; veja os erros"}
+        return {"enabled": True, "file": Path(self.settings.prominence).name, "verses": len(self.prominence),
+                "weight": self.settings.prominence_weight}
+
+
+def _smalltalk():
+    try:
+        from .safety import is_greeting_or_thanks
+    except ImportError:
+        return None
+    return is_greeting_or_thanks
+
+
+def load_engine(settings: Settings) -> Engine:
+    """Load the engine or raise CorpusError with a message naming what is missing."""
+    return Engine(settings).load()
+
+
+__all__ = ["Engine", "load_engine", "CorpusError"]
