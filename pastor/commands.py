@@ -107,4 +107,9 @@ def register_retrieval(sub) -> None:
     p.set_defaults(func=cmd_eval)
 
 
-REGISTRARS: list = [register_retrieval]
+def _register_prominence(sub) -> None:
+    from .prominence import register_prominence
+    register_prominence(sub)
+
+
+REGISTRARS: list = [register_retrieval, _register_prominence]
