@@ -1,0 +1,13 @@
+"""The church's own documents (.md, .txt, .csv, .json): parsed, chunked and citable beside the Bible."""
+
+from .base import Chunk, DocumentError, FileResult, Part, Reader, Section
+from .chunking import split_spans, split_text
+from .factory import EXTENSIONS, reader_for
+from .folder import FolderScan, parse_document, read_folder
+from .refs import DOC_REF_PATTERN, doc_ref, is_citable, parse_doc_ref
+
+__all__ = [
+    "Chunk", "DocumentError", "FileResult", "Part", "Reader", "Section", "split_spans", "split_text",
+    "EXTENSIONS", "reader_for", "FolderScan", "parse_document", "read_folder",
+    "DOC_REF_PATTERN", "doc_ref", "is_citable", "parse_doc_ref",
+]

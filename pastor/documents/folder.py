@@ -1,0 +1,124 @@
+"""Scan the church's documents folder: safe walk, change detection by sha256, per-file results."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .base import Chunk, DocumentError, FileResult
+from .chunking import split_text
+from .factory import reader_for
+from .refs import doc_ref
+
+
+@dataclass
+class FolderScan:
+    results: list[FileResult] = field(default_factory=list)  # new or changed files, errors included
+    unchanged: list[str] = field(default_factory=list)  # sha256 equal to the `known` one: not read
+    deleted: list[str] = field(default_factory=list)  # in `known` but no longer a readable file
+    skipped: list[str] = field(default_factory=list)  # other extensions, or links leaving the folder
+
+    @property
+    def chunks(self) -> list[Chunk]:
+        return [chunk for result in self.results for chunk in result.chunks]
+
+    @property
+    def errors(self) -> list[FileResult]:
+        return [result for result in self.results if result.error]
+
+
+def parse_document(path: str, data: bytes, *, chunk_size: int = 800, chunk_overlap: int = 100) -> FileResult:
+    """Parse one file's bytes (`path` relative, "/" separators); errors go in the result."""
+    sha = hashlib.sha256(data).hexdigest()
+    reader = reader_for(path)
+    if reader is None:
+        return FileResult(path, sha, 0, [], "tipo de arquivo não suportado (use .md, .txt, .csv ou .json)", len(data))
+    try:
+        parts = reader.read(data, path)
+    except DocumentError as exc:
+        return FileResult(path, sha, 0, [], str(exc), len(data))
+    chunks = []
+    for part_index, part in enumerate(parts):
+        # Chunk numbers run on across the sections of a part, so a reference stays unique.
+        index = 0
+        for section in part.sections:
+            for text in split_text(section.text, chunk_size, chunk_overlap):
+                chunks.append(Chunk(
+                    ref=doc_ref(path, part_index, index), file=path, part=part_index, index=index,
+                    text=text, search_text=f"{section.context}: {text}",
+                    title=section.title or part.title))
+                index += 1
+    return FileResult(path, sha, len(parts), chunks, None, len(data))
+
+
+def read_folder(folder: Path | None, *, chunk_size: int = 800, chunk_overlap: int = 100,
+                max_bytes: int = 2_000_000, known: dict[str, str] | None = None) -> FolderScan:
+    """Read every new or changed document under `folder`; a missing folder means no documents."""
+    known = known or {}
+    scan = FolderScan()
+    seen: set[str] = set()
+    if folder is not None and Path(folder).is_dir():
+        root = Path(folder).resolve()
+        for relative, path in walk(root, scan.skipped):
+            seen.add(relative)
+            result = _read_one(relative, path, chunk_size, chunk_overlap, max_bytes, known)
+            if result is None:
+                scan.unchanged.append(relative)
+            else:
+                scan.results.append(result)
+    scan.deleted = sorted(set(known) - seen)
+    return scan
+
+
+def _read_one(relative: str, path: Path, chunk_size: int, chunk_overlap: int,
+              max_bytes: int, known: dict[str, str]) -> FileResult | None:
+    """The file's result, or None when its bytes match the known sha256."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            # Not read at all: the cap protects memory and time from a huge file.
+            return FileResult(relative, "", 0, [], f"arquivo grande demais ({size} bytes; "
+                              f"o limite é {max_bytes}, ajuste PASTOR_DOC_MAX_BYTES)", size)
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)  # the file may grow between stat and read
+    except OSError as exc:
+        return FileResult(relative, "", 0, [], f"não foi possível ler o arquivo ({exc.strerror or exc})", 0)
+    if len(data) > max_bytes:
+        return FileResult(relative, "", 0, [], f"arquivo grande demais (o limite é {max_bytes} bytes)", len(data))
+    if known.get(relative) == hashlib.sha256(data).hexdigest():
+        return None
+    return parse_document(relative, data, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+
+
+def walk(root: Path, skipped: list[str]):
+    """(relative path, path) of readable files under `root`, sorted; others go to `skipped`.
+
+    Symbolic links are followed only when their target stays inside `root`; hidden files and
+    folders (".git", editor backups) are ignored without being listed.
+    """
+    visited: set[Path] = set()
+    for current, dirs, files in os.walk(root, followlinks=True):
+        real = Path(current).resolve()
+        # A link back to a folder already walked would loop forever.
+        if real in visited or not _inside(real, root):
+            dirs[:] = []
+            if not _inside(real, root):
+                skipped.append(Path(current).relative_to(root).as_posix())
+            continue
+        visited.add(real)
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            path = Path(current) / name
+            relative = path.relative_to(root).as_posix()
+            if reader_for(name) is None or not path.is_file() or not _inside(path.resolve(), root):
+                skipped.append(relative)
+                continue
+            yield relative, path
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
