@@ -52,7 +52,9 @@ _SKIP = {"f", "x", "fe", "s", "h", "toc", "rem", "cl", "ide", "note", "fig", "la
 def clean_text(text: str) -> str:
     """Remove digitisation noise only: `*` marks, footnote residue, doubled or edge spaces."""
     text = re.sub(r"/fn/.*?/\*fn\s*", " ", text)  # Bíblia Livre footnote residue (DEU 32:5)
-    text = re.sub(r"-\*\s+\*", "-", text)  # hyphenation split across a space: holo-* *causto
+    # A word split at a line end across a space (holo-* *causto, ensi-* no): the hyphen is the
+    # printer's, so the halves are joined. `chamou-*os` keeps its hyphen (a real one there).
+    text = re.sub(r"-\*\s+\*?", "", text)
     text = text.replace("*", "")
     return re.sub(r"\s+", " ", text).strip()
 
@@ -67,11 +69,13 @@ class Bible:
     name: str = ""
     by_id: dict[str, Verse] = field(init=False, repr=False)
     counts: dict[str, list[int]] = field(init=False, repr=False)
+    last: dict[tuple[str, int], int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_id = {v.id: v for v in self.verses}
-        self.counts = {}
+        self.counts, self.last = {}, {}
         for v in self.verses:
+            self.last[v.book, v.chapter] = max(self.last.get((v.book, v.chapter), 0), v.verse)
             chapters = self.counts.setdefault(v.book, [])
             while len(chapters) < v.chapter:
                 chapters.append(0)
@@ -86,6 +90,10 @@ class Bible:
     def verse_count(self, book: str, chapter: int) -> int:
         chapters = self.counts.get(book, [])
         return chapters[chapter - 1] if 0 < chapter <= len(chapters) else 0
+
+    def last_verse(self, book: str, chapter: int) -> int:
+        """The highest verse number in a chapter (0 if absent); above `verse_count` when there is a gap."""
+        return self.last.get((book, chapter), 0)
 
     def stats(self) -> dict:
         return {
@@ -191,22 +199,24 @@ def load_bible(path: Path | str, name: str = "") -> Bible:
     verses: list[Verse] = []
     seen_books: set[str] = set()
     try:
-        for _, el in etree.iterparse(str(path), events=("end",), tag=("{*}book", "book"),
-                                     huge_tree=True, resolve_entities=False, no_network=True):
-            code = (el.get("id") or "").strip().upper()
-            if code not in canon.by_code():
-                if code and canon.alias_key(code) not in canon.deuterocanon_aliases():
-                    pass  # unknown or deuterocanonical book: not part of this canon, skipped
+        # Opened here so an error mid-file closes it at once (lxml would leave it to the GC).
+        with open(path, "rb") as handle:
+            for _, el in etree.iterparse(handle, events=("end",), tag=("{*}book", "book"),
+                                         huge_tree=True, resolve_entities=False, no_network=True):
+                code = (el.get("id") or "").strip().upper()
+                if code not in canon.by_code():
+                    if code and canon.alias_key(code) not in canon.deuterocanon_aliases():
+                        pass  # unknown or deuterocanonical book: not part of this canon, skipped
+                    el.clear()
+                    continue
+                if code in seen_books:
+                    raise CorpusError(f"linha {el.sourceline}: livro {code} repetido")
+                seen_books.add(code)
+                collector = _Collector(code)
+                collector.walk(el)
+                collector.close()
+                verses.extend(collector.verses)
                 el.clear()
-                continue
-            if code in seen_books:
-                raise CorpusError(f"linha {el.sourceline}: livro {code} repetido")
-            seen_books.add(code)
-            collector = _Collector(code)
-            collector.walk(el)
-            collector.close()
-            verses.extend(collector.verses)
-            el.clear()
     except etree.XMLSyntaxError as exc:
         line = exc.lineno or (exc.position[0] if exc.position else "?")
         raise CorpusError(f"{path.name}: XML malformado ou truncado na linha {line}: {exc.msg}") from None

@@ -76,7 +76,7 @@ SPEC: tuple[tuple[str, str, str, object, float | None], ...] = (
     ("background_index", "PASTOR_BACKGROUND_INDEX", "true", _bool, None),
 )
 
-# Secrets are read by the provider SDKs from their usual variables; only their presence is
+# Secrets are read by `pastor.providers` (from `.env` and the environment) and passed to the SDKs; only their presence is
 # recorded here, so a key can never end up in a status page or a log line.
 SECRET_VARS = ("OPENAI_API_KEY", "GROQ_API_KEY", "ANTHROPIC_API_KEY")
 

@@ -14,6 +14,13 @@ from .canon import Book
 Counts = Callable[[str, int], int]
 
 
+def _oracle(counts) -> Counts:
+    """None → canonical counts; a loaded Bible → its highest verse number per chapter."""
+    if counts is None:
+        return canonical_counts
+    return getattr(counts, "last_verse", counts)
+
+
 @dataclass(frozen=True)
 class Segment:
     """A contiguous stretch: one verse, a range, a whole chapter (verses None) or across chapters."""
@@ -59,7 +66,7 @@ class Reference:
 
     def check(self, counts: Counts | None = None) -> str | None:
         """A Portuguese reason why this reference does not exist, or None when it does."""
-        counts = counts or canonical_counts
+        counts = _oracle(counts)
         name = self.book.name
         for seg in self.segments:
             for chapter, verse in ((seg.start_chapter, seg.start_verse), (seg.end_chapter, seg.end_verse)):
@@ -76,7 +83,7 @@ class Reference:
 
     def verse_ids(self, counts: Counts | None = None) -> list[str]:
         """Every verse id the reference covers, in order, without duplicates."""
-        counts = counts or canonical_counts
+        counts = _oracle(counts)
         ids: list[str] = []
         for seg in self.segments:
             for chapter in range(seg.start_chapter, seg.end_chapter + 1):
@@ -176,12 +183,16 @@ class _Scanner:
         if verse is None:
             if self.book.single_chapter and not said_chapter and not (chapter == 1 and not self.peek_number_after(_RANGE)):
                 return self.range_from(1, chapter)  # `Jd 24-25`: the numbers are verses
-            end = chapter
-            if self.peek_number_after(_RANGE):
-                self.take(_RANGE)
-                end = self.number()
-            return Segment(chapter, None, end, None)
+            return self.chapters_from(chapter)
         return self.range_from(chapter, verse)
+
+    def chapters_from(self, chapter: int) -> Segment:
+        """A whole chapter, or a run of whole chapters: `Salmos 23`, `Gn 1-3`."""
+        end = chapter
+        if self.peek_number_after(_RANGE):
+            self.take(_RANGE)
+            end = self.number()
+        return Segment(chapter, None, end, None)
 
     def range_from(self, chapter: int, verse: int) -> Segment:
         if not self.peek_number_after(_RANGE):
@@ -202,7 +213,8 @@ class _Scanner:
         """`5:3,5`, `5:3 e 5`, `3:16; 4:1` continue the same book."""
         save = self.pos
         sep = self.take(re.compile(r"\s*(,|;|\be\b)\s*(?=\d)"))
-        if not sep:
+        if not sep or _book_pattern().match(self.text, self.pos):
+            self.pos = save  # `João 3:16 e 2 Coríntios 5:17`: the number starts the next book
             return None
         number = self.number()
         if self.peek_number_after(_CV_SEP):
@@ -210,7 +222,7 @@ class _Scanner:
             return self.range_from(number, self.number())
         if sep.group(1) == ";" or last.whole_chapter:
             if sep.group(1) == ";" or sep.group(1) == "e":
-                return Segment(number, None, number, None)
+                return self.chapters_from(number)  # `Sl 23; 91`, `Gn 1; 3-4`
             self.pos = save
             return None
         return self.range_from(last.end_chapter, number)
@@ -252,7 +264,8 @@ def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
     has_verse = any(not s.whole_chapter for s in segments)
     if key in canon.AMBIGUOUS or (deutero and len(key) > 3):
         # Everyday words ("os 2 filhos", "a sabedoria 3") are books only when written as such.
-        if not original[:1].isupper() or not has_verse:
+        first_letter = next((c for c in original if c.isalpha()), "")
+        if not first_letter.isupper() or not has_verse:
             return None
     if deutero:
         return RefMatch(found.start(), scanner.pos, span_text, None,
@@ -276,21 +289,33 @@ def lookup(text: str, bible) -> dict:
     """Resolve every reference in `text` against a loaded Bible (the CLI/API `lookup` contract)."""
     references, not_found = [], []
     for match in find_references(text):
-        error = match.error or match.reference.check(bible.verse_count)
-        if not error:
-            ids = match.reference.verse_ids(bible.verse_count)
-            missing = [i for i in ids if i not in bible.by_id]
-            if missing:
-                error = f"{_format_id(missing[0])} não existe nesta tradução."
+        # The translation's own numbering decides (Bíblia Livre has Apocalipse 12:18 but no
+        # Salmos 46:3); only a book outside the canon is refused before looking.
+        error = match.error if match.reference is None else match.reference.check(bible)
+        ids, error = ([], error) if error else _present_ids(match.reference, bible)
         if error:
             not_found.append({"text": match.text, "reason": error})
             continue
-        verses = [bible.by_id[i] for i in match.reference.verse_ids(bible.verse_count)]
+        verses = [bible.by_id[i] for i in ids]
         references.append({
             "reference": match.reference.format(),
             "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in verses],
         })
     return {"found": bool(references), "references": references, "not_found": not_found}
+
+
+def _present_ids(reference: Reference, bible) -> tuple[list[str], str | None]:
+    """The ids the translation has, or a reason: each segment must yield at least one verse.
+
+    A chapter or range skips a verse the translation does not number separately."""
+    ids: list[str] = []
+    for seg in reference.segments:
+        wanted = Reference(reference.book, (seg,)).verse_ids(bible)
+        present = [i for i in wanted if i in bible.by_id]
+        if not present:
+            return [], f"{_format_id(wanted[0])} não existe nesta tradução."
+        ids.extend(present)
+    return list(dict.fromkeys(ids)), None
 
 
 def _format_id(verse_id: str) -> str:

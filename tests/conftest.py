@@ -1,0 +1,67 @@
+"""Shared fixtures: the repository root, the hand-written USFX files and the real corpora."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pastor.bible import Bible, load_bible
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+USFX = FIXTURES / "usfx"
+
+ALMEIDA_FILE = "por-almeida1911.usfx.xml"
+BLIVRE_FILE = "por-blivre.usfx.xml"
+
+
+def corpus_dir() -> Path:
+    """PASTOR_TEST_CORPUS_DIR, relative paths taken from the repo root (not the cwd)."""
+    raw = os.environ.get("PASTOR_TEST_CORPUS_DIR", "").strip() or "../shared/corpus"
+    path = Path(raw).expanduser()
+    return (path if path.is_absolute() else ROOT / path).resolve()
+
+
+def corpus_file(name: str) -> Path:
+    """The path of a real corpus file; a missing file fails under CI and skips elsewhere."""
+    path = corpus_dir() / name
+    if not path.is_file():
+        message = (f"corpus real ausente: {path} (defina PASTOR_TEST_CORPUS_DIR com a pasta que "
+                   f"contém {name})")
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def almeida_path() -> Path:
+    return corpus_file(ALMEIDA_FILE)
+
+
+@pytest.fixture(scope="session")
+def blivre_path() -> Path:
+    return corpus_file(BLIVRE_FILE)
+
+
+# Loading a full corpus takes about a second: once per session, shared read-only.
+@pytest.fixture(scope="session")
+def almeida(almeida_path) -> Bible:
+    return load_bible(almeida_path)
+
+
+@pytest.fixture(scope="session")
+def blivre(blivre_path) -> Bible:
+    return load_bible(blivre_path)
+
+
+@pytest.fixture
+def usfx():
+    """`usfx("milestone")` → path of tests/fixtures/usfx/milestone.usfx.xml."""
+    def path(name: str) -> Path:
+        found = USFX / (name if name.endswith(".xml") else f"{name}.usfx.xml")
+        assert found.is_file(), f"fixture ausente: {found}"
+        return found
+    return path
