@@ -1,0 +1,469 @@
+"""Unit tests of the web app's parts: rate limit, safe rendering, runtime, page handlers, API checks."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import gradio as gr
+import pytest
+
+pytest.register_assert_rewrite("app_fixtures")
+from app_fixtures import SpyProvider, app_settings  # noqa: E402
+from pastor import ui_render as render  # noqa: E402
+from pastor.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
+from pastor.ui_runtime import BLIVRE_CREDIT, OPENBIBLE_CREDIT, ProviderProbe, Runtime, TurnRegistry  # noqa: E402
+
+pytest_plugins = ["app_fixtures"]
+
+XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> ![rastreio](http://mal.example/p.png)'
+
+
+def request(session: str = "sessao-1", host: str = "10.0.0.1", headers: dict | None = None):
+    """What handlers read from a `gr.Request`."""
+    return SimpleNamespace(session_hash=session, client=SimpleNamespace(host=host), headers=headers or {})
+
+
+def assert_inert(markdown: str) -> None:
+    """No live HTML from untrusted text: every `<` escaped, no Markdown image."""
+    assert "<script" not in markdown and "<img" not in markdown
+    assert "![" not in markdown
+
+
+# == rate limit ===================================================================================
+class TestRateLimiter:
+    def test_second_question_inside_the_interval_is_refused_with_the_wait(self):
+        now = [100.0]
+        limiter = RateLimiter(3, clock=lambda: now[0])
+        limiter.hit("1.2.3.4")
+        now[0] += 1.2
+        with pytest.raises(RateLimited) as refused:
+            limiter.hit("1.2.3.4")
+        assert refused.value.wait == pytest.approx(1.8)
+        assert "Aguarde 2 segundos" in str(refused.value)
+
+    def test_other_clients_and_later_questions_pass(self):
+        now = [0.0]
+        limiter = RateLimiter(3, clock=lambda: now[0])
+        limiter.hit("a")
+        limiter.hit("b")
+        now[0] += 3.0
+        limiter.hit("a")
+
+    def test_a_refused_question_does_not_restart_the_interval(self):
+        now = [0.0]
+        limiter = RateLimiter(3, clock=lambda: now[0])
+        limiter.hit("a")
+        now[0] = 2.0
+        with pytest.raises(RateLimited):
+            limiter.hit("a")
+        now[0] = 3.0
+        limiter.hit("a")
+
+    def test_zero_disables_the_limit(self):
+        limiter = RateLimiter(0)
+        for _ in range(5):
+            limiter.hit("a")
+
+    def test_one_second_is_singular(self):
+        assert "Aguarde 1 segundo e" in str(RateLimited(0.3))
+
+    def test_the_runtime_uses_the_configured_interval(self, tmp_path):
+        settings = app_settings(tmp_path, PASTOR_RATE_LIMIT_SECONDS="7")
+        assert Runtime(settings).limiter.seconds == 7
+
+
+class TestClientKey:
+    def test_the_socket_address_is_the_key(self):
+        assert client_key(request(host="10.1.1.1", headers={"x-forwarded-for": "9.9.9.9"})) == "10.1.1.1"
+
+    def test_behind_the_spaces_proxy_the_forwarded_address_counts(self, monkeypatch):
+        monkeypatch.setenv("SPACE_ID", "user/pastor")
+        assert client_key(request(headers={"x-forwarded-for": "9.9.9.9, 10.0.0.2"})) == "9.9.9.9"
+
+
+# == safe rendering ===============================================================================
+class TestEscape:
+    def test_html_and_images_from_a_model_are_inert(self):
+        shown = render.escape(XSS)
+        assert_inert(shown)
+        assert "&lt;script>" in shown
+
+    def test_blockquotes_and_bold_survive(self):
+        assert render.escape("> Porque Deus amou — **João 3:16**") == "> Porque Deus amou — **João 3:16**"
+
+
+class TestHighlight:
+    def test_cited_references_are_bold(self):
+        shown = render.highlight("Veja João 3:16 e também Salmos 23:1.", ["João 3:16", "Salmos 23:1"])
+        assert shown == "Veja **João 3:16** e também **Salmos 23:1**."
+
+    def test_only_the_listed_citations_are_bold_at_the_end(self):
+        shown = render.highlight("Veja João 3:16 e Salmos 23:1.", ["JHN 3:16"])
+        assert shown == "Veja **João 3:16** e Salmos 23:1."
+
+    def test_while_streaming_every_valid_reference_is_bold(self):
+        assert render.highlight("Leia Jo 14:27", None) == "Leia **Jo 14:27**"
+
+    def test_a_reference_that_does_not_exist_is_not_bold(self):
+        assert "**" not in render.highlight("Veja João 3:99", None)
+
+    def test_text_already_bold_is_not_doubled(self):
+        assert render.highlight("> texto — **João 3:16**", ["João 3:16"]) == "> texto — **João 3:16**"
+
+    def test_html_around_citations_is_escaped(self):
+        shown = render.highlight(XSS + " João 3:16", ["João 3:16"])
+        assert_inert(shown)
+        assert shown.endswith("**João 3:16**")
+
+
+class TestSources:
+    SOURCES = [
+        {"id": "PSA 23:1", "reference": "Salmos 23:1", "text": "O Senhor é o meu pastor.", "score": 0.0312,
+         "cited": False, "kind": "verse"},
+        {"id": "JHN 3:16", "reference": "João 3:16", "text": "Porque Deus amou o mundo " + XSS, "score": 0.05,
+         "cited": True, "kind": "verse"},
+    ]
+
+    def test_cited_first_with_reference_text_score_and_mark(self):
+        shown = render.sources_markdown(self.SOURCES)
+        first, second = shown.split("\n\n")
+        assert "**João 3:16**" in first and "✅ citado na resposta" in first and "0,0500" in first
+        assert "**Salmos 23:1**" in second and "não citado" in second and "O Senhor é o meu pastor." in second
+
+    def test_source_text_is_escaped(self):
+        assert_inert(render.sources_markdown(self.SOURCES))
+
+    def test_credits_follow_the_list(self):
+        assert render.sources_markdown(self.SOURCES, [OPENBIBLE_CREDIT]).endswith(
+            f"<small>{OPENBIBLE_CREDIT}</small>")
+
+    def test_title_counts_sources_and_citations(self):
+        assert render.sources_title(self.SOURCES) == "📖 Fontes consultadas (2; 1 citada)"
+
+    def test_no_sources(self):
+        assert "Nenhuma fonte" in render.sources_markdown([])
+
+
+class TestStatusRendering:
+    def status(self, **changes) -> dict:
+        base = {"state": "indexing", "phase": "ready", "bm25_ready": True, "corpus_error": None,
+                "progress": {"done": 512, "total": 31102}, "index": {"rows": 512, "total": 31102, "error": None},
+                "corpus": {"file": "por-almeida1911.usfx.xml", "sha256": "ab" * 32, "verses": 31102},
+                "embedder": {"name": "use-multilingual", "dim": 512}, "prominence": {"enabled": False},
+                "llm": {"provider": "fake", "model": "fake", "reachable": True, "detail": "ok"},
+                "errors": ["indexação: disco | cheio"], "attributions": []}
+        return {**base, **changes}
+
+    def test_indexing_shows_counts_and_progress(self):
+        assert "Indexando" in render.state_markdown(self.status())
+        assert "512 de 31.102 vetores (1%)" in render.state_markdown(self.status())
+        assert "max='31102' value='512'" in render.progress_html(self.status())
+
+    def test_details_list_corpus_embedder_bm25_llm_and_errors(self):
+        details = render.details_markdown(self.status())
+        for expected in ("por-almeida1911.usfx.xml", "ab" * 32, "31.102", "use-multilingual (dimensão 512)",
+                         "pronto", "fake / fake", "sim — ok", "- indexação: disco | cheio"):
+            assert expected in details
+
+    def test_a_missing_corpus_is_spelled_out(self):
+        status = self.status(state="error", phase="error", corpus_error="Arquivo do corpus não encontrado: x.xml")
+        assert "Arquivo do corpus não encontrado: x.xml" in render.state_markdown(status)
+        assert "Arquivo do corpus não encontrado" in render.banner_markdown(status)
+
+    def test_complete_index_has_no_banner(self):
+        assert render.banner_markdown(self.status(state="complete")) == ""
+
+
+# == runtime pieces ===============================================================================
+class CountingProvider:
+    name, model = "contador", "m"
+
+    def __init__(self, fail: bool = False):
+        self.calls = 0
+        self.fail = fail
+
+    def check(self):
+        self.calls += 1
+        if self.fail:
+            raise RuntimeError("bug")
+        return {"reachable": True, "detail": "ok"}
+
+
+class TestProviderProbe:
+    def test_the_check_is_cached(self):
+        provider = CountingProvider()
+        probe = ProviderProbe(provider, ttl=60)
+        assert probe.get() == {"reachable": True, "detail": "ok"}
+        probe.get()
+        assert provider.calls == 1
+
+    def test_a_failing_check_is_reported_not_raised(self):
+        assert ProviderProbe(CountingProvider(fail=True)).get()["reachable"] is False
+
+
+class TestTurnRegistry:
+    def test_a_new_turn_cancels_the_previous_one_of_the_same_session(self):
+        turns = TurnRegistry()
+        first = turns.begin("s")
+        other = turns.begin("t")
+        second = turns.begin("s")
+        assert first.is_set() and not second.is_set() and not other.is_set()
+
+    def test_cancel_sets_the_running_turn_once(self):
+        turns = TurnRegistry()
+        event = turns.begin("s")
+        assert turns.cancel("s") and event.is_set()
+        assert not turns.cancel("s")
+
+    def test_an_ended_turn_is_not_cancelled_later(self):
+        turns = TurnRegistry()
+        event = turns.begin("s")
+        turns.end("s", event)
+        assert not turns.cancel("s") and not event.is_set()
+
+
+class StubEngine:
+    """Only what the runtime touches for status and reindex."""
+
+    def __init__(self, started: bool = True):
+        self.lexical = object()
+        self.index = object()
+        self.prominence = None
+        self.embedder_error = None
+        self.started = started
+        self.calls = []
+
+    def start_indexing(self, rebuild=False, background=True):
+        self.calls.append(rebuild)
+        return self.started
+
+    def status(self):
+        return {"state": "complete", "prominence": {"enabled": False}}
+
+    def stop_indexing(self, timeout=0):
+        pass
+
+
+class TestRuntime:
+    def runtime(self, tmp_path, engine=None, **env) -> Runtime:
+        env.setdefault("PASTOR_BACKGROUND_INDEX", "false")
+        return Runtime(app_settings(tmp_path, **env), engine=engine).start(background=False)
+
+    def test_a_missing_corpus_leaves_the_app_up_and_says_what_is_missing(self, tmp_path):
+        runtime = self.runtime(tmp_path, PASTOR_CORPUS=str(tmp_path / "nao-existe.usfx.xml"))
+        assert runtime.phase == "error"
+        assert "nao-existe.usfx.xml" in runtime.unavailable() and "PASTOR_CORPUS" in runtime.unavailable()
+        status = runtime.status()
+        assert status["state"] == "error" and "nao-existe.usfx.xml" in status["corpus_error"]
+
+    def test_reindex_with_a_token_checks_it(self, tmp_path):
+        engine = StubEngine()
+        runtime = self.runtime(tmp_path, engine, REINDEX_TOKEN="segredo")
+        assert runtime.reindex("errado").message == "Token de reindexação inválido."
+        assert engine.calls == []
+        outcome = runtime.reindex("segredo")
+        assert outcome.ok and engine.calls == [True]
+
+    def test_reindex_without_a_configured_token_needs_none(self, tmp_path):
+        assert self.runtime(tmp_path, StubEngine()).reindex("").ok
+
+    def test_reindex_while_one_runs_is_refused(self, tmp_path):
+        outcome = self.runtime(tmp_path, StubEngine(started=False)).reindex("")
+        assert not outcome.ok and "em andamento" in outcome.message
+
+    def test_status_never_holds_the_token_or_keys(self, tmp_path, monkeypatch):
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-chave-secreta-de-teste")
+        runtime = self.runtime(tmp_path, StubEngine(), REINDEX_TOKEN="segredo-do-operador", LLM_PROVIDER="openai",
+                               OPENAI_BASE_URL="http://127.0.0.1:9/v1")
+        text = json.dumps(runtime.status(), ensure_ascii=False)
+        assert "segredo-do-operador" not in text and "sk-chave-secreta-de-teste" not in text
+        assert runtime.status()["llm"]["provider"] == "openai"
+
+    def test_credits_follow_the_translation_and_the_prior(self, tmp_path):
+        engine = StubEngine()
+        runtime = self.runtime(tmp_path, engine, PASTOR_CORPUS=str(tmp_path / "por-blivre.usfx.xml"))
+        assert runtime.attributions() == [BLIVRE_CREDIT]
+        engine.prominence = object()
+        assert runtime.attributions() == [BLIVRE_CREDIT, OPENBIBLE_CREDIT]
+
+    def test_a_bad_provider_setting_is_reported_for_the_chat(self, tmp_path):
+        runtime = self.runtime(tmp_path, StubEngine(), LLM_PROVIDER="desconhecido")
+        assert runtime.chat is None
+        assert "desconhecido" in runtime.unavailable(need_chat=True)
+        assert runtime.unavailable() is None
+
+
+# == page handlers on a real engine =================================================================
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory):
+    """A runtime on the tiny corpus without vectors (keyword search), loaded synchronously."""
+    from pastor.ui_handlers import Handlers
+    provider = SpyProvider(chunk=4)
+    settings = app_settings(tmp_path_factory.mktemp("units"), PASTOR_BACKGROUND_INDEX="false")
+    runtime = Runtime(settings, provider=provider).start(background=False)
+    assert runtime.phase == "ready", runtime.load_error
+    return SimpleNamespace(runtime=runtime, provider=provider, handlers=Handlers(runtime))
+
+
+@pytest.fixture
+def app(loaded):
+    loaded.provider.reset()
+    loaded.runtime.limiter = RateLimiter(0)
+    yield loaded
+    loaded.provider.reset()
+
+
+def run_turn(app, message, chat=None, convo=None, session="s1"):
+    from pastor.ui_handlers import new_conversation
+    return list(app.handlers.respond(message, chat or [], convo or new_conversation(), request(session)))
+
+
+def contents(chat: list[dict]) -> list[str]:
+    return [m["content"] for m in chat]
+
+
+class TestRespond:
+    def test_streams_after_a_preparing_state_then_shows_sources_and_mode(self, app):
+        app.provider.enqueue("Não tenha medo: veja Isaías 41:10, Deus está com você.")
+        outputs = run_turn(app, "Estou com medo do futuro")
+        first_chat, first_box = outputs[0][0], outputs[0][1]
+        assert first_box == "" and first_chat[-1]["content"] == render.PREPARING
+        assert len(outputs) >= 4  # preparing, the model's first yield, chunks, final
+        final_chat, _, mode, sources, convo = outputs[-1]
+        answer = final_chat[1]["content"]
+        assert "**Isaías 41:10**" in answer and render.PREPARING not in answer
+        assert final_chat[2]["metadata"]["title"].startswith("📖 Fontes consultadas")
+        assert "Isaías 41:10" in sources and mode.startswith("<small>Modo:")
+        assert convo["history"][-1]["content"].startswith("Não tenha medo")
+        assert set(convo["turn_ids"]) == {1, 2}
+
+    def test_model_html_never_reaches_the_page_as_html(self, app):
+        app.provider.enqueue(XSS + " Veja João 3:16.")
+        outputs = run_turn(app, "O que diz João 3:16? " + XSS)
+        for chat, *_ in outputs:
+            for message in chat:
+                assert_inert(message["content"])
+        # Gradio's own post-processing keeps it escaped too.
+        shown = gr.Chatbot().postprocess(outputs[-1][0]).model_dump()
+        assert "<script" not in json.dumps(shown) and "&lt;script" in json.dumps(shown)
+
+    def test_a_long_message_is_refused_before_anything_changes(self, app):
+        calls = app.provider.calls
+        turn = app.handlers.respond("a" * 4001, [], {"history": [], "turn_ids": {}}, request())
+        with pytest.raises(gr.Error) as refused:
+            next(turn)  # raised before the first update: the textbox keeps the text
+        assert "4001 caracteres" in str(refused.value) and "4000" in str(refused.value)
+        assert app.provider.calls == calls
+
+    def test_a_second_question_too_soon_is_refused_with_the_wait(self, app):
+        app.runtime.limiter = RateLimiter(30)
+        run_turn(app, "Como perdoar quem me feriu?")
+        with pytest.raises(gr.Error) as refused:
+            run_turn(app, "Como perdoar quem me feriu?")
+        assert "Aguarde" in str(refused.value)
+
+    def test_history_is_capped_at_the_configured_turns(self, app):
+        from pastor.ui_handlers import new_conversation
+        convo = new_conversation()
+        questions = [f"Estou cansado e sem descanso, dia {i}" for i in range(12)]
+        for question in questions:
+            convo = run_turn(app, question, convo=convo)[-1][4]
+        assert len(convo["history"]) == 2 * app.runtime.settings.history_turns
+        assert [m["content"] for m in convo["history"][::2]] == questions[2:]
+
+
+class TestStop:
+    def test_stop_sets_the_cancel_and_closing_the_handler_closes_the_model_stream(self, app):
+        from pastor.ui_handlers import new_conversation
+        app.provider.delay = 0.05
+        app.provider.enqueue("Deus está perto de você. " * 40)
+        turn = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request("parar"))
+        chat = next(turn)[0]
+        while not app.provider.opened.is_set():
+            chat = next(turn)[0]
+        chat = next(turn)[0]
+        shown = app.handlers.stop(chat, request("parar"))
+        assert app.provider.cancels[-1].is_set()
+        assert shown[-1]["content"].endswith(render.INTERRUPTED)
+        turn.close()  # what Gradio's `cancels=` does to the running generator
+        assert app.provider.closed.wait(5)
+
+    def test_a_new_question_cancels_the_running_one(self, app):
+        from pastor.ui_handlers import new_conversation
+        app.provider.delay = 0.05
+        app.provider.enqueue("Primeira resposta longa. " * 40, "Segunda resposta, Salmos 23:1.")
+        first = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request("mesma"))
+        while not app.provider.opened.is_set():
+            next(first)
+        second = run_turn(app, "O Senhor é meu pastor?", session="mesma")
+        assert app.provider.cancels[0].is_set()
+        assert list(first) == []  # the old turn ends without touching the page
+        assert "Segunda resposta" in second[-1][0][1]["content"]
+
+    def test_stop_after_the_answer_changes_nothing(self, app):
+        chat = run_turn(app, "Estou de luto pela minha mãe", session="fim")[-1][0]
+        assert app.handlers.stop(chat, request("fim")) == chat
+
+
+class TestFeedback:
+    def like(self, index, liked):
+        return SimpleNamespace(index=index, liked=liked, value=None)
+
+    def test_thumbs_are_stored_with_the_turn(self, app, monkeypatch):
+        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
+        infos = []
+        monkeypatch.setattr(gr, "Info", infos.append)
+        app.handlers.like(convo, self.like(1, False))
+        record = app.runtime.turnlog.read()[-1]
+        assert record["type"] == "feedback" and record["rating"] == "down"
+        assert record["turn_id"] == convo["turn_ids"][1] and infos
+
+    def test_an_unknown_message_warns(self, app, monkeypatch):
+        warnings = []
+        monkeypatch.setattr(gr, "Warning", warnings.append)
+        app.handlers.like({"history": [], "turn_ids": {}}, self.like(5, True))
+        assert warnings
+
+
+class TestErrorPhase:
+    def test_the_chat_itself_says_what_is_missing(self, tmp_path):
+        from pastor.ui_handlers import Handlers, new_conversation
+        runtime = Runtime(app_settings(tmp_path, PASTOR_CORPUS=str(tmp_path / "sumiu.xml"))).start(background=False)
+        outputs = list(Handlers(runtime).respond("Olá", [], new_conversation(), request()))
+        chat, box = outputs[-1][0], outputs[-1][1]
+        assert "sumiu.xml" in chat[-1]["content"] and "PASTOR_CORPUS" in chat[-1]["content"]
+        assert box == gr.skip()  # the textbox keeps the text
+
+
+class TestPlainMessages:
+    def test_gradio_values_become_plain_messages(self):
+        from pastor.ui_handlers import plain_messages
+        chatbot = gr.Chatbot()
+        shown = [{"role": "user", "content": "Oi"},
+                 {"role": "assistant", "content": "Paz", "metadata": {"title": "Fontes", "status": "done"}}]
+        value = chatbot.preprocess(chatbot.postprocess(shown))
+        assert plain_messages(value) == shown
+
+
+# == API input checks ==============================================================================
+class TestApiChecks:
+    def test_history_must_be_a_list_of_role_content(self):
+        from pastor.webapi import _history
+        assert _history([{"role": "user", "content": "oi", "extra": 1}], 10) == [{"role": "user", "content": "oi"}]
+        assert _history(None, 10) == []
+        for bad in ("texto", [{"role": "system", "content": "x"}], [{"role": "user"}]):
+            with pytest.raises(gr.Error):
+                _history(bad, 10)
+
+    def test_history_contents_are_cut(self):
+        from pastor.webapi import _history
+        assert _history([{"role": "assistant", "content": "x" * 50}], 10)[0]["content"] == "x" * 10
+
+    def test_k_must_be_an_integer_in_range(self):
+        from pastor.webapi import _integer
+        assert _integer(3.0, "k", 1, 50) == 3
+        for bad in (0, 51, 2.5, "3", True):
+            with pytest.raises(gr.Error):
+                _integer(bad, "k", 1, 50)
+
