@@ -1,0 +1,77 @@
+"""Streaming citation validation: how much text is held back, and how long each chunk takes."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pastor.citations import StreamingValidator, validate  # noqa: E402
+
+ALLOWED = {"JHN 3:16", "JHN 14:27", "PHP 4:6", "PHP 4:7", "MAT 11:28", "PSA 23:1", "PSA 23:4", "PSA 34:18",
+           "ROM 8:28", "ISA 41:10", "1PE 5:7", "1CO 13:4", "1CO 13:5", "1CO 13:6", "1CO 13:7"}
+DOCS = {"estatuto.md#p0-c3", "example/faq.json#p2-c0"}
+
+# Realistic answers (~600 characters), with supported, invented and half-supported citations.
+ANSWERS = (
+    "Sinto muito pelo que você está vivendo. A ansiedade pesa, mas a Palavra nos convida a entregar tudo "
+    "a Deus em oração: \"Não andeis ansiosos de coisa alguma\" (Filipenses 4:6-7). Jesus também disse: "
+    "\"Deixo-vos a paz, a minha paz vos dou\" (João 14:27; Jo 14:28). Quando o coração apertar, lembre-se "
+    "de que Ele cuida de você, como lemos em 1 Pedro 5:7 e em Hezequias 3:16. Se a angústia continuar, "
+    "procure também um profissional de saúde, que pode caminhar com você. Que tal orarmos juntos agora? "
+    "Conte comigo para continuar esta conversa sempre que precisar.",
+    "O amor, segundo a Escritura, é paciente e bondoso (1Co 13,4-7). Ele não se alegra com a injustiça, "
+    "mas se alegra com a verdade. Em João 3:16 vemos a medida desse amor: Deus deu o seu Filho. Também "
+    "Romanos 8:28 lembra que todas as coisas cooperam para o bem dos que amam a Deus (cf. Rm 8:29-30). "
+    "Se quiser saber dos encontros de casais da igreja, o estatuto.md#p0-c3 explica como participar, e "
+    "example/faq.json#p2-c1 traz os horários. Que o Senhor fortaleça o seu lar e a sua fé a cada dia, "
+    "com paciência e ternura.",
+    "Quando a dor da perda chega, o Salmo 34:18 nos consola: o Senhor está perto dos que têm o coração "
+    "quebrantado. Mesmo no vale da sombra da morte não precisamos temer, porque Ele está conosco "
+    "(Salmos 23:4, Sl 23:5 e Tobias 1:1). Jesus chama: \"Vinde a mim, todos os que estais cansados\" "
+    "— Mateus 11:28. E Isaías 41:10 diz: não temas, porque eu sou contigo. Chore o quanto precisar; "
+    "o luto é também uma forma de amor. Estou aqui para ouvir você e orar com você sempre que quiser, "
+    "hoje ou em qualquer outro dia.",
+)
+CHUNK_SIZES = (1, 3, 8, 20)
+
+
+def run(text: str, size: int) -> tuple[list[int], list[float]]:
+    validator = StreamingValidator(ALLOWED, DOCS)
+    lags, times, emitted = [], [], ""
+    for start in range(0, len(text), size):
+        t0 = time.perf_counter()
+        emitted += validator.feed(text[start:start + size])
+        times.append((time.perf_counter() - t0) * 1000)
+        lags.append(validator.held)
+    emitted += validator.finish()
+    assert emitted == validate(text, ALLOWED, DOCS).text, "streamed text differs from validate()"
+    return lags, times
+
+
+def main() -> None:
+    t0 = time.perf_counter()
+    run(ANSWERS[0][:40], 40)  # builds the book-name patterns once per process
+    print(f"first chunk of the process (pattern build): {(time.perf_counter() - t0) * 1000:.0f} ms")
+    print(f"{len(ANSWERS)} answers of {', '.join(str(len(a)) for a in ANSWERS)} characters; "
+          "lag = characters received but not yet shown")
+    print(f"{'chunk':>5}  {'lag max':>7}  {'lag mean':>8}  {'ms mean':>7}  {'ms p95':>6}  {'ms max':>6}")
+    for size in CHUNK_SIZES:
+        lags, times = [], []
+        for answer in ANSWERS:
+            answer_lags, answer_times = run(answer, size)
+            lags += answer_lags
+            times += answer_times
+        p95 = statistics.quantiles(times, n=20)[-1] if len(times) > 1 else times[0]
+        print(f"{size:>5}  {max(lags):>7}  {statistics.mean(lags):>8.1f}  {statistics.mean(times):>7.2f}  "
+              f"{p95:>6.2f}  {max(times):>6.2f}")
+    for answer in ANSWERS:
+        result = validate(answer, ALLOWED, DOCS)
+        print(f"\nkept: {result.citations}\nremoved: {result.removed}")
+
+
+if __name__ == "__main__":
+    main()
