@@ -185,6 +185,16 @@ class ChatService:
         yield final
 
 
+def build_chat(settings, engine, provider=None) -> ChatService:
+    """A chat service wired from settings: the configured provider and the turn log."""
+    from .providers import load_provider
+    from .turnlog import TurnLog
+    return ChatService(engine, provider or load_provider(settings),
+                       turnlog=TurnLog(settings.data_dir / "logs", max_bytes=settings.log_max_bytes),
+                       top_k=settings.top_k, history_turns=settings.history_turns,
+                       max_chars=settings.max_message_chars)
+
+
 def _source(hit) -> dict:
     return {"id": hit.id, "reference": hit.reference, "text": hit.text, "score": round(hit.score, 6),
             "cited": False, "kind": hit.kind}

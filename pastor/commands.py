@@ -76,7 +76,7 @@ def cmd_eval(args) -> int:
     search = engine.retriever.search
 
     def ranked(**flags):
-        return lambda q: [h.id for h in search(q, k=max(args.k, 10), **flags).results]
+        return lambda q: [h.id for h in search(q, k=max(args.k, 10), gated=False, **flags).results]
 
     results = evaluate_modes({"hybrid": ranked(), "vector": ranked(use_lexical=False),
                               "lexical": ranked(use_vectors=False)}, questions, k=args.k)
@@ -85,6 +85,32 @@ def cmd_eval(args) -> int:
     else:
         print(format_table(results))
     return 0
+
+
+# -- ask -----------------------------------------------------------------------------------------
+def cmd_ask(args) -> int:
+    from .chat import InputError, build_chat
+    from .providers import ProviderError
+    engine = _engine()
+    try:
+        result = build_chat(get_settings(), engine).ask(args.question)
+    except (InputError, ProviderError) as exc:
+        print(f"erro: {getattr(exc, 'user_message', None) or exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        _dump({key: result[key] for key in ("turn_id", "mode", "reason", "answer", "citations",
+                                            "removed_citations", "sources", "provider", "model")})
+    else:
+        print(result["answer"])
+        print(f"\n[modo: {result['mode']}; fontes: {', '.join(s['reference'] for s in result['sources'])}]")
+    return 1 if result.get("error") else 0
+
+
+def register_chat(sub) -> None:
+    p = sub.add_parser("ask", help="uma conversa completa com o provedor configurado")
+    p.add_argument("question")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_ask)
 
 
 def register_retrieval(sub) -> None:
@@ -112,4 +138,4 @@ def _register_prominence(sub) -> None:
     register_prominence(sub)
 
 
-REGISTRARS: list = [register_retrieval, _register_prominence]
+REGISTRARS: list = [register_retrieval, register_chat, _register_prominence]

@@ -18,19 +18,20 @@ class Fused:
 
 
 def rrf(vector: Sequence[tuple[str, float]], lexical: Sequence[tuple[str, float]], *, k: int = 60,
-        prior: Callable[[str], float] | None = None) -> list[Fused]:
-    """Fuse two ranked (id, score) lists: score = Σ 1/(k + rank) + prior(id); ids de-duplicated.
+        prior: Callable[[str], float] | None = None, vector_weight: float = 1.0,
+        lexical_weight: float = 1.0) -> list[Fused]:
+    """Fuse two ranked (id, score) lists: score = Σ w/(k + rank) + prior(id); ids de-duplicated.
 
     Ranks are 1-based; an id repeated inside one list keeps its best (first) rank."""
     fused: dict[str, Fused] = {}
     for rank, (doc_id, score) in enumerate(_unique(vector), 1):
         item = fused.setdefault(doc_id, Fused(doc_id, 0.0))
         item.vector_rank, item.vector_score = rank, score
-        item.score += 1.0 / (k + rank)
+        item.score += vector_weight / (k + rank)
     for rank, (doc_id, score) in enumerate(_unique(lexical), 1):
         item = fused.setdefault(doc_id, Fused(doc_id, 0.0))
         item.lexical_rank, item.lexical_score = rank, score
-        item.score += 1.0 / (k + rank)
+        item.score += lexical_weight / (k + rank)
     if prior is not None:
         for item in fused.values():
             item.prior = prior(item.id)

@@ -53,7 +53,7 @@ class Retriever:
     """Searches one Bible (plus optional document sources) through a vector index and BM25."""
 
     def __init__(self, bible, *, embedder, index, lexical, prominence=None, prominence_weight: float = 0.0,
-                 gate: Gate | None = None, rrf_k: int = 60, candidates: int = 30,
+                 gate: Gate | None = None, rrf_k: int = 60, candidates: int = 30, lexical_weight: float = 1.0,
                  smalltalk: Callable[[str], bool] | None = None, extra_sources=()):
         self.bible = bible
         self.embedder = embedder
@@ -63,6 +63,7 @@ class Retriever:
         self.prominence_weight = prominence_weight
         self.gate = gate or Gate()
         self.rrf_k = rrf_k
+        self.lexical_weight = lexical_weight
         self.candidates = candidates
         self.smalltalk = smalltalk
         self.extra_sources = list(extra_sources)  # e.g. church documents, same search interface
@@ -76,8 +77,10 @@ class Retriever:
     def vectors_ready(self) -> bool:
         return bool(self.index is not None and self.index.ready)
 
-    def search(self, question: str, k: int = 6, *, source: str = "all",
-               use_vectors: bool = True, use_lexical: bool = True) -> SearchResult:
+    def search(self, question: str, k: int = 6, *, source: str = "all", use_vectors: bool = True,
+               use_lexical: bool = True, gated: bool = True) -> SearchResult:
+        """Search; `use_vectors`/`use_lexical`/`gated=False` exist so evaluation can isolate
+        each signal and measure ranking apart from the gates."""
         question = question.strip()
         found = references.lookup(question, self.bible)
         explicit = self._reference_hits(found)
@@ -88,7 +91,7 @@ class Retriever:
             return SearchResult(gates.NO_EVIDENCE, found["not_found"][0]["reason"], [], [], found["not_found"])
         if self.smalltalk and self.smalltalk(question):
             return SearchResult(gates.CONVERSATIONAL, "saudação ou agradecimento", [])
-        return self._hybrid(question, k, source, use_vectors, use_lexical)
+        return self._hybrid(question, k, source, use_vectors, use_lexical, gated)
 
     # -- explicit references ---------------------------------------------------------------------
     def _reference_hits(self, found: dict) -> list[Hit]:
@@ -99,7 +102,8 @@ class Retriever:
         return hits
 
     # -- hybrid search -------------------------------------------------------------------------
-    def _hybrid(self, question: str, k: int, source: str, use_vectors: bool, use_lexical: bool) -> SearchResult:
+    def _hybrid(self, question: str, k: int, source: str, use_vectors: bool, use_lexical: bool,
+                gated: bool) -> SearchResult:
         vector_hits: list[tuple[str, float]] = []
         lexical_hits: list[tuple[str, float]] = []
         query_vector = None
@@ -118,15 +122,15 @@ class Retriever:
         vector_hits.sort(key=lambda h: -h[1])
         lexical_hits.sort(key=lambda h: -h[1])
 
-        fused = rrf(vector_hits, lexical_hits, k=self.rrf_k, prior=self._prior())
+        fused = rrf(vector_hits, lexical_hits, k=self.rrf_k, prior=self._prior(),
+                    lexical_weight=self.lexical_weight)
         evidence = self._evidence(question, vector_hits, lexical_hits, use_vectors and self.vectors_ready)
-        if not use_vectors or not use_lexical:
-            mode, reason = gates.RAG, "busca de um só sinal (avaliação)"
-        else:
-            mode, reason = self.gate.decide(evidence, self.calibration)
+        mode, reason = self.gate.decide(evidence, self.calibration)
+        if not gated:
+            mode, reason = gates.RAG, "sem portões (avaliação)"
         if mode == gates.NO_EVIDENCE:
             return SearchResult(mode, reason, [])
-        kept = [f for f in fused if self._keep(f, mode, use_vectors and use_lexical)]
+        kept = [f for f in fused if self._keep(f, mode, gated)]
         return SearchResult(mode, reason, [self._hit(f) for f in kept[:k]])
 
     def query_vector(self, question: str) -> np.ndarray:

@@ -11,12 +11,12 @@ from typing import Iterator
 
 from pastor.providers.base import KINDS, Provider, ProviderError
 
-# How the chat layer lists sources in the system prompt: "[FONTE 1] João 3:16 — Porque Deus…".
+# How the chat layer lists sources in the prompt: "[FONTE 1] João 3:16 — Porque Deus…".
 SOURCE_LINE = re.compile(r"^\[FONTE\s+\d+\]\s*(?P<ref>.+?)\s+[—–-]\s+(?P<text>.+?)\s*$", re.MULTILINE)
 
 
 def echo(system: str) -> str:
-    """A short Portuguese reply quoting the first sources of the system prompt."""
+    """A short Portuguese reply quoting the first sources found in the prompt text given."""
     sources = SOURCE_LINE.findall(system)
     if not sources:
         return "Estou aqui com você. Conte-me mais sobre o que está vivendo."
@@ -81,7 +81,8 @@ class FakeProvider(Provider):
                 item = self.responses[self._cursor % len(self.responses)]
                 self._cursor += 1
                 return item
-        return echo(system)
+        # Sources may sit in the system prompt or in the last user message.
+        return echo("\n".join([system] + [m.get("content", "") for m in messages[-1:]]))
 
     def stream(self, system: str, messages: list[dict], cancel: threading.Event | None = None) -> Iterator[str]:
         self.calls += 1

@@ -1,0 +1,76 @@
+"""Tune fusion (prominence λ, RRF k, lexical weight, depth) and the evidence gates on the dev sets.
+
+Usage: PASTOR_CORPUS=… PASTOR_DATA_DIR=… [PASTOR_PROMINENCE=…] [PASTOR_EXTRA_CORPORA=…] \
+       python bench/tune_retrieval.py [bench/devset.jsonl bench/offtopic_dev.jsonl]
+Vector and BM25 candidates are computed once per question; only fusion and gates are repeated.
+Never tune on bench/testset.jsonl or bench/offtopic_test.jsonl: those are for reporting."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pastor.config import get_settings  # noqa: E402
+from pastor.engine import load_engine  # noqa: E402
+from pastor.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
+from pastor.fusion import rrf  # noqa: E402
+from pastor.gates import NO_EVIDENCE, Evidence, Gate  # noqa: E402
+
+
+def candidates(engine, question: str, n: int = 100):
+    retriever = engine.retriever
+    vector = retriever.index.vector_search(retriever.query_vector(question), n)
+    lexical = engine.lexical.search(question, n)
+    return vector, lexical, retriever._evidence(question, vector, lexical, True)
+
+
+def tune_fusion(engine, cached) -> None:
+    prominence = engine.prominence
+    weights = [0.0, 0.002, 0.004, 0.006, 0.008, 0.012] if prominence else [0.0]
+    rows = []
+    for weight, k, lexical_weight, depth in itertools.product(weights, [30, 60, 120], [0.0, 0.3, 0.6, 1.0], [30, 60]):
+        prior = (lambda i, w=weight: prominence.prior(i, w)) if weight else None
+        hits, mrrs = [], []
+        for q, (vector, lexical, _) in cached:
+            ranked = [f.id for f in rrf(vector[:depth], lexical[:depth], k=k, prior=prior,
+                                        lexical_weight=lexical_weight)]
+            hits.append(hit_at_k(ranked, q["gold"], 6))
+            mrrs.append(mrr_at_k(ranked, q["gold"], 10))
+        rows.append((sum(hits) / len(hits), sum(mrrs) / len(mrrs), weight, k, lexical_weight, depth))
+    print("\n| λ | k | lexical weight | depth | hit@6 | mrr@10 |\n|---:|---:|---:|---:|---:|---:|")
+    for hit, mrr, weight, k, lexical_weight, depth in sorted(rows, reverse=True)[:15]:
+        print(f"| {weight} | {k} | {lexical_weight} | {depth} | {hit:.3f} | {mrr:.3f} |")
+
+
+def tune_gates(engine, cached, offtopic) -> None:
+    calibration = engine.retriever.calibration
+    print("\n| best_z | lexical coverage | in-domain answered | off-topic refused |\n|---:|---:|---:|---:|")
+    for best_z, coverage in itertools.product([1.0, 1.5, 2.0, 2.5, 3.0, 3.5], [0.5, 0.67, 0.75, 1.01]):
+        gate = Gate(best_z=best_z, lexical_coverage=coverage)
+        answered = sum(gate.decide(e, calibration)[0] != NO_EVIDENCE for _, (_, _, e) in cached)
+        refused = sum(gate.decide(e, calibration)[0] == NO_EVIDENCE for e in offtopic)
+        print(f"| {best_z} | {coverage} | {answered / len(cached):.2f} | {refused / len(offtopic):.2f} |")
+
+
+def main() -> None:
+    dev = sys.argv[1] if len(sys.argv) > 1 else "bench/devset.jsonl"
+    off = sys.argv[2] if len(sys.argv) > 2 else "bench/offtopic_dev.jsonl"
+    engine = load_engine(get_settings())
+    if not engine.retriever.vectors_ready:
+        sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")
+    questions = load_questions(dev)
+    cached = [(q, candidates(engine, q["question"])) for q in questions]
+    offtopic = [candidates(engine, json.loads(line)["question"])[2]
+                for line in Path(off).read_text(encoding="utf-8").splitlines() if line.strip()]
+    print(f"{len(questions)} perguntas de {dev}, {len(offtopic)} fora do tema de {off}; "
+          f"prominência: {'sim' if engine.prominence else 'não'}; extras: {len(engine.extras)}")
+    tune_fusion(engine, cached)
+    tune_gates(engine, cached, offtopic)
+
+
+if __name__ == "__main__":
+    main()
