@@ -48,12 +48,15 @@ def tune_fusion(engine, cached) -> None:
 
 def tune_gates(engine, cached, offtopic) -> None:
     calibration = engine.retriever.calibration
-    print("\n| best_z | lexical coverage | in-domain answered | off-topic refused |\n|---:|---:|---:|---:|")
-    for best_z, coverage in itertools.product([1.0, 1.5, 2.0, 2.5, 3.0, 3.5], [0.5, 0.67, 0.75, 1.01]):
-        gate = Gate(best_z=best_z, lexical_coverage=coverage)
+    print("\n| best_z | pastoral_z | lexical coverage | in-domain answered | off-topic refused |\n"
+          "|---:|---:|---:|---:|---:|")
+    for best_z, pastoral_z, coverage in itertools.product([2.0, 2.5, 3.0, 3.5], [0.0, 1.0, 1.5, 99],
+                                                          [0.5, 0.67, 1.01]):
+        gate = Gate(best_z=best_z, pastoral_z=pastoral_z, lexical_coverage=coverage)
         answered = sum(gate.decide(e, calibration)[0] != NO_EVIDENCE for _, (_, _, e) in cached)
         refused = sum(gate.decide(e, calibration)[0] == NO_EVIDENCE for e in offtopic)
-        print(f"| {best_z} | {coverage} | {answered / len(cached):.2f} | {refused / len(offtopic):.2f} |")
+        print(f"| {best_z} | {pastoral_z} | {coverage} | {answered / len(cached):.2f} | "
+              f"{refused / len(offtopic):.2f} |")
 
 
 def main() -> None:

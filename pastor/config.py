@@ -45,13 +45,14 @@ SPEC: tuple[tuple[str, str, str, object, float | None], ...] = (
     ("extra_corpora", "PASTOR_EXTRA_CORPORA", "", _paths, None),
     ("data_dir", "PASTOR_DATA_DIR", "data", _path, None),
     ("docs_dir", "PASTOR_DOCS_DIR", "corpus/docs", _optional_path, None),
-    ("prominence", "PASTOR_PROMINENCE", "", _optional_path, None),
+    ("prominence", "PASTOR_PROMINENCE", "corpus/verse_prominence.tsv", _optional_path, None),
     ("prominence_weight", "PASTOR_PROMINENCE_WEIGHT", "0.004", float, 0.0),
+    ("lexical_weight", "PASTOR_LEXICAL_WEIGHT", "0.3", float, 0.0),
     ("embedding_model", "EMBEDDING_MODEL", "use-multilingual", str, None),
     ("embed_window", "PASTOR_EMBED_WINDOW", "0", int, 0),
     ("embed_batch", "PASTOR_EMBED_BATCH", "256", int, 1),
     ("stemmer", "PASTOR_STEMMER", "rslp", str, None),
-    ("rrf_k", "PASTOR_RRF_K", "60", int, 1),
+    ("rrf_k", "PASTOR_RRF_K", "120", int, 1),
     ("top_k", "PASTOR_TOP_K", "6", int, 1),
     ("candidates", "PASTOR_CANDIDATES", "30", int, 1),
     ("llm_provider", "LLM_PROVIDER", "ollama", str, None),
@@ -89,6 +90,7 @@ class Settings:
     docs_dir: Path | None
     prominence: Path | None
     prominence_weight: float
+    lexical_weight: float
     embedding_model: str
     embed_window: int
     embed_batch: int

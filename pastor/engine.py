@@ -47,7 +47,8 @@ class Engine:
         self.retriever = Retriever(
             self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical,
             prominence=self.prominence, prominence_weight=self.settings.prominence_weight,
-            rrf_k=self.settings.rrf_k, candidates=self.settings.candidates, smalltalk=_smalltalk())
+            rrf_k=self.settings.rrf_k, candidates=self.settings.candidates,
+            lexical_weight=self.settings.lexical_weight, smalltalk=_smalltalk())
         self._load_docs()
         return self
 
@@ -62,8 +63,8 @@ class Engine:
 
     def _load_prominence(self):
         path = self.settings.prominence
-        if path is None:
-            return None
+        if path is None or not Path(path).exists():
+            return None  # the prior is optional: status says it is off and why
         from .prominence import load_prominence
         try:
             return load_prominence(path)
@@ -156,7 +157,10 @@ class Engine:
 
     def _prominence_status(self) -> dict:
         if self.settings.prominence is None:
-            return {"enabled": False, "detail": "desligado (PASTOR_PROMINENCE não definido)"}
+            return {"enabled": False, "detail": "desligado (PASTOR_PROMINENCE vazio)"}
+        if not Path(self.settings.prominence).exists():
+            return {"enabled": False, "detail": f"desligado: {self.settings.prominence} não encontrado "
+                                                "(veja a seção Corpus do README)"}
         if self.prominence is None:
             return {"enabled": False, "detail": "erro ao carregar; veja os erros"}
         return {"enabled": True, "file": Path(self.settings.prominence).name, "verses": len(self.prominence),

@@ -167,6 +167,7 @@ class VerseIndex:
             return IndexStatus("partial", 0, total, "parâmetros mudaram; o índice será reconstruído", manifest)
         table = self._open_table(create=False)
         rows = table.count_rows() if table is not None else 0
+        total = manifest.get("total", total)  # extras count only the verses aligned with the main text
         state = "complete" if manifest.get("state") == "complete" and rows == total else "partial"
         return IndexStatus(state, rows, total, None, manifest)
 

@@ -10,6 +10,7 @@ import numpy as np
 from . import gates, references
 from .fusion import Fused, rrf
 from .gates import Calibration, Evidence, Gate
+from .topics import is_pastoral
 
 # An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many.
 MAX_REFERENCE_VERSES = 40
@@ -149,7 +150,7 @@ class Retriever:
             best_terms = set(self._doc_terms(lexical_hits[0][0]))
             coverage = len(query_terms & best_terms) / len(query_terms)
         best = vector_hits[0][1] if vectors and vector_hits else None
-        return Evidence(best, coverage, len(query_terms))
+        return Evidence(best, coverage, len(query_terms), is_pastoral(question))
 
     def _doc_terms(self, doc_id: str) -> list[str]:
         for lexical in [self.lexical] + [s.lexical for s in self.extra_sources]:

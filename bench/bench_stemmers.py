@@ -1,0 +1,81 @@
+"""Benchmark: vocabulary size and tokenize time per stemmer, and BM25-only dev-set figures.
+
+    python bench/bench_stemmers.py [--corpus ../shared/corpus/por-almeida1911.usfx.xml] [--no-eval]
+
+Prints, for rslp / snowball / none: distinct tokens over the whole corpus and the time to
+tokenize it with a cold stemmer cache; then lexical-only retrieval on bench/devset.jsonl for
+each stemmer and for the stop-word list with and without "nao" (figures only, asserts nothing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pastor.bible import load_bible  # noqa: E402
+from pastor.evaluation import evaluate, format_table, load_questions  # noqa: E402
+from pastor.lexical import LexicalIndex  # noqa: E402
+from pastor.normalize import _modern_token, fold, normalize  # noqa: E402
+from pastor.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer  # noqa: E402
+from pastor.stopwords import STOPWORDS  # noqa: E402
+
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "por-almeida1911.usfx.xml"
+STEMMERS = {"rslp": RSLPStemmer, "snowball": SnowballStemmer, "none": NoStemmer}
+
+
+def vocabulary(texts: list[str]) -> None:
+    _modern_token.cache_clear()
+    start = time.perf_counter()
+    words = [[w for w in normalize(t).split() if w not in STOPWORDS] for t in texts]
+    cold = time.perf_counter() - start
+    start = time.perf_counter()
+    for t in texts:
+        normalize(t)
+    warm = time.perf_counter() - start
+    tokens = sum(len(w) for w in words)
+    folded = {w for t in texts for w in fold(t).split()}
+    print(f"normalize (modernize + fold) corpus: {cold:5.2f} s cold, {warm:5.2f} s warm; "
+          f"{tokens} content tokens")
+    print(f"distinct words: {len(folded)} folded as written, "
+          f"{len({w for ws in words for w in ws})} after modernize (no stop-words)\n")
+    print("| stemmer | distinct tokens | stem the corpus (cold cache) |")
+    print("|---|---:|---:|")
+    for name, cls in STEMMERS.items():
+        stemmer = cls()
+        start = time.perf_counter()
+        stems = [stemmer.stem_many(ws) for ws in words]
+        took = time.perf_counter() - start
+        print(f"| {name} | {len({s for ss in stems for s in ss})} | {took:.2f} s |")
+
+
+def dev_eval(ids: list[str], texts: list[str], questions: list[dict]) -> None:
+    variants = {f"bm25 {name}": {"stemmer": name} for name in STEMMERS}
+    variants["bm25 rslp, 'nao' kept"] = {"stemmer": "rslp", "stopwords": STOPWORDS - {"nao"}}
+    results = {}
+    for label, options in variants.items():
+        index = LexicalIndex(ids, texts, **options)
+        results[label] = evaluate(lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
+    print(f"\nlexical only, bench/devset.jsonl ({len(questions)} questions):\n")
+    print(format_table(results))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--no-eval", action="store_true", help="skip the dev-set evaluation")
+    args = parser.parse_args()
+    bible = load_bible(args.corpus)
+    ids, texts = [v.id for v in bible.verses], [v.text for v in bible.verses]
+    print(f"corpus: {args.corpus.name}, {len(texts)} verses\n")
+    vocabulary(texts)
+    if not args.no_eval:
+        dev_eval(ids, texts, load_questions(ROOT / "bench" / "devset.jsonl"))
+
+
+if __name__ == "__main__":
+    main()
