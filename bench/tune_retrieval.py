@@ -24,7 +24,7 @@ from pastor.gates import NO_EVIDENCE, Evidence, Gate  # noqa: E402
 def candidates(engine, question: str, n: int = 100):
     retriever = engine.retriever
     vector = retriever.index.vector_search(retriever.query_vector(question), n)
-    lexical = engine.lexical.search(question, n)
+    lexical = engine.lexical.search(retriever.lexical_query(question), n)
     return vector, lexical, retriever._evidence(question, vector, lexical, True)
 
 
@@ -60,9 +60,11 @@ def tune_gates(engine, cached, offtopic) -> None:
 
 
 def main() -> None:
-    dev = sys.argv[1] if len(sys.argv) > 1 else "bench/devset.jsonl"
-    off = sys.argv[2] if len(sys.argv) > 2 else "bench/offtopic_dev.jsonl"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    dev = args[0] if args else "bench/devset.jsonl"
+    off = args[1] if len(args) > 1 else "bench/offtopic_dev.jsonl"
     engine = load_engine(get_settings())
+    engine.retriever.expand_queries = "--no-expand" not in sys.argv
     if not engine.retriever.vectors_ready:
         sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")
     questions = load_questions(dev)

@@ -46,10 +46,11 @@ SPEC: tuple[tuple[str, str, str, object, float | None], ...] = (
     ("data_dir", "PASTOR_DATA_DIR", "data", _path, None),
     ("docs_dir", "PASTOR_DOCS_DIR", "corpus/docs", _optional_path, None),
     ("prominence", "PASTOR_PROMINENCE", "corpus/verse_prominence.tsv", _optional_path, None),
-    ("prominence_weight", "PASTOR_PROMINENCE_WEIGHT", "0.004", float, 0.0),
-    ("lexical_weight", "PASTOR_LEXICAL_WEIGHT", "0.3", float, 0.0),
+    ("prominence_weight", "PASTOR_PROMINENCE_WEIGHT", "0.006", float, 0.0),
+    ("lexical_weight", "PASTOR_LEXICAL_WEIGHT", "0.6", float, 0.0),
     ("embedding_model", "EMBEDDING_MODEL", "use-multilingual", str, None),
     ("embed_window", "PASTOR_EMBED_WINDOW", "0", int, 0),
+    ("modernize", "PASTOR_MODERNIZE", "true", _bool, None),
     ("embed_batch", "PASTOR_EMBED_BATCH", "256", int, 1),
     ("stemmer", "PASTOR_STEMMER", "rslp", str, None),
     ("rrf_k", "PASTOR_RRF_K", "120", int, 1),
@@ -93,6 +94,7 @@ class Settings:
     lexical_weight: float
     embedding_model: str
     embed_window: int
+    modernize: bool
     embed_batch: int
     stemmer: str
     rrf_k: int

@@ -48,7 +48,8 @@ class Engine:
             self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical,
             prominence=self.prominence, prominence_weight=self.settings.prominence_weight,
             rrf_k=self.settings.rrf_k, candidates=self.settings.candidates,
-            lexical_weight=self.settings.lexical_weight, smalltalk=_smalltalk())
+            lexical_weight=self.settings.lexical_weight, modernize=self.settings.modernize,
+            smalltalk=_smalltalk())
         self._load_docs()
         return self
 
@@ -82,7 +83,7 @@ class Engine:
             self.errors.append(f"modelo de embeddings: {exc}")
             return
         self.index = VerseIndex(self.settings.data_dir, self.embedder, window=self.settings.embed_window,
-                                batch_size=self.settings.embed_batch)
+                                batch_size=self.settings.embed_batch, modernize=self.settings.modernize)
         self.index.open(self.bible, self.extras)
 
     def _load_docs(self) -> None:

@@ -10,6 +10,7 @@ import numpy as np
 from . import gates, references
 from .fusion import Fused, rrf
 from .gates import Calibration, Evidence, Gate
+from .synonyms import expand
 from .topics import is_pastoral
 
 # An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many.
@@ -55,7 +56,8 @@ class Retriever:
 
     def __init__(self, bible, *, embedder, index, lexical, prominence=None, prominence_weight: float = 0.0,
                  gate: Gate | None = None, rrf_k: int = 60, candidates: int = 30, lexical_weight: float = 1.0,
-                 smalltalk: Callable[[str], bool] | None = None, extra_sources=()):
+                 smalltalk: Callable[[str], bool] | None = None, extra_sources=(),
+                 expand_queries: bool = True, modernize: bool = True):
         self.bible = bible
         self.embedder = embedder
         self.index = index
@@ -67,6 +69,8 @@ class Retriever:
         self.lexical_weight = lexical_weight
         self.candidates = candidates
         self.smalltalk = smalltalk
+        self.expand_queries = expand_queries
+        self.modernize = modernize
         self.extra_sources = list(extra_sources)  # e.g. church documents, same search interface
 
     @property
@@ -119,7 +123,7 @@ class Retriever:
             if query_vector is not None and index is not None and index.ready:
                 vector_hits += index.vector_search(query_vector, self.candidates)
             if use_lexical and lexical is not None:
-                lexical_hits += lexical.search(question, self.candidates)
+                lexical_hits += lexical.search(self.lexical_query(question), self.candidates)
         vector_hits.sort(key=lambda h: -h[1])
         lexical_hits.sort(key=lambda h: -h[1])
 
@@ -134,9 +138,13 @@ class Retriever:
         kept = [f for f in fused if self._keep(f, mode, gated)]
         return SearchResult(mode, reason, [self._hit(f) for f in kept[:k]])
 
+    def lexical_query(self, question: str) -> str:
+        """BM25 query: the question plus the biblical wording of its modern words."""
+        return expand(question) if self.expand_queries else question
+
     def query_vector(self, question: str) -> np.ndarray:
         from .index import embed_text
-        return self.embedder.encode([embed_text(question)])[0]
+        return self.embedder.encode([embed_text(question, self.modernize)])[0]
 
     def _prior(self):
         if self.prominence is None or self.prominence_weight <= 0:
