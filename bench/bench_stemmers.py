@@ -4,12 +4,14 @@
 
 Prints, for rslp / snowball / none: distinct tokens over the whole corpus and the time to
 tokenize it with a cold stemmer cache; then lexical-only retrieval on bench/devset.jsonl for
-each stemmer and for the stop-word list with and without "nao" (figures only, asserts nothing).
+each stemmer, for the stop-word list with and without "nao", and without modernize
+(figures only, asserts nothing).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -19,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from pastor.bible import load_bible  # noqa: E402
 from pastor.evaluation import evaluate, format_table, load_questions  # noqa: E402
+from pastor import normalize as normalize_module  # noqa: E402
 from pastor.lexical import LexicalIndex  # noqa: E402
 from pastor.normalize import _modern_token, fold, normalize  # noqa: E402
 from pastor.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer  # noqa: E402
@@ -31,18 +34,20 @@ STEMMERS = {"rslp": RSLPStemmer, "snowball": SnowballStemmer, "none": NoStemmer}
 def vocabulary(texts: list[str]) -> None:
     _modern_token.cache_clear()
     start = time.perf_counter()
-    words = [[w for w in normalize(t).split() if w not in STOPWORDS] for t in texts]
+    normalized = [normalize(t).split() for t in texts]
     cold = time.perf_counter() - start
+    words = [[w for w in ws if w not in STOPWORDS] for ws in normalized]
     start = time.perf_counter()
     for t in texts:
         normalize(t)
     warm = time.perf_counter() - start
     tokens = sum(len(w) for w in words)
-    folded = {w for t in texts for w in fold(t).split()}
+    folded = {w for t in texts for w in re.findall(r"[a-z0-9]+", fold(t))}
     print(f"normalize (modernize + fold) corpus: {cold:5.2f} s cold, {warm:5.2f} s warm; "
           f"{tokens} content tokens")
     print(f"distinct words: {len(folded)} folded as written, "
-          f"{len({w for ws in words for w in ws})} after modernize (no stop-words)\n")
+          f"{len({w for ws in normalized for w in ws})} after modernize, "
+          f"{len({w for ws in words for w in ws})} without stop-words\n")
     print("| stemmer | distinct tokens | stem the corpus (cold cache) |")
     print("|---|---:|---:|")
     for name, cls in STEMMERS.items():
@@ -60,6 +65,15 @@ def dev_eval(ids: list[str], texts: list[str], questions: list[dict]) -> None:
     for label, options in variants.items():
         index = LexicalIndex(ids, texts, **options)
         results[label] = evaluate(lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
+    # The same without the 1911 -> modern spelling step, to see what it buys.
+    modernize = normalize_module.modernize
+    normalize_module.modernize = lambda text: text
+    try:
+        index = LexicalIndex(ids, texts, stemmer="rslp")
+        results["bm25 rslp, no modernize"] = evaluate(
+            lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
+    finally:
+        normalize_module.modernize = modernize
     print(f"\nlexical only, bench/devset.jsonl ({len(questions)} questions):\n")
     print(format_table(results))
 

@@ -124,7 +124,7 @@ _RULES = (
     # -- Greek digraphs and y ---------------------------------------------------------
     _rule(r"ch(?=[eiéêíy])", "qu", only=_GREEK_CH),  # cherubim -> querubim, Rachel -> Raquel
     _rule(r"ch", "c", only=_GREEK_CH),              # Christo -> Cristo, sepulchro -> sepulcro
-    _rule(r"^sc(?=[eiéêíy])", "c"),                  # sciencia, sceptro -> ciência, cetro
+    _rule(r"^sc(?=[eiéêíy])", "c"),                 # sciencia, sceptro -> ciência, cetro
     _rule(r"ph+", "f"),                             # propheta -> profeta
     _rule(r"th+", "t"),                             # theologia, Thomé, Bethharan -> t
     _rule(r"rh", "r"),                              # myrrha, amorrheos -> mirra, amorreus
@@ -199,9 +199,16 @@ def _modern_word(word: str) -> str:
     return _match_case(word, accented) if accented else word
 
 
+# canon.fold works character by character; a translate table of the same mapping for
+# ASCII capitals and the Latin-1/Latin Extended letters is about twice as fast on verses.
+_FOLD_TABLE = {c: canon.fold(chr(c)) for c in (*range(0x41, 0x5B), *range(0xC0, 0x250))}
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
 def fold(text: str) -> str:
-    """Lower-case and strip accents (ç -> c, ã -> a)."""
-    return canon.fold(text)
+    """Lower-case and strip accents (ç -> c, ã -> a); same result as `canon.fold`."""
+    folded = text.translate(_FOLD_TABLE)
+    return folded if folded.isascii() else _NON_ASCII.sub(lambda m: canon.fold(m.group()), folded)
 
 
 _NON_WORD = re.compile(r"[^a-z0-9]+")

@@ -154,8 +154,9 @@ NOUN = (
     _s("ismo", 3, "", "cinismo"), _s("ista", 4), _s("eiro", 3, "", "desfiladeiro"),
     _s("ario", 3), _s("orio", 3), _s("anca", 4), _s("ancia", 3), _s("encia", 3),
     _s("ente", 4, "", "parente presente oriente ocidente poente"),
-    _s("abilidade", 5), _s("ibilidade", 5), _s("ividade", 5), _s("iedade", 3), _s("idade", 4, "", "autoridade"
-                                                                                 " comunidade"),
+    _s("abilidade", 5), _s("ibilidade", 5), _s("ividade", 5),
+    _s("iedade", 3),  # not in RSLP: ansiedade meets ansioso
+    _s("idade", 4, "", "autoridade comunidade"),
     _s("eza", 3), _s("ez", 4), _s("ico", 4, "", "tico publico explico"),
     _s("avel", 2), _s("ivel", 3, "", "terrivel"), _s("ioso", 3), _s("oso", 3),
     # Not in RSLP: -al, so that the 2nd plural "temais"/"amais" (read as plurals of
@@ -189,6 +190,7 @@ VERB = (
     _s("em", 2, "", "alem virgem"), _s("er", 2, "", "eter pier"), _s("eu", 3, "", "chapeu"),
     _s("ia", 3, "", "estoria fatima acacia praia elogia mania labia aprecia policia magia"
                     " pratica maria"),
+    # "ei" and "ou" take 2-letter stems here (3 in RSLP) so that amei/amou meet amar.
     _s("ir", 3, "", "freir"), _s("iu", 3), _s("eou", 5), _s("ou", 2), _s("i", 3, "", "davi levi"),
 )
 

@@ -12,8 +12,7 @@ class SentenceTransformerEmbedder(Embedder):
 
     def __init__(self, name_or_path: str):
         try:
-            from sentence_transformers import SentenceTransformer
-            self._model = SentenceTransformer(name_or_path, device="cpu")
+            self._model = _load(name_or_path)
         except Exception as exc:  # never fall back to another model: the caller must know
             raise EmbedderError(
                 f"Não foi possível carregar o modelo de embeddings '{name_or_path}' "
@@ -28,3 +27,16 @@ class SentenceTransformerEmbedder(Embedder):
     def _encode(self, texts: list[str]) -> np.ndarray:
         return self._model.encode(texts, batch_size=len(texts), convert_to_numpy=True,
                                   normalize_embeddings=True, show_progress_bar=False)
+
+
+def _load(name_or_path: str):
+    """Local files first: with no network, a hub lookup retries for over a minute before failing."""
+    import os
+
+    from sentence_transformers import SentenceTransformer
+    try:
+        return SentenceTransformer(name_or_path, device="cpu", local_files_only=True)
+    except Exception:
+        if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}:
+            raise
+    return SentenceTransformer(name_or_path, device="cpu")  # not cached: try the hub

@@ -1,0 +1,97 @@
+"""Retrieval benchmarks: index build time and peak RSS, restart-to-ready, search latency, gates.
+
+Usage (figures are printed; nothing is asserted):
+  PASTOR_CORPUS=… [PASTOR_EXTRA_CORPORA=…] [PASTOR_PROMINENCE=…] python bench/bench_retrieval.py \
+      [--build] [--data-dir DIR]
+--build rebuilds the index from scratch in a subprocess (time + peak RSS of that process); without it
+an existing index in DIR (default: PASTOR_DATA_DIR) is used."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def run(code: str, env: dict) -> tuple[float, float, str]:
+    """Run python code in a fresh process: (wall seconds, peak RSS MB of that child, stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if out.returncode != 0:
+        sys.exit(out.stderr[-2000:])
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(peak, before) / 1024, out.stdout
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", action="store_true")
+    parser.add_argument("--data-dir", default=os.environ.get("PASTOR_DATA_DIR", "data"))
+    args = parser.parse_args()
+    env = {**os.environ, "PASTOR_DATA_DIR": args.data_dir, "PASTOR_DOCS_DIR": ""}
+
+    if args.build:
+        code = ("from pastor.config import get_settings; from pastor.engine import load_engine;"
+                "e = load_engine(get_settings()); s = e.index.build(e.bible, e.extras, rebuild=True);"
+                "print(s.rows, s.manifest.get('build_seconds'))")
+        wall, rss, out = run(code, env)
+        rows, seconds = out.split()
+        print(f"index build: {rows} rows, {seconds} s embedding+writing, {wall:.1f} s process, peak RSS {rss:.0f} MB")
+
+    # Restart with an unchanged index: a fresh process until search is ready (vectors + BM25).
+    code = ("import time; t = time.perf_counter();"
+            "from pastor.config import get_settings; from pastor.engine import load_engine;"
+            "e = load_engine(get_settings()); assert e.retriever.vectors_ready, e.status();"
+            "e.retriever.search('estou com medo do futuro');"
+            "print(round(time.perf_counter() - t, 2))")
+    wall, rss, out = run(code, env)
+    print(f"restart to ready (in-process): {out.strip()} s; whole process {wall:.1f} s; peak RSS {rss:.0f} MB")
+
+    # Search latency over the dev set, in this process.
+    os.environ.update(env)
+    from pastor.config import get_settings
+    from pastor.engine import load_engine
+    from pastor.evaluation import load_questions
+    engine = load_engine(get_settings())
+    questions = [q["question"] for q in load_questions(ROOT / "bench" / "devset.jsonl")]
+    for q in questions[:5]:
+        engine.retriever.search(q)  # warm-up
+    timings = {"search": [], "embed": [], "bm25": []}
+    for q in questions:
+        t = time.perf_counter()
+        engine.retriever.search(q)
+        timings["search"].append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        engine.retriever.query_vector(q)
+        timings["embed"].append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        engine.lexical.search(engine.retriever.lexical_query(q), engine.retriever.candidates)
+        timings["bm25"].append((time.perf_counter() - t) * 1000)
+    for name, values in timings.items():
+        print(f"{name}: p50 {percentile(values, 50):.1f} ms, p95 {percentile(values, 95):.1f} ms (n={len(values)})")
+
+    # Gates on the held-out sets.
+    for name in ("testset.jsonl", "offtopic_test.jsonl", "devset.jsonl", "offtopic_dev.jsonl"):
+        lines = [json.loads(line) for line in (ROOT / "bench" / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        modes = [engine.retriever.search(item["question"]).mode for item in lines]
+        answered = sum(m != "no_evidence" for m in modes) / len(modes)
+        print(f"gates on {name}: {answered:.0%} answered, {1 - answered:.0%} no_evidence (n={len(modes)})")
+
+
+if __name__ == "__main__":
+    main()
