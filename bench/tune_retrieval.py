@@ -25,7 +25,7 @@ def candidates(engine, question: str, n: int = 100):
     retriever = engine.retriever
     vector = retriever.index.vector_search(retriever.query_vector(question), n)
     lexical = engine.lexical.search(retriever.lexical_query(question), n)
-    return vector, lexical, retriever._evidence(question, vector, lexical, True)
+    return vector, lexical, retriever._evidence(question, vector, [lexical], True)
 
 
 def tune_fusion(engine, cached) -> None:

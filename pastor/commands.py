@@ -68,11 +68,15 @@ def cmd_search(args) -> int:
 
 # -- eval ----------------------------------------------------------------------------------------
 def cmd_eval(args) -> int:
-    from .evaluation import evaluate_modes, format_table, load_questions
+    from .evaluation import QuestionSetError, evaluate_modes, format_table, load_questions
+    try:
+        questions = load_questions(args.file)  # before loading the engine: a bad file fails fast
+    except QuestionSetError as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 2
     engine = _engine()
     if engine.index is not None and not engine.index.ready:
         print("aviso: índice vetorial incompleto; rode `python -m pastor index` antes", file=sys.stderr)
-    questions = load_questions(args.file)
     search = engine.retriever.search
 
     def ranked(**flags):

@@ -90,6 +90,15 @@ class DocumentSource:
         os.replace(tmp, self.manifest_path)
 
     # -- refresh -------------------------------------------------------------------------------
+    def open(self) -> None:
+        """Serve what is already indexed (fast start-up); `refresh` picks up changes later."""
+        with self._lock:
+            manifest = self._read_manifest()
+            if not manifest or TABLE not in self._db().table_names():
+                return
+            self.files = manifest.get("files", {})
+            self._load(self._table())
+
     def refresh(self) -> dict:
         """Re-read changed files, drop deleted ones, and reload the in-memory search side."""
         with self._lock:

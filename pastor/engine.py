@@ -37,11 +37,10 @@ class Engine:
     # -- loading ---------------------------------------------------------------------------------
     def load(self) -> "Engine":
         """Corpus, extra translations, BM25 and prominence; raises CorpusError if no corpus."""
-        from .lexical import LexicalIndex
         from .retrieval import Retriever
         self.bible = load_bible(self.settings.corpus)
         self.extras = [load_bible(p) for p in self.settings.extra_corpora]
-        self.lexical = LexicalIndex(*self._lexical_corpus(), stemmer=self.settings.stemmer)
+        self.lexical = self._load_lexical()
         self.prominence = self._load_prominence()
         self._load_embedder()
         self.retriever = Retriever(
@@ -52,6 +51,21 @@ class Engine:
             smalltalk=_smalltalk())
         self._load_docs()
         return self
+
+    def _load_lexical(self):
+        """BM25 from cached tokens when the texts and tokenizer are unchanged, else tokenize once."""
+        from .lexcache import TokenCache, cache_key
+        from .lexical import LexicalIndex
+        cache, key = TokenCache(self.settings.data_dir), cache_key([self.bible, *self.extras], self.settings.stemmer)
+        cached = cache.load(key)
+        if cached is not None:
+            return LexicalIndex.from_tokens(*cached, stemmer=self.settings.stemmer)
+        lexical = LexicalIndex(*self._lexical_corpus(), stemmer=self.settings.stemmer)
+        try:
+            cache.save(key, lexical.ids, lexical.docs)
+        except OSError as exc:  # a read-only data dir only costs start-up time
+            self.errors.append(f"cache do BM25: {exc}")
+        return lexical
 
     def _lexical_corpus(self) -> tuple[list[str], list[str]]:
         """BM25 sees each verse alone (windows add noise), with the extra translations' wording."""
@@ -87,13 +101,12 @@ class Engine:
         self.index.open(self.bible, self.extras)
 
     def _load_docs(self) -> None:
+        """The church's documents; their embedding waits for the background indexer."""
         if self.settings.docs_dir is None:
             return
-        try:
-            from .docindex import DocumentSource
-        except ImportError:
-            return
+        from .docindex import DocumentSource
         self.docs = DocumentSource(self.settings, self.embedder)
+        self.docs.open()
         self.retriever.extra_sources = [self.docs]
 
     # -- indexing ------------------------------------------------------------------------------
@@ -104,7 +117,7 @@ class Engine:
     def start_indexing(self, *, rebuild: bool = False, background: bool = True) -> bool:
         """Start (or resume) building; False when a build is already running."""
         with self._lock:
-            if self.indexing or self.index is None:
+            if self.indexing or (self.index is None and self.docs is None):
                 return False
             self._cancel.clear()
             self._thread = threading.Thread(target=self._index, args=(rebuild,), daemon=True,
@@ -116,9 +129,10 @@ class Engine:
 
     def _index(self, rebuild: bool) -> None:
         try:
-            self.index.build(self.bible, self.extras, rebuild=rebuild, cancel=self._cancel,
-                             progress=lambda done, total: setattr(self, "progress", (done, total)))
-            if self.docs is not None:
+            if self.index is not None:
+                self.index.build(self.bible, self.extras, rebuild=rebuild, cancel=self._cancel,
+                                 progress=lambda done, total: setattr(self, "progress", (done, total)))
+            if self.docs is not None and not self._cancel.is_set():
                 self.docs.refresh()
         except Exception as exc:
             self.errors.append(f"indexação: {exc}")
@@ -169,10 +183,7 @@ class Engine:
 
 
 def _smalltalk():
-    try:
-        from .safety import is_greeting_or_thanks
-    except ImportError:
-        return None
+    from .safety import is_greeting_or_thanks
     return is_greeting_or_thanks
 
 

@@ -11,21 +11,37 @@ from .normalize import tokenize
 from .stemmer import get_stemmer
 
 
+# Marker for `from_tokens`: documents arrive already tokenized (the start-up cache).
+PRETOKENIZED = object()
+
+
 class LexicalIndex:
     """BM25 over `texts`, answering with their `ids`; queries go through the same tokenizer."""
 
     def __init__(self, ids: Sequence[str], texts: Sequence[str], *, stemmer: str = "rslp",
-                 k1: float = 1.5, b: float = 0.75, stopwords: bool | Collection[str] = True):
-        if len(ids) != len(texts):
+                 k1: float = 1.5, b: float = 0.75, stopwords: bool | Collection[str] = True,
+                 tokens: Sequence[list[str]] = ()):
+        if texts is not PRETOKENIZED and len(ids) != len(texts):
             raise ValueError(f"{len(ids)} ids para {len(texts)} textos")
         self.ids = list(ids)
         self._stemmer = get_stemmer(stemmer)
         self._stopwords = stopwords
-        self._docs = [self.tokens(t) for t in texts]
+        self._docs = [self.tokens(t) for t in texts] if texts is not PRETOKENIZED else list(tokens)
         self._row = {doc_id: i for i, doc_id in enumerate(self.ids)}
         # BM25Okapi divides by the mean document length: an empty or token-less corpus has none.
         has_tokens = any(self._docs)
         self._bm25 = BM25Okapi(self._docs, k1=k1, b=b) if has_tokens else None
+
+    @classmethod
+    def from_tokens(cls, ids: Sequence[str], docs: Sequence[list[str]], **kwargs) -> "LexicalIndex":
+        """Build from documents tokenized earlier (tokenizing the Bible is the slow part)."""
+        if len(ids) != len(docs):
+            raise ValueError(f"{len(ids)} ids para {len(docs)} documentos")
+        return cls(ids, PRETOKENIZED, tokens=docs, **kwargs)
+
+    @property
+    def docs(self) -> list[list[str]]:
+        return self._docs
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -15,6 +15,8 @@ from .topics import is_pastoral
 
 # An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many.
 MAX_REFERENCE_VERSES = 40
+# With `source="all"`, up to this many church-document chunks join the k verses.
+DOC_SLOTS = 3
 
 
 @dataclass
@@ -109,34 +111,37 @@ class Retriever:
     # -- hybrid search -------------------------------------------------------------------------
     def _hybrid(self, question: str, k: int, source: str, use_vectors: bool, use_lexical: bool,
                 gated: bool) -> SearchResult:
-        vector_hits: list[tuple[str, float]] = []
-        lexical_hits: list[tuple[str, float]] = []
-        query_vector = None
-        if use_vectors and self.vectors_ready:
-            query_vector = self.query_vector(question)
-        searchers = []
+        query_vector = self.query_vector(question) if use_vectors and self.vectors_ready else None
+        # Each source is fused on its own: BM25 scores and ranks of verses and of the church's
+        # documents are not comparable, and documents must not crowd Scripture out (or vice versa).
+        sources = []
         if source in ("all", "bible"):
-            searchers.append((self.index, self.lexical))
+            sources.append((self.index, self.lexical, self._prior(), k))
         if source in ("all", "docs"):
-            searchers += [(s.index, s.lexical) for s in self.extra_sources]
-        for index, lexical in searchers:
-            if query_vector is not None and index is not None and index.ready:
-                vector_hits += index.vector_search(query_vector, self.candidates)
-            if use_lexical and lexical is not None:
-                lexical_hits += lexical.search(self.lexical_query(question), self.candidates)
-        vector_hits.sort(key=lambda h: -h[1])
-        lexical_hits.sort(key=lambda h: -h[1])
+            slots = k if source == "docs" else DOC_SLOTS
+            sources += [(s.index, s.lexical, None, slots) for s in self.extra_sources]
+        all_vector, all_lexical, per_source = [], [], []
+        for index, lexical, prior, slots in sources:
+            vector_hits = index.vector_search(query_vector, self.candidates) \
+                if query_vector is not None and index is not None and index.ready else []
+            lexical_hits = lexical.search(self.lexical_query(question), self.candidates) \
+                if use_lexical and lexical is not None else []
+            all_vector += vector_hits
+            all_lexical.append(lexical_hits)
+            fused = rrf(vector_hits, lexical_hits, k=self.rrf_k, prior=prior, lexical_weight=self.lexical_weight)
+            per_source.append((fused, slots))
+        all_vector.sort(key=lambda h: -h[1])
 
-        fused = rrf(vector_hits, lexical_hits, k=self.rrf_k, prior=self._prior(),
-                    lexical_weight=self.lexical_weight)
-        evidence = self._evidence(question, vector_hits, lexical_hits, use_vectors and self.vectors_ready)
+        evidence = self._evidence(question, all_vector, all_lexical, query_vector is not None)
         mode, reason = self.gate.decide(evidence, self.calibration)
         if not gated:
             mode, reason = gates.RAG, "sem portões (avaliação)"
         if mode == gates.NO_EVIDENCE:
             return SearchResult(mode, reason, [])
-        kept = [f for f in fused if self._keep(f, mode, gated)]
-        return SearchResult(mode, reason, [self._hit(f) for f in kept[:k]])
+        hits = []
+        for fused, slots in per_source:
+            hits += [self._hit(f) for f in fused if self._keep(f, mode, gated)][:slots]
+        return SearchResult(mode, reason, hits)
 
     def lexical_query(self, question: str) -> str:
         """BM25 query: the question plus the biblical wording of its modern words."""
@@ -151,12 +156,14 @@ class Retriever:
             return None
         return lambda doc_id: self.prominence.prior(doc_id, self.prominence_weight)
 
-    def _evidence(self, question, vector_hits, lexical_hits, vectors: bool) -> Evidence:
+    def _evidence(self, question, vector_hits, lexical_lists, vectors: bool) -> Evidence:
         query_terms = set(self.lexical.tokens(question)) if self.lexical else set()
         coverage = 0.0
-        if query_terms and lexical_hits:
-            best_terms = set(self._doc_terms(lexical_hits[0][0]))
-            coverage = len(query_terms & best_terms) / len(query_terms)
+        if query_terms:
+            # BM25 scores from different sources (verses, documents) are not comparable, so the
+            # best coverage among each source's first few hits is the evidence.
+            coverage = max([len(query_terms & set(self._doc_terms(doc_id))) / len(query_terms)
+                            for hits in lexical_lists for doc_id, _ in hits[:5]], default=0.0)
         best = vector_hits[0][1] if vectors and vector_hits else None
         return Evidence(best, coverage, len(query_terms), is_pastoral(question))
 

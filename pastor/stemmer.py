@@ -43,7 +43,11 @@ class SnowballStemmer(Stemmer):
 
     def __init__(self) -> None:
         super().__init__()
-        import Stemmer as pystemmer  # PyStemmer
+        try:
+            import Stemmer as pystemmer  # PyStemmer: a test/bench dependency (RSLP measured better)
+        except ImportError:
+            raise ValueError("PASTOR_STEMMER=snowball precisa do pacote PyStemmer "
+                             "(pip install -r requirements-dev.txt); o padrão é rslp.") from None
 
         self._snowball = pystemmer.Stemmer("portuguese")
 

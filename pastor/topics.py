@@ -9,7 +9,7 @@ from .canon import fold
 # Word beginnings (accent-folded) of the themes people bring to a pastor. A message with one of
 # them gets a lower vector threshold: the corpus speaks to it even when the wording is modern.
 PASTORAL_PREFIXES = tuple(sorted("""
-    abandon abencoa abuso aceit aflic aflit agradec alcool alegr alma amarg amor amad amig angust
+    abandon abencoa batiz celula culto ministerio congregac membro pastor estatuto abuso aceit aflic aflit agradec alcool alegr alma amarg amor amad amig angust
     ansie ansios apavor arrepend arrogan avareza batism bencao biblia bondade briga calma cansa
     caridade casament castig chor ciume compaixao confess confia conflit consol conten coracao
     corag crenca crer cristo cruz culpa cura decepc deprim depress descans desemprego desanim
