@@ -1,13 +1,15 @@
-# Pastor Online: CPU-only image. The Bible text is not baked in: mount it read-only at /app/corpus.
+# Pastor Online: CPU-only image. The Bible text is not baked in: mount its folder read-only at
+# /app/bible (not /app/corpus, which holds the church documents copied below and must stay visible).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PASTOR_HOST=0.0.0.0 \
     PASTOR_PORT=7860 \
     PASTOR_DATA_DIR=/app/data \
-    PASTOR_CORPUS=/app/corpus/por-almeida1911.usfx.xml
+    PASTOR_CORPUS=/app/bible/por-almeida1911.usfx.xml
 
 WORKDIR /app
 
@@ -20,10 +22,11 @@ COPY app.py ./
 COPY pastor ./pastor
 COPY corpus/docs ./corpus/docs
 
-RUN useradd --create-home --uid 1000 pastor && mkdir -p /app/data && chown pastor /app/data
-USER pastor
+# A fixed numeric uid, so a bind-mounted data folder can be given to it on the host.
+RUN useradd --create-home --uid 1000 pastor && mkdir -p /app/data /app/bible && chown 1000:1000 /app/data
+USER 1000:1000
 
 EXPOSE 7860
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s CMD \
-    python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:7860/live', timeout=4)"
+# /live: the process answers (loading the corpus and building vectors happen after it).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/live' % os.environ.get('PASTOR_PORT', '7860'), timeout=4)"]
 CMD ["python", "app.py"]

@@ -10,6 +10,7 @@ from typing import Iterator
 
 from . import gates, prompts, safety
 from .citations import NO_ANCHOR_NOTE, StreamingValidator
+from .documents.refs import DOC_REF_PATTERN
 from .providers import ProviderError
 from .references import find_references
 
@@ -206,9 +207,10 @@ def _mark_cited(update: TurnUpdate) -> None:
     for match in find_references(update.answer):
         if match.reference is not None and not match.error:
             cited.update(match.reference.verse_ids())
+    # Whole document references only: `faq.json#p0-c1` is not cited by `faq.json#p0-c12`.
+    cited.update(match.group() for match in DOC_REF_PATTERN.finditer(update.answer))
     for source in update.sources:
-        source["cited"] = source["cited"] or source["id"] in cited or \
-            (source["kind"] == "doc" and source["id"] in update.answer)
+        source["cited"] = source["cited"] or source["id"] in cited
     update.sources.sort(key=lambda s: not s["cited"])
 
 

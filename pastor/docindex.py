@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from .documents import read_folder
-from .index import embed_text
+from .index import embed_text, table_names
 
 os.environ.setdefault("LANCE_LOG", "error")
 
@@ -68,7 +68,7 @@ class DocumentSource:
 
     def _table(self):
         db = self._db()
-        if TABLE in db.table_names():
+        if TABLE in table_names(db):
             return db.open_table(TABLE)
         return db.create_table(TABLE, schema=self._schema())
 
@@ -94,7 +94,7 @@ class DocumentSource:
         """Serve what is already indexed (fast start-up); `refresh` picks up changes later."""
         with self._lock:
             manifest = self._read_manifest()
-            if not manifest or TABLE not in self._db().table_names():
+            if not manifest or TABLE not in table_names(self._db()):
                 return
             self.files = manifest.get("files", {})
             self._load(self._table())
@@ -103,7 +103,7 @@ class DocumentSource:
         """Re-read changed files, drop deleted ones, and reload the in-memory search side."""
         with self._lock:
             manifest = self._read_manifest()
-            if not manifest and TABLE in self._db().table_names():
+            if not manifest and TABLE in table_names(self._db()):
                 self._db().drop_table(TABLE)  # embedder changed or manifest lost: start over
             self.files = manifest.get("files", {})
             known = {path: info["sha256"] for path, info in self.files.items() if info.get("sha256")}

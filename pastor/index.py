@@ -31,6 +31,12 @@ SEARCH_TEXT_VERSION = "modern-fold-1"
 Progress = Callable[[int, int], None]
 
 
+def table_names(db) -> list[str]:
+    """Table names of a LanceDB connection (`table_names()` is deprecated in lancedb ≥ 0.30)."""
+    listed = db.list_tables()
+    return list(getattr(listed, "tables", listed))
+
+
 class IndexBuildError(Exception):
     """The index cannot be built or opened; the message is for users."""
 
@@ -148,7 +154,7 @@ class VerseIndex:
 
     def _open_table(self, create: bool):
         db = self._db()
-        if TABLE in db.table_names():
+        if TABLE in table_names(db):
             return db.open_table(TABLE)
         if not create:
             return None
@@ -156,7 +162,7 @@ class VerseIndex:
 
     def _drop(self) -> None:
         db = self._db()
-        if TABLE in db.table_names():
+        if TABLE in table_names(db):
             db.drop_table(TABLE)
         if self.manifest_path.exists():
             self.manifest_path.unlink()

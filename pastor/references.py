@@ -123,6 +123,7 @@ def _book_pattern() -> re.Pattern:
     return re.compile(r"(?<![\w])(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
 
 
+_ORDINAL_WORD = re.compile(r"(?:primeir|segund|terceir)[ao]s?\s", re.UNICODE)
 _NUM = re.compile(r"\d{1,3}(?!\d)")
 _CHAPTER_WORD = re.compile(r"\s*(?:capitulos?|cap\.?)\s*")
 _VERSE_WORD = re.compile(r"\s*,?\s*(?:versiculos?|vers\.|vv?\.|v\.?)\s*")
@@ -272,7 +273,13 @@ def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
                         f"{deutero} não faz parte do cânon de 66 livros usado aqui "
                         "(é um livro deuterocanônico).")
     reference = Reference(book, segments)
-    return RefMatch(found.start(), scanner.pos, span_text, reference, reference.check())
+    error = reference.check()
+    ordinal = _ORDINAL_WORD.match(alias)
+    if error and ordinal and _book_pattern().match(folded, found.start() + ordinal.end()):
+        # "Segundo João 3:16" means "according to John 3:16": when the numbered reading does not
+        # exist, the caller moves on and reads the unnumbered book after the word.
+        return None
+    return RefMatch(found.start(), scanner.pos, span_text, reference, error)
 
 
 def parse_reference(text: str) -> Reference:

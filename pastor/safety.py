@@ -69,8 +69,11 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (OVERDOSE, r"\b(?:tomei|engoli)\s+(?:remedios?|comprimidos?)\s+(?:demais|a\s+mais)\b"),
     (OVERDOSE, r"\b(?:vou|quero|pensei\s+em)\s+tomar\s+(?:todos\s+os|todas\s+as|muitos|muitas|uma\s+caixa\s+de)\s+"
                + _PILLS),
-    (SELF_HARM, _NOT + r"\bme\s+(?:cortar|corto|cortando|cortei|machucar|machuco|machucando|machuquei|ferir|"
-                r"firo|ferindo|feri|queimar|queimo|queimei|arranhar)\b"),
+    # "me ferir" alone is not enough: "quando ele me ferir" is someone else hurting the person.
+    (SELF_HARM, _NOT + r"\b(?:vou|quero|queria|penso\s+em|pensei\s+em|pensando\s+em|(?:tenho\s+|sinto\s+)?vontade\s+de|"
+                r"preciso|costumo|comecei\s+a|voltei\s+a|parar\s+de)\s+me\s+(?:cortar|machucar|ferir|queimar|arranhar)\b"),
+    (SELF_HARM, _NOT + r"\bme\s+(?:corto|cortei|machuco|machuquei|firo|feri|queimo|queimei)\b"),
+    (SELF_HARM, r"\b(?:estou|to|ando|vivo|fico)\s+me\s+(?:cortando|machucando|ferindo|queimando)\b"),
     (SELF_HARM, r"\b(?:cortar|cortei|corto)\s+(?:os\s+|meus\s+)?(?:pulsos|bracos|braco|pernas)\b"),
     (SELF_HARM, r"\b(?:automutilacao|automutilo|automutilando|autolesao|autoflagelo)\b"),
     (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+)?me\s+" + _HARM_VERB + r"\b"),

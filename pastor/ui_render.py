@@ -93,7 +93,11 @@ def mode_text(mode: str, reason: str = "") -> str:
 
 
 def mode_markdown(mode: str, reason: str = "") -> str:
-    return f"<small>{escape(mode_text(mode, reason))}</small>" if mode else ""
+    """The mode in plain words; the technical reason (scores, thresholds) only as a tooltip."""
+    if not mode:
+        return ""
+    title = escape(one_line(reason)).replace('"', "&quot;")
+    return f'<small title="{title}">{escape(mode_text(mode))}</small>'
 
 
 def sources_markdown(sources: list[dict], credits: list[str] = ()) -> str:

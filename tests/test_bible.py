@@ -207,7 +207,9 @@ class TestErrors:
             except CorpusError:
                 pass
             gc.collect()
-        assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
+        # Only this file's handle counts: other tests' sockets may be collected here too.
+        assert [w for w in caught if issubclass(w.category, ResourceWarning)
+                and "verse_outside_chapter" in str(w.message)] == []
 
     @pytest.mark.parametrize("offset", [200, 1_000, 2_000_000, 4_474_000])
     def test_truncated_real_file_gives_the_line_and_no_bible(self, almeida_path, tmp_path, offset):

@@ -331,3 +331,20 @@ class TestRandomReferences:
             chapter, verse = map(int, rest.split(":"))
             assert code == reference.book.code
             assert 1 <= verse <= by_code()[code].verse_counts[chapter - 1]
+
+
+class TestOrdinalWordsThatMeanAccordingTo:
+    """"Segundo" is also "according to": the numbered book is read only when it exists."""
+
+    def test_segundo_joao_is_john(self):
+        found = find_references("Segundo João 3:16, Deus amou o mundo")
+        assert [(m.text, m.reference.format(), m.error) for m in found] == [("João 3:16", "João 3:16", None)]
+
+    def test_real_numbered_book_still_wins(self):
+        found = find_references("Segunda Coríntios 5:17")
+        assert found[0].reference.format() == "2 Coríntios 5:17"
+
+    def test_invalid_numbered_reference_still_reported(self):
+        # An invented reference must still be seen (the citation validator removes it).
+        found = find_references("Primeiro Coríntios 40:1")
+        assert len(found) == 1 and found[0].error

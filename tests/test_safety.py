@@ -126,3 +126,12 @@ class TestSmallTalk:
     ])
     def test_anything_more_is_a_real_question(self, text):
         assert not is_greeting_or_thanks(text)
+
+
+class TestSomeoneElseHurting:
+    def test_forgiving_someone_who_hurts_me_is_not_self_harm(self):
+        assert detect_crisis("quantas vezes devo perdoar meu irmão quando ele me ferir?") is None
+
+    def test_first_person_self_harm_still_detected(self):
+        assert detect_crisis("tenho vontade de me machucar").kind == "self_harm"
+        assert detect_crisis("eu me corto quando fico triste").kind == "self_harm"

@@ -1,0 +1,345 @@
+"""Tests for pastor.chat: grounded turns with the fake model, citation validation, modes, safety, the log."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+
+import pytest
+
+from pastor import prompts, safety
+from pastor.chat import CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError, build_chat
+from pastor.citations import NO_ANCHOR_NOTE
+from pastor.engine import Engine
+from pastor.providers.fake import FakeProvider
+from pastor.providers.none import NoneProvider
+from pastor.turnlog import TurnLog
+from tests.core_fixtures import HashEmbedder, copy_docs, settings_for
+
+pytest_plugins = ["tests.core_fixtures"]
+
+SECRET = "sk-teste-NUNCA-NO-LOG-0123456789"
+JOHN = "o que diz João 3:16?"
+PETER = "o que dizem Mateus 18:21-22?"
+OFF_TOPIC = "Qual a receita de bolo de cenoura?"
+CHURCH = "Onde fica a sede da igreja em Vale Sereno?"
+FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
+
+
+def load_engine(settings, embedder, index: bool = True) -> Engine:
+    import pastor.embedders as embedders
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(embedders, "load_embedder", lambda name: embedder)
+        engine = Engine(settings).load()
+    if index:
+        engine.start_indexing(background=False)
+    return engine
+
+
+@pytest.fixture(scope="module")
+def chat_engine(tmp_path_factory) -> Engine:
+    """Tiny corpus, fake embedder, church documents; built once for the module (read-only)."""
+    root = tmp_path_factory.mktemp("chat")
+    settings = settings_for(root / "data", PASTOR_DOCS_DIR=str(copy_docs(root / "docs")))
+    return load_engine(settings, HashEmbedder())
+
+
+@pytest.fixture
+def provider() -> FakeProvider:
+    return FakeProvider(chunk=3)
+
+
+@pytest.fixture
+def log(tmp_path) -> TurnLog:
+    return TurnLog(tmp_path / "logs")
+
+
+@pytest.fixture
+def chat(chat_engine, provider, log) -> ChatService:
+    return ChatService(chat_engine, provider, turnlog=log)
+
+
+@pytest.fixture
+def queries(chat_engine, monkeypatch) -> list[str]:
+    """The queries the chat sends to retrieval, in order."""
+    seen: list[str] = []
+    search = chat_engine.retriever.search
+
+    def spy(query, *args, **kwargs):
+        seen.append(query)
+        return search(query, *args, **kwargs)
+
+    monkeypatch.setattr(chat_engine.retriever, "search", spy)
+    return seen
+
+
+def run(chat: ChatService, message: str, history=None, cancel=None) -> tuple[list[str], object]:
+    """(answer after each update, final update)."""
+    answers, final = [], None
+    for final in chat.turn(message, history, cancel):
+        answers.append(final.answer)
+    assert final.done
+    return answers, final
+
+
+# -- citation validation ---------------------------------------------------------------------------
+class TestInventedReferences:
+    def test_invented_references_are_removed_and_supported_ones_kept(self, chat, provider):
+        provider.enqueue("Em João 3:16 lemos que Deus amou o mundo. Veja também João 3:17 e Hezequias 3:16. "
+                         "Medite em João 3:16-18 com calma. Deus ama você (João 3:16).")
+        answers, final = run(chat, JOHN)
+        assert final.mode == "reference"
+        assert [s["id"] for s in final.sources] == ["JHN 3:16"]
+        for invented in ("3:17", "Hezequias", "3:16-18"):
+            assert invented not in final.answer
+        assert final.answer.count("João 3:16") == 2
+        assert final.citations == ["João 3:16"]
+        assert set(final.removed_citations) == {"João 3:17", "Hezequias 3:16", "João 3:16-18"}
+        assert NO_ANCHOR_NOTE not in final.answer
+        # No invented reference is ever shown, not even for a moment while streaming.
+        assert not any("3:17" in a or "Hezequias" in a for a in answers)
+
+    def test_range_half_outside_the_sources(self, chat, provider):
+        provider.enqueue("Pedro perguntou (Mateus 18:21-22) e Jesus respondeu setenta vezes sete "
+                         "(Mateus 18:22; Mateus 18:22-23).")
+        _, final = run(chat, PETER)
+        assert "Mateus 18:22-23" not in final.answer
+        assert "(Mateus 18:21-22)" in final.answer and "(Mateus 18:22)" in final.answer
+        assert final.citations == ["Mateus 18:21-22", "Mateus 18:22"]
+        assert final.removed_citations == ["Mateus 18:22-23"]
+
+    def test_sources_cited_are_marked_and_listed_first(self, chat, provider):
+        provider.enqueue("Jesus respondeu: setenta vezes sete (Mateus 18:22).")
+        _, final = run(chat, PETER)
+        assert [(s["id"], s["cited"]) for s in final.sources] == [("MAT 18:22", True), ("MAT 18:21", False)]
+        assert all(set(s) == {"id", "reference", "text", "score", "cited", "kind"} for s in final.sources)
+
+    def test_note_when_nothing_supported_remains(self, chat, provider):
+        provider.enqueue("Como diz João 3:17, Deus cuida de você.")
+        _, final = run(chat, JOHN)
+        assert "3:17" not in final.answer
+        assert final.answer.endswith(NO_ANCHOR_NOTE)
+        assert final.citations == [] and final.removed_citations == ["João 3:17"]
+        assert [s["cited"] for s in final.sources] == [False]
+
+    def test_document_reference_survives_and_an_invented_one_goes(self, chat, chat_engine, provider):
+        docs = [h for h in chat_engine.retriever.search(CHURCH, k=chat.top_k).results if h.kind == "doc"]
+        real = next(h.id for h in docs if "Vale Sereno" in h.text)
+        provider.enqueue(f"A igreja tem sede em Vale Sereno ({real}). Veja também estatuto.md#p9-c9.")
+        _, final = run(chat, CHURCH)
+        assert real in final.answer and "estatuto.md#p9-c9" not in final.answer
+        assert final.citations == [real] and final.removed_citations == ["estatuto.md#p9-c9"]
+        cited = [s for s in final.sources if s["cited"]]
+        assert [(s["id"], s["kind"]) for s in cited] == [(real, "doc")]
+        assert final.sources[0]["id"] == real
+        assert NO_ANCHOR_NOTE not in final.answer
+
+    def test_a_document_reference_is_matched_whole(self):
+        from pastor.chat import TurnUpdate, _mark_cited
+        sources = [{"id": f"estatuto.md#p0-c{i}", "reference": f"estatuto.md#p0-c{i}", "text": "…", "score": 0.1,
+                    "cited": False, "kind": "doc"} for i in (1, 12)]
+        update = TurnUpdate("t", "Veja o estatuto (estatuto.md#p0-c12).", sources=sources)
+        _mark_cited(update)
+        assert [(s["id"], s["cited"]) for s in update.sources] == [("estatuto.md#p0-c12", True),
+                                                                   ("estatuto.md#p0-c1", False)]
+
+    def test_sources_reach_the_model_inside_the_data_markers(self, chat, provider):
+        provider.enqueue("Deus amou o mundo (João 3:16).")
+        run(chat, JOHN)
+        prompt = provider.last_messages[-1]["content"]
+        assert "[FONTE 1] João 3:16 — Porque Deus amou o mundo" in prompt
+        assert prompt.index("INÍCIO DAS FONTES") < prompt.index("[FONTE 1]") < prompt.index("FIM DAS FONTES")
+        assert JOHN in prompt
+
+
+# -- modes -----------------------------------------------------------------------------------------
+class TestModes:
+    def test_no_evidence_makes_no_model_call(self, chat, provider):
+        _, final = run(chat, OFF_TOPIC)
+        assert provider.calls == 0
+        assert (final.mode, final.answer, final.sources) == ("no_evidence", prompts.NO_EVIDENCE_MESSAGE, [])
+        assert final.reason
+
+    def test_missing_reference_makes_no_model_call(self, chat, provider):
+        _, final = run(chat, "o que diz João 3:17?")
+        assert provider.calls == 0
+        assert final.mode == "no_evidence" and "não existe" in final.reason
+        assert final.answer == prompts.NO_EVIDENCE_MESSAGE
+
+    def test_conversational_turn_is_one_call_without_sources(self, chat, provider):
+        provider.enqueue("Bom dia! Estou aqui para conversar e orar com você.")
+        _, final = run(chat, "Bom dia, pastor!")
+        assert provider.calls == 1
+        assert final.mode == "conversational" and final.sources == []
+        sent = provider.last_system + "".join(m["content"] for m in provider.last_messages)
+        assert "[FONTE" not in sent and "INÍCIO DAS FONTES" not in sent
+        assert provider.last_messages[-1]["content"] == "Bom dia, pastor!"
+        assert final.answer == "Bom dia! Estou aqui para conversar e orar com você."  # no note appended
+
+    def test_rag_turn_with_the_echo_model(self, chat, provider):
+        _, final = run(chat, FORGIVE)
+        assert final.mode == "rag" and provider.calls == 1
+        assert final.citations and final.removed_citations == []
+        assert final.sources[0]["cited"] is True
+
+    def test_lexical_note_while_vectors_are_not_ready(self, tmp_path, provider):
+        engine = load_engine(settings_for(tmp_path / "data"), HashEmbedder(), index=False)
+        provider.enqueue("Jesus disse: setenta vezes sete (Mateus 18:22).")
+        _, final = run(ChatService(engine, provider), FORGIVE)
+        assert final.mode == "lexical_fallback"
+        assert final.answer.startswith(LEXICAL_NOTE)
+        assert "(Mateus 18:22)" in final.answer
+
+    def test_no_model_configured_lists_the_verses(self, chat_engine):
+        provider = NoneProvider()
+        _, final = run(ChatService(chat_engine, provider), JOHN)
+        assert final.answer.startswith(prompts.NONE_PROVIDER_INTRO)
+        assert "— **João 3:16**" in final.answer
+        assert provider.calls == 0 and final.sources[0]["cited"] is True
+
+
+class TestCrisis:
+    @pytest.mark.parametrize("message", ["Eu quero morrer, não aguento mais viver",
+                                         "Meu marido me bate todos os dias"])
+    def test_routed_before_retrieval_without_the_model(self, chat, provider, queries, message):
+        _, final = run(chat, message)
+        assert final.mode == "crisis" and final.reason.startswith("sinal de crise:")
+        assert provider.calls == 0 and queries == []
+        kind = safety.detect_crisis(message).kind
+        assert final.answer.startswith(safety.crisis_message(kind))
+        assert not re.search(r"\d", safety.crisis_message(kind))  # no phone numbers, nor any digit
+        assert not re.search(r"\d{3,}", final.answer)
+        assert [s["id"] for s in final.sources] == list(CRISIS_VERSES)  # all five are in the tiny corpus
+        assert all(s["cited"] for s in final.sources)
+        assert final.citations == [s["reference"] for s in final.sources]
+        assert final.turn_id
+
+
+# -- follow-up rewriting ---------------------------------------------------------------------------
+HISTORY = [{"role": "user", "content": "Como posso perdoar meu irmão?"},
+           {"role": "assistant", "content": "Perdoar é um caminho (Efésios 4:32)."}]
+
+
+class TestFollowUp:
+    def test_rewritten_by_a_short_complete_call(self, chat, provider, queries):
+        provider.enqueue("Quantas vezes devo perdoar meu irmão?", "Setenta vezes sete (Mateus 18:22).")
+        _, final = run(chat, "e quantas vezes?", HISTORY)
+        assert queries == ["Quantas vezes devo perdoar meu irmão?"]
+        assert provider.calls == 2
+        assert final.citations == ["Mateus 18:22"]
+
+    def test_failed_rewrite_falls_back_to_the_message(self, chat, provider, queries):
+        provider.enqueue({"error": "timeout"}, "Estou aqui com você.")
+        run(chat, "e quantas vezes?", HISTORY)
+        assert queries == ["e quantas vezes?"]
+        assert provider.calls == 2
+
+    def test_standalone_question_is_not_rewritten(self, chat, provider, queries):
+        run(chat, "quantas vezes devo perdoar meu irmão quando ele me ofende", HISTORY)
+        assert queries == ["quantas vezes devo perdoar meu irmão quando ele me ofende"]
+        assert provider.calls == 1
+
+    def test_history_is_trimmed(self, chat_engine, provider):
+        chat = ChatService(chat_engine, provider, history_turns=1)
+        older = [{"role": "user", "content": "primeira"}, {"role": "assistant", "content": "resposta 1"}]
+        run(chat, "quantas vezes devo perdoar meu irmão quando ele me ofende", older + HISTORY)
+        contents = [m["content"] for m in provider.last_messages]
+        assert "primeira" not in contents and contents[:2] == [h["content"] for h in HISTORY]
+
+
+# -- failures and cancel ---------------------------------------------------------------------------
+class TestFailures:
+    def test_provider_error_mid_stream(self, chat, provider, log):
+        provider.enqueue({"error": "stream", "text": "Deus amou o mundo de tal maneira que"})
+        answers, final = run(chat, JOHN)
+        assert any("Deus amou" in a for a in answers)  # the start was shown
+        expected = FakeProvider().error("stream").user_message
+        assert final.answer == expected and "interrompida" in expected
+        assert final.error == {"type": "stream", "message": expected, "provider": "fake"}
+        assert log.read()[-1]["error"]["type"] == "stream"
+
+    def test_cancel_stops_the_turn(self, chat, provider):
+        full = "Deus amou o mundo (João 3:16). " * 20
+        provider.enqueue(full)
+        cancel = threading.Event()
+        answers, final = [], None
+        for final in chat.turn(JOHN, cancel=cancel):
+            answers.append(final.answer)
+            if final.answer:
+                cancel.set()
+        assert final.done
+        assert final.error == {"type": "cancelled", "message": "Resposta interrompida.", "provider": "fake"}
+        assert len(final.answer) < len(full) / 2
+        assert NO_ANCHOR_NOTE not in final.answer
+
+    @pytest.mark.parametrize("message", ["", "   ", None])
+    def test_empty_message(self, chat, message):
+        with pytest.raises(InputError, match="Escreva uma mensagem"):
+            chat.ask(message)
+
+    def test_too_long_message(self, chat_engine, provider):
+        with pytest.raises(InputError, match="limite é 10"):
+            ChatService(chat_engine, provider, max_chars=10).ask("x" * 11)
+
+
+# -- the turn log ----------------------------------------------------------------------------------
+class TestTurnLog:
+    def test_one_line_per_turn_with_the_fields_and_no_key(self, chat, provider, log, monkeypatch):
+        monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+        provider.enqueue("Jesus respondeu: setenta vezes sete (Mateus 18:22; Hezequias 3:16).")
+        result = chat.ask(PETER)
+        chat.ask(OFF_TOPIC)
+        chat.ask(f"Bom dia! minha chave é {SECRET}")
+        lines = log.path.read_text(encoding="utf-8").splitlines()
+        assert len(lines) == 3
+        assert SECRET not in "\n".join(lines)
+        record = json.loads(lines[0])
+        for key in ("timestamp", "turn_id", "question", "mode", "reason", "retrieved", "answer", "citations",
+                    "removed_citations", "provider", "model", "latency"):
+            assert key in record, key
+        assert record["turn_id"] == result["turn_id"] and record["question"] == PETER
+        assert record["mode"] == "reference" and record["reason"] == result["reason"]
+        assert {r["id"] for r in record["retrieved"]} == {"MAT 18:21", "MAT 18:22"}
+        assert all(isinstance(r["score"], float) for r in record["retrieved"])
+        assert record["answer"] == result["answer"]
+        assert record["removed_citations"] == ["Hezequias 3:16"]
+        assert (record["provider"], record["model"]) == ("fake", "fake")
+        assert {"retrieval_ms", "first_token_ms", "total_ms"} <= set(record["latency"])
+        assert json.loads(lines[1])["mode"] == "no_evidence"
+
+    def test_feedback_attaches_to_a_turn(self, chat, log):
+        result = chat.ask(OFF_TOPIC)
+        log.feedback(result["turn_id"], "up", "ajudou")
+        assert log.read()[-1]["turn_id"] == result["turn_id"]
+
+
+# -- wiring ----------------------------------------------------------------------------------------
+class TestBuildChat:
+    def test_from_settings(self, chat_engine, tmp_path):
+        settings = settings_for(tmp_path / "data", PASTOR_TOP_K="3", PASTOR_HISTORY_TURNS="2",
+                                PASTOR_MAX_MESSAGE_CHARS="500", PASTOR_LOG_MAX_BYTES="4096")
+        chat = build_chat(settings, chat_engine)
+        assert isinstance(chat.provider, FakeProvider)
+        assert (chat.top_k, chat.history_turns, chat.max_chars) == (3, 2, 500)
+        assert chat.turnlog.path == tmp_path / "data" / "logs" / "turns.jsonl"
+        assert chat.turnlog.max_bytes == 4096
+        result = chat.ask(FORGIVE)
+        assert len([s for s in result["sources"] if s["kind"] == "verse"]) <= 3
+        assert chat.turnlog.read()[0]["turn_id"] == result["turn_id"]
+
+    def test_ask_returns_the_final_update(self, chat):
+        result = chat.ask(JOHN)
+        assert set(result) == {"turn_id", "answer", "done", "mode", "reason", "citations", "removed_citations",
+                               "sources", "provider", "model", "error"}
+        assert result["done"] is True and result["error"] is None
+
+
+class TestRealEmbedder:
+    def test_a_pastoral_turn_end_to_end(self, tmp_path, real_embedder):
+        engine = load_engine(settings_for(tmp_path / "data", EMBEDDING_MODEL="use-multilingual"), real_embedder)
+        provider = FakeProvider(chunk=4)  # the echo quotes the first sources it was given
+        _, final = run(ChatService(engine, provider), "Estou muito ansioso com tudo")
+        assert final.mode == "rag"
+        assert final.citations and final.removed_citations == []
+        assert final.sources[0]["cited"] and final.sources[0]["id"] in {"PHP 4:6", "1PE 5:7"}

@@ -1,0 +1,222 @@
+"""Tests for pastor.engine: loading, status, background indexing and answering while vectors are off."""
+
+from __future__ import annotations
+
+import pytest
+
+from pastor import gates
+from pastor.embedders.base import EmbedderError
+from pastor.engine import Engine, load_engine
+from tests.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI_VERSES, PROMINENCE
+
+pytest_plugins = ["tests.core_fixtures"]
+
+FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
+REFERENCE = "o que diz João 3:16?"
+
+
+def answers_without_vectors(engine: Engine) -> None:
+    """What the app must still do while vectors are off: references and keyword search."""
+    assert engine.retriever.search(REFERENCE).mode == gates.REFERENCE
+    result = engine.retriever.search(FORGIVE)
+    assert result.mode == gates.LEXICAL_FALLBACK
+    assert result.results[0].id == "MAT 18:21"
+
+
+# -- status ----------------------------------------------------------------------------------------
+class TestStatus:
+    def test_ready_engine(self, engine):
+        status = engine.status()
+        assert status["state"] == "complete"
+        assert status["ready"] is True and status["vectors_ready"] is True and status["bm25_ready"] is True
+        assert status["embedder"] == {"name": "fake-bow-64", "dim": 64}
+        assert status["index"] == {"state": "complete", "rows": MINI_VERSES, "total": MINI_VERSES, "error": None}
+        assert status["progress"] == {"done": MINI_VERSES, "total": MINI_VERSES}
+        assert status["corpus"]["file"] == "mini.usfx.xml" and status["corpus"]["verses"] == MINI_VERSES
+        assert "differences" not in status["corpus"]
+        assert status["extra_corpora"] == [] and status["errors"] == []
+        assert "documents" not in status
+
+    def test_prominence_off_when_the_setting_is_empty(self, engine):
+        assert engine.status()["prominence"] == {"enabled": False, "detail": "desligado (PASTOR_PROMINENCE vazio)"}
+
+    def test_prominence_on(self, make_engine):
+        engine = make_engine(index=False, PASTOR_PROMINENCE=str(PROMINENCE), PASTOR_PROMINENCE_WEIGHT="0.01")
+        assert engine.status()["prominence"] == {"enabled": True, "file": "expected_prominence.tsv",
+                                                 "verses": 24, "weight": 0.01}
+        assert engine.retriever.prominence is engine.prominence and engine.retriever.prominence_weight == 0.01
+
+    def test_prominence_off_when_the_file_is_missing(self, make_engine, tmp_path):
+        status = make_engine(index=False, PASTOR_PROMINENCE=str(tmp_path / "nao-ha.tsv")).status()
+        assert status["prominence"]["enabled"] is False
+        assert "não encontrado" in status["prominence"]["detail"]
+        assert status["errors"] == []
+
+    def test_prominence_off_with_the_error_when_the_file_is_broken(self, make_engine, tmp_path):
+        broken = tmp_path / "quebrado.tsv"
+        broken.write_text("isto não é uma tabela\n", encoding="utf-8")
+        engine = make_engine(index=False, PASTOR_PROMINENCE=str(broken))
+        status = engine.status()
+        assert status["prominence"] == {"enabled": False, "detail": "erro ao carregar; veja os erros"}
+        assert any(e.startswith("prominência:") and "cabeçalho" in e for e in status["errors"])
+        assert engine.retriever.search(REFERENCE).mode == gates.REFERENCE
+
+    def test_extra_translation(self, make_engine):
+        engine = make_engine(PASTOR_EXTRA_CORPORA=str(EXTRA))
+        status = engine.status()
+        [extra] = status["extra_corpora"]
+        assert (extra["file"], extra["verses"]) == ("mini_extra.usfx.xml", 8)
+        assert status["index"]["rows"] == status["index"]["total"] == MINI_VERSES + EXTRA_ALIGNED
+        # BM25 reads the extra wording too ("Jeová" is only in the extra translation).
+        hits = engine.retriever.search("Jeová", use_vectors=False, gated=False).results
+        assert hits[0].id == "PSA 23:1"
+
+    def test_documents_in_status_when_a_folder_is_set(self, make_engine, docs_dir):
+        status = make_engine(PASTOR_DOCS_DIR=str(docs_dir)).status()
+        assert status["documents"]["folder"] == str(docs_dir)
+        assert status["documents"]["chunks"] > 0
+
+    def test_documents_are_served_at_start_up_without_re_reading(self, make_engine, docs_dir, fake_models):
+        first = make_engine(PASTOR_DOCS_DIR=str(docs_dir))
+        chunks = first.status()["documents"]["chunks"]
+        embedder = fake_models[FAKE_MODEL]
+        embedder.reset()
+        again = make_engine(index=False, PASTOR_DOCS_DIR=str(docs_dir))
+        assert again.status()["documents"]["chunks"] == chunks > 0
+        assert embedder.calls == 0
+        hits = again.retriever.search("sede da igreja em Vale Sereno", source="docs").results
+        assert hits and hits[0].kind == "doc"
+
+    def test_missing_corpus_is_a_corpus_error(self, make_settings, fake_models, tmp_path):
+        from pastor.bible import CorpusError
+        with pytest.raises(CorpusError):
+            load_engine(make_settings(PASTOR_CORPUS=str(tmp_path / "nao-ha.usfx.xml")))
+
+
+# -- before and during indexing --------------------------------------------------------------------
+class TestWhileVectorsAreNotReady:
+    def test_not_indexed_yet(self, make_engine):
+        engine = make_engine(index=False)
+        status = engine.status()
+        assert (status["state"], status["vectors_ready"], status["bm25_ready"]) == ("missing", False, True)
+        assert status["index"] == {"state": "missing", "rows": 0, "total": MINI_VERSES, "error": None}
+        answers_without_vectors(engine)
+
+    def test_background_indexing(self, make_engine, fake_models):
+        embedder = fake_models[FAKE_MODEL]
+        embedder.block_on_call = 2  # the second batch waits until the test releases it
+        engine = make_engine(index=False)
+        try:
+            assert engine.start_indexing() is True
+            assert embedder.entered.wait(30)
+            status = engine.status()
+            assert engine.indexing
+            assert (status["state"], status["vectors_ready"]) == ("indexing", False)
+            assert status["index"]["state"] == "indexing"
+            assert status["index"]["rows"] == status["progress"]["done"] == 8
+            assert status["index"]["total"] == MINI_VERSES
+            answers_without_vectors(engine)
+            assert engine.start_indexing() is False  # one build at a time
+            assert engine.start_indexing(rebuild=True) is False
+        finally:
+            embedder.release.set()
+            engine._thread.join(30)
+        assert engine.status()["state"] == "complete"
+        assert engine.retriever.search(FORGIVE).mode == gates.RAG
+        assert len(embedder.texts) == MINI_VERSES + 1  # every verse once, then the one query after
+
+    def test_stop_then_resume(self, make_engine, fake_models):
+        embedder = fake_models[FAKE_MODEL]
+        embedder.block_on_call = 2
+        engine = make_engine(index=False)
+        engine.start_indexing()
+        assert embedder.entered.wait(30)
+        engine._cancel.set()  # what stop_indexing does first; the blocked batch still finishes
+        embedder.release.set()
+        engine.stop_indexing()
+        assert not engine.indexing
+        status = engine.status()
+        assert (status["state"], status["index"]["rows"]) == ("partial", 16)
+        answers_without_vectors(engine)
+
+        embedder.reset()
+        assert engine.start_indexing(background=False) is True
+        assert engine.status()["state"] == "complete"
+        assert len(embedder.texts) == MINI_VERSES - 16  # only what was missing
+
+    def test_rebuild_recomputes(self, engine, fake_models):
+        embedder = fake_models[FAKE_MODEL]
+        embedder.reset()
+        assert engine.start_indexing(rebuild=True, background=False)
+        assert len(embedder.texts) == MINI_VERSES
+
+    def test_second_start_after_completion_recomputes_nothing(self, engine, fake_models):
+        embedder = fake_models[FAKE_MODEL]
+        embedder.reset()
+        assert engine.start_indexing(background=False)
+        assert embedder.calls == 0
+
+    def test_reload_opens_the_complete_index(self, engine, make_settings, fake_models):
+        fake_models[FAKE_MODEL].reset()
+        again = Engine(make_settings()).load()
+        assert again.status()["state"] == "complete" and again.status()["vectors_ready"]
+        assert fake_models[FAKE_MODEL].calls == 0
+
+
+# -- embedder failures -----------------------------------------------------------------------------
+class TestEmbedderFailures:
+    def test_embedder_that_cannot_load_turns_vectors_off(self, make_engine, monkeypatch):
+        import pastor.embedders as embedders
+
+        def refuse(name):
+            raise EmbedderError(f"Não foi possível carregar o modelo de embeddings '{name}'.")
+
+        monkeypatch.setattr(embedders, "load_embedder", refuse)
+        engine = make_engine(index=False, EMBEDDING_MODEL="modelo-falso")
+        status = engine.status()
+        assert status["state"] == "error"
+        assert status["embedder"]["name"] == "modelo-falso" and status["embedder"]["dim"] is None
+        assert "modelo-falso" in status["embedder"]["error"]
+        assert status["vectors_ready"] is False and status["index"] is None
+        assert any(e.startswith("modelo de embeddings:") for e in status["errors"])
+        assert engine.start_indexing() is False
+        answers_without_vectors(engine)
+
+    def test_documents_still_index_for_keyword_search(self, make_engine, monkeypatch, docs_dir):
+        import pastor.embedders as embedders
+
+        def refuse(name):
+            raise EmbedderError("modelo indisponível")
+
+        monkeypatch.setattr(embedders, "load_embedder", refuse)
+        engine = make_engine(index=False, PASTOR_DOCS_DIR=str(docs_dir))
+        assert engine.start_indexing(background=False) is True  # documents only
+        status = engine.status()
+        assert status["state"] == "error" and status["documents"]["chunks"] > 0
+        result = engine.retriever.search("sede da igreja em Vale Sereno", source="docs")
+        assert result.mode == gates.LEXICAL_FALLBACK
+        assert result.results[0].id.startswith("estatuto.md#")
+
+    def test_bogus_model_name_has_no_silent_fallback(self, make_engine, tmp_path, monkeypatch):
+        monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+        bogus = str(tmp_path / "modelo-que-nao-existe")
+        engine = make_engine(index=False, EMBEDDING_MODEL=bogus)  # goes to the real loader
+        assert engine.embedder is None and engine.index is None  # no other model was loaded
+        status = engine.status()
+        assert status["state"] == "error"
+        assert status["embedder"]["name"] == bogus
+        assert "Não foi possível carregar o modelo de embeddings" in status["embedder"]["error"]
+        assert status["vectors_ready"] is False
+        assert engine.start_indexing() is False
+        answers_without_vectors(engine)
+
+    def test_failure_while_indexing_is_shown(self, make_engine, fake_models, capsys):
+        fake_models[FAKE_MODEL].fail_on_call = 2
+        engine = make_engine(index=False)
+        engine.start_indexing(background=False)
+        status = engine.status()
+        assert status["state"] == "error"
+        assert status["index"]["error"].startswith("falha ao indexar:")
+        assert status["index"]["rows"] == 8
+        assert any(e.startswith("indexação:") for e in status["errors"])
+        answers_without_vectors(engine)
