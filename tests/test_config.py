@@ -29,14 +29,17 @@ class TestDefaults:
         assert settings.host == "0.0.0.0"
         assert settings.top_k == 6
         assert settings.candidates == 30
-        assert settings.rrf_k == 60
+        assert settings.rrf_k == 120
+        assert settings.prominence_weight == 0.006
+        assert settings.lexical_weight == 0.6
+        assert settings.modernize is True
         assert settings.llm_provider == "ollama"
         assert settings.llm_timeout == 60.0
         assert settings.stemmer == "rslp"
         assert settings.embedding_model == "use-multilingual"
         assert settings.background_index is True
         assert settings.extra_corpora == ()
-        assert settings.prominence is None
+        assert settings.prominence == REPO_ROOT / "corpus" / "verse_prominence.tsv"  # used when present
         assert settings.fake_responses is None
         assert settings.reindex_token == ""
 
