@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import threading
 from pathlib import Path
 
 import numpy as np
 
 from .documents import read_folder
-from .index import embed_text, table_names
+import pyarrow as pa
 
-os.environ.setdefault("LANCE_LOG", "error")
-
-import lancedb  # noqa: E402
-import pyarrow as pa  # noqa: E402
+from .index import embed_text
+from .storage import connect, table_names, write_json
 
 TABLE = "docs"
 
@@ -56,8 +53,7 @@ class DocumentSource:
 
     # -- storage -------------------------------------------------------------------------------
     def _db(self):
-        self.dir.mkdir(parents=True, exist_ok=True)
-        return lancedb.connect(str(self.dir / "lancedb"))
+        return connect(self.dir)
 
     def _schema(self) -> pa.Schema:
         fields = [("ref", pa.string()), ("file", pa.string()), ("part", pa.int32()), ("chunk", pa.int32()),
@@ -83,11 +79,7 @@ class DocumentSource:
         return data if data.get("embedder") == self._embedder_key() else {}
 
     def _write_manifest(self) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.manifest_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"embedder": self._embedder_key(), "files": self.files},
-                                  ensure_ascii=False, indent=2), encoding="utf-8")
-        os.replace(tmp, self.manifest_path)
+        write_json(self.manifest_path, {"embedder": self._embedder_key(), "files": self.files})
 
     # -- refresh -------------------------------------------------------------------------------
     def open(self) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from collections import Counter
@@ -15,12 +14,9 @@ import numpy as np
 
 from .bible import Bible
 
-# LanceDB logs deprecation notes from Rust on every search; they are noise for users.
-os.environ.setdefault("LANCE_LOG", "error")
-os.environ.setdefault("RUST_LOG", "error")
+import pyarrow as pa
 
-import lancedb  # noqa: E402
-import pyarrow as pa  # noqa: E402
+from .storage import connect, table_names, write_json
 
 MANIFEST_VERSION = 1
 TABLE = "verses"
@@ -29,12 +25,6 @@ TABLE = "verses"
 SEARCH_TEXT_VERSION = "modern-fold-1"
 
 Progress = Callable[[int, int], None]
-
-
-def table_names(db) -> list[str]:
-    """Table names of a LanceDB connection (`table_names()` is deprecated in lancedb ≥ 0.30)."""
-    listed = db.list_tables()
-    return list(getattr(listed, "tables", listed))
 
 
 class IndexBuildError(Exception):
@@ -129,11 +119,7 @@ class VerseIndex:
             return {}
 
     def _write_manifest(self, manifest: dict) -> None:
-        # Written atomically: a crash never leaves a half-written manifest claiming anything.
-        self.dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.manifest_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
-        os.replace(tmp, self.manifest_path)
+        write_json(self.manifest_path, manifest)  # atomic: never a half-written manifest
 
     @staticmethod
     def _same(manifest: dict, expected: dict) -> bool:
@@ -141,8 +127,7 @@ class VerseIndex:
 
     # -- table ---------------------------------------------------------------------------------
     def _db(self):
-        self.dir.mkdir(parents=True, exist_ok=True)
-        return lancedb.connect(str(self.dir / "lancedb"))
+        return connect(self.dir)
 
     def _schema(self) -> pa.Schema:
         return pa.schema([

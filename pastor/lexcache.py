@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
-os.environ.setdefault("LANCE_LOG", "error")
+import pyarrow as pa
 
-import lancedb  # noqa: E402
-import pyarrow as pa  # noqa: E402
+from .storage import connect, write_json
 
 TABLE = "lexical"
 # The tokenizer's source: any change to normalisation, stemming or stop-words invalidates the cache.
@@ -29,8 +27,7 @@ class TokenCache:
         self.key_path = self.dir / "lexical.json"
 
     def _db(self):
-        self.dir.mkdir(parents=True, exist_ok=True)
-        return lancedb.connect(str(self.dir / "lancedb"))
+        return connect(self.dir)
 
     def load(self, key: dict) -> tuple[list[str], list[list[str]]] | None:
         try:
@@ -44,6 +41,4 @@ class TokenCache:
     def save(self, key: dict, ids: list[str], docs: list[list[str]]) -> None:
         table = pa.table({"id": ids, "tokens": [" ".join(d) for d in docs]})
         self._db().create_table(TABLE, data=table, mode="overwrite")
-        tmp = self.key_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(key), encoding="utf-8")
-        os.replace(tmp, self.key_path)  # the key is written last: a crash leaves no stale match
+        write_json(self.key_path, key)  # the key is written last: a crash leaves no stale match

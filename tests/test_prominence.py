@@ -12,7 +12,7 @@ import pytest
 from pastor import canon, cli, commands
 from pastor.prominence import (
     ATTRIBUTION, HEADER, OSIS_BOOKS, ProminenceError, derive_prominence, load_prominence,
-    osis_to_usfx, register_prominence,
+    osis_to_usfx,
 )
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,0 +1,34 @@
+"""Shared storage helpers: the LanceDB connection under `data/index/` and atomic JSON files."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+# LanceDB logs deprecation notes from Rust on every search; they are noise for users.
+os.environ.setdefault("LANCE_LOG", "error")
+os.environ.setdefault("RUST_LOG", "error")
+
+import lancedb  # noqa: E402
+
+
+def connect(index_dir: Path):
+    """The one LanceDB database of the app (verses, documents and the BM25 token cache)."""
+    Path(index_dir).mkdir(parents=True, exist_ok=True)
+    return lancedb.connect(str(Path(index_dir) / "lancedb"))
+
+
+def table_names(db) -> list[str]:
+    """Table names of a LanceDB connection (`table_names()` is deprecated in lancedb ≥ 0.30)."""
+    listed = db.list_tables()
+    return list(getattr(listed, "tables", listed))
+
+
+def write_json(path: Path, data) -> None:
+    """Write through a temporary file and rename: a crash never leaves a half-written file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    os.replace(tmp, path)
