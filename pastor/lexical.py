@@ -31,6 +31,7 @@ class LexicalIndex:
         # BM25Okapi divides by the mean document length: an empty or token-less corpus has none.
         has_tokens = any(self._docs)
         self._bm25 = BM25Okapi(self._docs, k1=k1, b=b) if has_tokens else None
+        self._postings = self._invert() if has_tokens else {}
 
     @classmethod
     def from_tokens(cls, ids: Sequence[str], docs: Sequence[list[str]], **kwargs) -> "LexicalIndex":
@@ -61,7 +62,7 @@ class LexicalIndex:
         terms = self.tokens(query)
         if not terms or n <= 0 or self._bm25 is None:
             return []
-        scores = self._bm25.get_scores(terms)
+        scores = self._scores(terms)
         positive = int(np.count_nonzero(scores > 0))
         n = min(n, positive)
         if n == 0:
@@ -70,3 +71,30 @@ class LexicalIndex:
         top = np.argpartition(-scores, n - 1)[:n]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(self.ids[i], float(scores[i])) for i in top]
+
+    def _invert(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Postings (documents, term frequencies) per term, from rank-bm25's own counts.
+
+        rank-bm25's `get_scores` walks every document in Python for each query term (measured
+        12–63 ms per query here); scoring only the documents that contain a term gives the same
+        numbers in well under a millisecond."""
+        postings: dict[str, tuple[list[int], list[int]]] = {}
+        for row, freqs in enumerate(self._bm25.doc_freqs):
+            for term, tf in freqs.items():
+                docs, tfs = postings.setdefault(term, ([], []))
+                docs.append(row)
+                tfs.append(tf)
+        self._norm = self._bm25.k1 * (1 - self._bm25.b + self._bm25.b * np.asarray(self._bm25.doc_len) /
+                                      self._bm25.avgdl)
+        return {t: (np.asarray(d, dtype=np.int32), np.asarray(f, dtype=np.float64)) for t, (d, f) in postings.items()}
+
+    def _scores(self, terms: list[str]) -> np.ndarray:
+        """BM25Okapi scores, identical to `get_scores` (a repeated query term counts again)."""
+        bm25 = self._bm25
+        scores = np.zeros(len(self.ids))
+        for term in terms:
+            if term not in self._postings:
+                continue
+            docs, tf = self._postings[term]
+            scores[docs] += (bm25.idf.get(term) or 0) * (tf * (bm25.k1 + 1) / (tf + self._norm[docs]))
+        return scores

@@ -122,3 +122,18 @@ class TestRealCorpus:
     ])
     def test_known_verse_in_top_three(self, almeida_index, query, verse):
         assert verse in [doc for doc, _ in almeida_index.search(query, 3)]
+
+
+class TestPostingsScoring:
+    """The postings-based scorer must give exactly rank-bm25's `get_scores` numbers."""
+
+    def test_same_scores_as_rank_bm25(self):
+        import numpy as np
+        texts = ["Não temas, porque eu sou contigo", "O amor é paciente, o amor é bondoso",
+                 "Amai os vossos inimigos", "temor do Senhor é o princípio da sabedoria",
+                 "Deus é amor", "não andeis ansiosos pelo dia de amanhã"]
+        index = LexicalIndex([f"D{i}" for i in range(len(texts))], texts)
+        for query in ["amor amor inimigos", "temor temas amanhã", "sabedoria", "xyzzy"]:
+            terms = index.tokens(query)
+            expected = index._bm25.get_scores(terms) if terms else np.zeros(len(texts))
+            assert np.allclose(index._scores(terms), expected)
