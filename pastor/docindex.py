@@ -9,8 +9,6 @@ from pathlib import Path
 import numpy as np
 
 from .documents import read_folder
-import pyarrow as pa
-
 from .index import embed_text
 from .storage import connect, table_names, write_json
 
@@ -55,7 +53,8 @@ class DocumentSource:
     def _db(self):
         return connect(self.dir)
 
-    def _schema(self) -> pa.Schema:
+    def _schema(self):
+        import pyarrow as pa
         fields = [("ref", pa.string()), ("file", pa.string()), ("part", pa.int32()), ("chunk", pa.int32()),
                   ("title", pa.string()), ("text", pa.string()), ("search_text", pa.string())]
         if self.embedder is not None:
@@ -118,7 +117,8 @@ class DocumentSource:
             return {"files": len(self.files), "read": len(scan.results), "unchanged": len(scan.unchanged),
                     "deleted": len(scan.deleted), "errors": sum(1 for r in scan.results if r.error)}
 
-    def _arrow(self, chunks) -> pa.Table:
+    def _arrow(self, chunks):
+        import pyarrow as pa
         columns = {"ref": [c.ref for c in chunks], "file": [c.file for c in chunks],
                    "part": [c.part for c in chunks], "chunk": [c.index for c in chunks],
                    "title": [c.title for c in chunks], "text": [c.text for c in chunks],

@@ -10,11 +10,13 @@ from pathlib import Path
 os.environ.setdefault("LANCE_LOG", "error")
 os.environ.setdefault("RUST_LOG", "error")
 
-import lancedb  # noqa: E402
-
 
 def connect(index_dir: Path):
-    """The one LanceDB database of the app (verses, documents and the BM25 token cache)."""
+    """The one LanceDB database of the app (verses and documents).
+
+    Imported on first use: `import lancedb` costs seconds, and a restart with a complete index
+    does not need it (see `VerseIndex.open`)."""
+    import lancedb
     Path(index_dir).mkdir(parents=True, exist_ok=True)
     return lancedb.connect(str(Path(index_dir) / "lancedb"))
 
