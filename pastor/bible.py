@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from lxml import etree
@@ -95,6 +96,12 @@ class Bible:
         """The highest verse number in a chapter (0 if absent); above `verse_count` when there is a gap."""
         return self.last.get((book, chapter), 0)
 
+    @cached_property
+    def differences(self) -> list[dict]:
+        """Count differences from the canonical versification (computed once: the status page
+        polls `stats()` every few seconds)."""
+        return count_differences(self)
+
     def stats(self) -> dict:
         return {
             "file": self.path.name,
@@ -102,7 +109,7 @@ class Bible:
             "books": len(self.counts),
             "chapters": sum(len(c) for c in self.counts.values()),
             "verses": len(self.verses),
-            "differences": count_differences(self),
+            "differences": self.differences,
         }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .documents import read_folder
-from .index import embed_text
+from .index import embed_text, top_by_cosine
 from .storage import connect, table_names, write_json
 
 TABLE = "docs"
@@ -27,11 +27,7 @@ class _Vectors:
         return self.matrix is not None and len(self.ids) > 0
 
     def vector_search(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
-        if not self.ready:
-            return []
-        scores = self.matrix @ np.asarray(vector, dtype=np.float32)
-        order = np.argsort(-scores)[:n]
-        return [(self.ids[i], float(scores[i])) for i in order]
+        return top_by_cosine(self.matrix, self.ids, vector, n) if self.ready else []
 
 
 class DocumentSource:

@@ -24,6 +24,22 @@ SEARCH_TEXT_VERSION = "modern-fold-1"
 Progress = Callable[[int, int], None]
 
 
+def top_by_cosine(matrix: np.ndarray, ids: list[str], vector: np.ndarray, n: int,
+                  copies: int = 1) -> list[tuple[str, float]]:
+    """Best n distinct ids by one matrix product over unit rows; an id may own `copies` rows."""
+    if n <= 0 or not ids:
+        return []
+    scores = matrix @ np.asarray(vector, dtype=np.float32)
+    take = min(len(scores), n * copies)  # enough rows for n ids even if copies crowd the top
+    top = np.argpartition(-scores, take - 1)[:take]
+    best: dict[str, float] = {}
+    for i in top[np.argsort(-scores[top])]:
+        best.setdefault(ids[i], float(scores[i]))
+        if len(best) == n:
+            break
+    return list(best.items())
+
+
 class IndexBuildError(Exception):
     """The index cannot be built or opened; the message is for users."""
 
@@ -278,15 +294,7 @@ class VerseIndex:
         """Top-n verse ids by cosine, de-duplicated across translations (best row wins)."""
         if self._matrix is None:
             return []
-        scores = self._matrix @ np.asarray(vector, dtype=np.float32)
-        take = min(len(scores), n * self._copies)  # enough rows for n ids even if copies crowd the top
-        top = np.argpartition(-scores, take - 1)[:take]
-        best: dict[str, float] = {}
-        for i in top[np.argsort(-scores[top])]:
-            best.setdefault(self._ids[i], float(scores[i]))
-            if len(best) == n:
-                break
-        return list(best.items())
+        return top_by_cosine(self._matrix, self._ids, vector, n, copies=self._copies)
 
     def calibrate(self, pairs: int = 4000, seed: int = 7) -> dict:
         """Cosine distribution of random unrelated verse pairs (different books)."""
