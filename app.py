@@ -11,7 +11,7 @@ def main() -> int:
     except ConfigError as exc:
         print(f"Configuração inválida: {exc}", file=sys.stderr)
         return 2
-    from pastor.ui_server import serve
+    from pastor.web.server import serve
     serve(settings)
     return 0
 

@@ -2,7 +2,7 @@
 
     python bench/bench_lexical.py [--repeat 5] [--n 50] [--corpus ../shared/corpus/por-almeida1911.usfx.xml]
 
-Both libraries get the same tokens (pastor.normalize.tokenize, RSLP), so the figures compare
+Both libraries get the same tokens (pastor.text.normalize.tokenize, RSLP), so the figures compare
 the scoring only; `LexicalIndex` adds the query's tokenization on top of rank-bm25.
 """
 
@@ -19,9 +19,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pastor.bible import load_bible  # noqa: E402
-from pastor.lexical import LexicalIndex  # noqa: E402
-from pastor.normalize import tokenize  # noqa: E402
+from pastor.bible.usfx import load_bible  # noqa: E402
+from pastor.search.lexical import LexicalIndex  # noqa: E402
+from pastor.text.normalize import tokenize  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "por-almeida1911.usfx.xml"
 

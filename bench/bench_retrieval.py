@@ -46,7 +46,7 @@ def main() -> None:
     env = {**os.environ, "PASTOR_DATA_DIR": args.data_dir, "PASTOR_DOCS_DIR": ""}
 
     if args.build:
-        code = ("from pastor.config import get_settings; from pastor.engine import load_engine;"
+        code = ("from pastor.config import get_settings; from pastor.search.engine import load_engine;"
                 "e = load_engine(get_settings()); s = e.index.build(e.bible, e.extras, rebuild=True);"
                 "print(s.rows, s.manifest.get('build_seconds'))")
         wall, rss, out = run(code, env)
@@ -55,7 +55,7 @@ def main() -> None:
 
     # Restart with an unchanged index: a fresh process until search is ready (vectors + BM25).
     code = ("import time; t = time.perf_counter();"
-            "from pastor.config import get_settings; from pastor.engine import load_engine;"
+            "from pastor.config import get_settings; from pastor.search.engine import load_engine;"
             "e = load_engine(get_settings()); assert e.retriever.vectors_ready, e.status();"
             "e.retriever.search('estou com medo do futuro');"
             "print(round(time.perf_counter() - t, 2))")
@@ -65,8 +65,8 @@ def main() -> None:
     # Search latency over the dev set, in this process.
     os.environ.update(env)
     from pastor.config import get_settings
-    from pastor.engine import load_engine
-    from pastor.evaluation import load_questions
+    from pastor.search.engine import load_engine
+    from pastor.search.evaluation import load_questions
     engine = load_engine(get_settings())
     questions = [q["question"] for q in load_questions(ROOT / "bench" / "devset.jsonl")]
     for q in questions[:5]:

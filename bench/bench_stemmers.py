@@ -19,13 +19,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pastor.bible import load_bible  # noqa: E402
-from pastor.evaluation import evaluate, format_table, load_questions  # noqa: E402
-from pastor import normalize as normalize_module  # noqa: E402
-from pastor.lexical import LexicalIndex  # noqa: E402
-from pastor.normalize import _modern_token, fold, normalize  # noqa: E402
-from pastor.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer  # noqa: E402
-from pastor.stopwords import STOPWORDS  # noqa: E402
+from pastor.bible.usfx import load_bible  # noqa: E402
+from pastor.search.evaluation import evaluate, format_table, load_questions  # noqa: E402
+from pastor.text import normalize as normalize_module  # noqa: E402
+from pastor.search.lexical import LexicalIndex  # noqa: E402
+from pastor.text.normalize import _modern_token, fold, normalize  # noqa: E402
+from pastor.text.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer  # noqa: E402
+from pastor.text.stopwords import STOPWORDS  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "por-almeida1911.usfx.xml"
 STEMMERS = {"rslp": RSLPStemmer, "snowball": SnowballStemmer, "none": NoStemmer}

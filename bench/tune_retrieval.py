@@ -15,10 +15,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pastor.config import get_settings  # noqa: E402
-from pastor.engine import load_engine  # noqa: E402
-from pastor.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
-from pastor.fusion import rrf  # noqa: E402
-from pastor.gates import NO_EVIDENCE, Evidence, Gate  # noqa: E402
+from pastor.search.engine import load_engine  # noqa: E402
+from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
+from pastor.search.fusion import rrf  # noqa: E402
+from pastor.search.gates import NO_EVIDENCE, Gate  # noqa: E402
 
 
 def candidates(engine, question: str, n: int = 100):

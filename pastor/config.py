@@ -38,88 +38,97 @@ def _optional_path(value: str) -> Path | None:
     return _path(value) if value.strip() else None
 
 
-# Each setting: attribute, environment variable, default (as text), parser, and lower bound.
-# A single table keeps the README's configuration table and the code in step.
-SPEC: tuple[tuple[str, str, str, object, float | None], ...] = (
-    ("corpus", "PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml", _path, None),
-    ("extra_corpora", "PASTOR_EXTRA_CORPORA", "", _paths, None),
-    ("data_dir", "PASTOR_DATA_DIR", "data", _path, None),
-    ("docs_dir", "PASTOR_DOCS_DIR", "corpus/docs", _optional_path, None),
-    ("prominence", "PASTOR_PROMINENCE", "corpus/verse_prominence.tsv", _optional_path, None),
-    ("prominence_weight", "PASTOR_PROMINENCE_WEIGHT", "0.006", float, 0.0),
-    ("lexical_weight", "PASTOR_LEXICAL_WEIGHT", "0.6", float, 0.0),
-    ("embedding_model", "EMBEDDING_MODEL", "use-multilingual", str, None),
-    ("embed_window", "PASTOR_EMBED_WINDOW", "0", int, 0),
-    ("modernize", "PASTOR_MODERNIZE", "true", _bool, None),
-    ("embed_batch", "PASTOR_EMBED_BATCH", "256", int, 1),
-    ("stemmer", "PASTOR_STEMMER", "rslp", str, None),
-    ("rrf_k", "PASTOR_RRF_K", "120", int, 1),
-    ("top_k", "PASTOR_TOP_K", "6", int, 1),
-    ("candidates", "PASTOR_CANDIDATES", "30", int, 1),
-    ("llm_provider", "LLM_PROVIDER", "ollama", str, None),
-    ("llm_model", "LLM_MODEL", "", str, None),
-    ("llm_timeout", "LLM_TIMEOUT", "60", float, 0.1),
-    ("ollama_host", "OLLAMA_HOST", "http://localhost:11434", str, None),
-    ("openai_base_url", "OPENAI_BASE_URL", "", str, None),
-    ("fake_responses", "PASTOR_FAKE_RESPONSES", "", _optional_path, None),
-    ("fake_chunk", "PASTOR_FAKE_CHUNK", "3", int, 1),
-    ("fake_delay", "PASTOR_FAKE_DELAY", "0", float, 0.0),
-    ("host", "PASTOR_HOST", "0.0.0.0", str, None),
-    ("port", "PASTOR_PORT", "7860", int, 1),
-    ("reindex_token", "REINDEX_TOKEN", "", str, None),
-    ("rate_limit_seconds", "PASTOR_RATE_LIMIT_SECONDS", "3", float, 0.0),
-    ("max_message_chars", "PASTOR_MAX_MESSAGE_CHARS", "4000", int, 1),
-    ("history_turns", "PASTOR_HISTORY_TURNS", "10", int, 0),
-    ("concurrency", "PASTOR_CONCURRENCY", "8", int, 1),
-    ("log_max_bytes", "PASTOR_LOG_MAX_BYTES", "5000000", int, 1024),
-    ("chunk_size", "PASTOR_CHUNK_SIZE", "800", int, 50),
-    ("chunk_overlap", "PASTOR_CHUNK_OVERLAP", "100", int, 0),
-    ("doc_max_bytes", "PASTOR_DOC_MAX_BYTES", "2000000", int, 1),
-    ("background_index", "PASTOR_BACKGROUND_INDEX", "true", _bool, None),
-)
+def setting(var: str, default: str, parse, *, minimum: float | None = None, secret: bool = False,
+            help: str = ""):
+    """Declare one setting: its environment variable, default (as text), parser, lower bound and help."""
+    meta = {"var": var, "default": default, "parse": parse, "minimum": minimum, "help": help}
+    return field(repr=not secret, metadata=meta)
 
-# Secrets are read by `pastor.providers` (from `.env` and the environment) and passed to the SDKs; only their presence is
-# recorded here, so a key can never end up in a status page or a log line.
+
+@dataclass(frozen=True)
+class Spec:
+    """One setting's declaration, as read from the `Settings` field that holds it."""
+
+    attr: str
+    var: str
+    default: str
+    parse: object
+    minimum: float | None
+    help: str
+
+    def __iter__(self):  # unpacks as (attr, var, default, parse, minimum)
+        return iter((self.attr, self.var, self.default, self.parse, self.minimum))
+
+
+# Secrets are read by `pastor.providers` (from `.env` and the environment) and passed to the SDKs; only their
+# presence is recorded here, so a key can never end up in a status page or a log line.
 SECRET_VARS = ("OPENAI_API_KEY", "GROQ_API_KEY", "ANTHROPIC_API_KEY")
 
 
 @dataclass(frozen=True)
 class Settings:
-    corpus: Path
-    extra_corpora: tuple[Path, ...]
-    data_dir: Path
-    docs_dir: Path | None
-    prominence: Path | None
-    prominence_weight: float
-    lexical_weight: float
-    embedding_model: str
-    embed_window: int
-    modernize: bool
-    embed_batch: int
-    stemmer: str
-    rrf_k: int
-    top_k: int
-    candidates: int
-    llm_provider: str
-    llm_model: str
-    llm_timeout: float
-    ollama_host: str
-    openai_base_url: str
-    fake_responses: Path | None
-    fake_chunk: int
-    fake_delay: float
-    host: str
-    port: int
-    reindex_token: str = field(repr=False)
-    rate_limit_seconds: float
-    max_message_chars: int
-    history_turns: int
-    concurrency: int
-    log_max_bytes: int
-    chunk_size: int
-    chunk_overlap: int
-    doc_max_bytes: int
-    background_index: bool
+    """Every setting, declared once: attribute, environment variable, type, default and help."""
+
+    corpus: Path = setting("PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml", _path,
+                           help="USFX file shown and cited")
+    extra_corpora: tuple[Path, ...] = setting("PASTOR_EXTRA_CORPORA", "", _paths,
+                                              help="comma-separated USFX files searched too")
+    data_dir: Path = setting("PASTOR_DATA_DIR", "data", _path,
+                             help="runtime state: LanceDB index, manifest, turn logs")
+    docs_dir: Path | None = setting("PASTOR_DOCS_DIR", "corpus/docs", _optional_path,
+                                    help="the church's own documents; empty = off")
+    prominence: Path | None = setting("PASTOR_PROMINENCE", "corpus/verse_prominence.tsv", _optional_path,
+                                      help="verse-prominence TSV; empty = prior off")
+    prominence_weight: float = setting("PASTOR_PROMINENCE_WEIGHT", "0.006", float, minimum=0.0,
+                                       help="λ in score + λ·log(1+in_votes)")
+    lexical_weight: float = setting("PASTOR_LEXICAL_WEIGHT", "0.6", float, minimum=0.0,
+                                    help="weight of the BM25 list in the fusion (vector list: 1)")
+    embedding_model: str = setting("EMBEDDING_MODEL", "use-multilingual", str,
+                                   help="use-multilingual or any sentence-transformers id / local path")
+    embed_window: int = setting("PASTOR_EMBED_WINDOW", "0", int, minimum=0,
+                                help="neighbours embedded with each verse (±n, same chapter)")
+    modernize: bool = setting("PASTOR_MODERNIZE", "true", _bool,
+                              help="embed verses and documents in modern spelling (1911 → today), accents folded")
+    embed_batch: int = setting("PASTOR_EMBED_BATCH", "256", int, minimum=1,
+                               help="verses per indexing batch (the resume unit)")
+    stemmer: str = setting("PASTOR_STEMMER", "rslp", str, help="rslp, snowball or none, for BM25")
+    rrf_k: int = setting("PASTOR_RRF_K", "120", int, minimum=1, help="reciprocal-rank-fusion constant")
+    top_k: int = setting("PASTOR_TOP_K", "6", int, minimum=1, help="sources given to the model")
+    candidates: int = setting("PASTOR_CANDIDATES", "30", int, minimum=1,
+                              help="candidates taken from each retriever before fusion")
+    llm_provider: str = setting("LLM_PROVIDER", "ollama", str,
+                                help="ollama, openai, groq, anthropic, fake or none")
+    llm_model: str = setting("LLM_MODEL", "", str, help="model name; empty = provider default")
+    llm_timeout: float = setting("LLM_TIMEOUT", "60", float, minimum=0.1, help="seconds")
+    ollama_host: str = setting("OLLAMA_HOST", "http://localhost:11434", str, help="Ollama server")
+    openai_base_url: str = setting("OPENAI_BASE_URL", "", str, help="any OpenAI-compatible server")
+    fake_responses: Path | None = setting("PASTOR_FAKE_RESPONSES", "", _optional_path,
+                                          help="scripted responses of the fake provider")
+    fake_chunk: int = setting("PASTOR_FAKE_CHUNK", "3", int, minimum=1,
+                              help="fake provider: characters per chunk")
+    fake_delay: float = setting("PASTOR_FAKE_DELAY", "0", float, minimum=0.0,
+                                help="fake provider: seconds between chunks")
+    host: str = setting("PASTOR_HOST", "0.0.0.0", str, help="address the app listens on")
+    port: int = setting("PASTOR_PORT", "7860", int, minimum=1, help="port the app listens on")
+    reindex_token: str = setting("REINDEX_TOKEN", "", str, secret=True,
+                                 help="token the Reindex button and API ask for")
+    rate_limit_seconds: float = setting("PASTOR_RATE_LIMIT_SECONDS", "3", float, minimum=0.0,
+                                        help="one question per client every n seconds (0 = off)")
+    max_message_chars: int = setting("PASTOR_MAX_MESSAGE_CHARS", "4000", int, minimum=1,
+                                     help="longest message accepted")
+    history_turns: int = setting("PASTOR_HISTORY_TURNS", "10", int, minimum=0,
+                                 help="exchanges of history sent to the model")
+    concurrency: int = setting("PASTOR_CONCURRENCY", "8", int, minimum=1, help="Gradio queue concurrency")
+    log_max_bytes: int = setting("PASTOR_LOG_MAX_BYTES", "5000000", int, minimum=1024,
+                                 help="turn log rotation size")
+    chunk_size: int = setting("PASTOR_CHUNK_SIZE", "800", int, minimum=50,
+                              help="document chunk size, in characters")
+    chunk_overlap: int = setting("PASTOR_CHUNK_OVERLAP", "100", int, minimum=0,
+                                 help="document chunk overlap, in characters")
+    doc_max_bytes: int = setting("PASTOR_DOC_MAX_BYTES", "2000000", int, minimum=1,
+                                 help="largest document file read")
+    background_index: bool = setting("PASTOR_BACKGROUND_INDEX", "true", _bool,
+                                     help="build the vector index in the background at start")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> "Settings":
@@ -172,6 +181,12 @@ def read_dotenv(path: Path) -> dict[str, str]:
         key, value = line.split("=", 1)
         values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
     return values
+
+
+# The declarations in order, for loops over every setting (parsing, tests, the README table).
+SPEC: tuple[Spec, ...] = tuple(
+    Spec(f.name, **{key: f.metadata[key] for key in ("var", "default", "parse", "minimum", "help")})
+    for f in fields(Settings))
 
 
 @lru_cache(maxsize=1)

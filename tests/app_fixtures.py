@@ -81,7 +81,7 @@ class LiveServer:
 
     def __init__(self, settings: Settings, provider=None):
         import uvicorn
-        from pastor.ui_server import create_app
+        from pastor.web.server import create_app
         self.settings = settings
         self.app, self.runtime = create_app(settings, provider=provider)
         self.url = f"http://{settings.host}:{settings.port}"

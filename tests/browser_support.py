@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from pastor import canon
+from pastor.bible import canon
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts"

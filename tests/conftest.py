@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pastor.bible import Bible, load_bible
+from pastor.bible.usfx import Bible, load_bible
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

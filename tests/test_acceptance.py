@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pastor.canon import fold
+from pastor.bible.canon import fold
 from pastor.config import Settings
-from pastor.engine import load_engine
+from pastor.search.engine import load_engine
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMINENCE = Path(os.environ.get("PASTOR_PROMINENCE_TSV", ROOT / ".." / "shared" / "xref" / "verse_prominence.tsv"))

@@ -16,7 +16,7 @@ from app_fixtures import (  # noqa: E402
     MINI_CORPUS, REINDEX_TOKEN, ROOT, LiveServer, app_env, app_settings, wait_for, wait_vectors)
 from gradio_client.exceptions import AppError  # noqa: E402
 
-from pastor.ratelimit import RateLimiter  # noqa: E402
+from pastor.web.ratelimit import RateLimiter  # noqa: E402
 
 pytest_plugins = ["app_fixtures"]
 

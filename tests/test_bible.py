@@ -1,4 +1,4 @@
-"""Tests for pastor.bible: USFX parsing (both styles), noise cleaning, counts and corpus errors."""
+"""Tests for pastor.bible.usfx: USFX parsing (both styles), noise cleaning, counts and corpus errors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pastor.bible import (Bible, CorpusError, Verse, clean_text, count_differences, load_bible,
+from pastor.bible.usfx import (Bible, CorpusError, Verse, clean_text, count_differences, load_bible,
                           parse_verse_id, verse_id)
 
 

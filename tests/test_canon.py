@@ -1,4 +1,4 @@
-"""Tests for pastor.canon: the 66 books, their versification and every pt-BR name form."""
+"""Tests for pastor.bible.canon: the 66 books, their versification and every pt-BR name form."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pastor import canon
-from pastor.canon import alias_key, books, by_code, deuterocanon_aliases, fold, resolve_book
+from pastor.bible import canon
+from pastor.bible.canon import alias_key, books, by_code, deuterocanon_aliases, fold, resolve_book
 
 VERSIFICATION = Path(canon.__file__).parent / "data" / "versification.json"
 

@@ -1,4 +1,4 @@
-"""Tests for pastor.chat: grounded turns with the fake model, citation validation, modes, safety, the log."""
+"""Tests for pastor.answer.chat: grounded turns with the fake model, citation validation, modes, safety, the log."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import threading
 
 import pytest
 
-from pastor import prompts, safety
-from pastor.chat import CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError, build_chat
-from pastor.citations import NO_ANCHOR_NOTE
-from pastor.engine import Engine
+from pastor.answer import prompts, safety
+from pastor.answer.chat import CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError, build_chat
+from pastor.answer.citations import NO_ANCHOR_NOTE
+from pastor.search.engine import Engine
 from pastor.providers.fake import FakeProvider
 from pastor.providers.none import NoneProvider
-from pastor.turnlog import TurnLog
+from pastor.answer.turnlog import TurnLog
 from tests.core_fixtures import HashEmbedder, copy_docs, settings_for
 
 pytest_plugins = ["tests.core_fixtures"]
@@ -28,7 +28,7 @@ FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 a
 
 
 def load_engine(settings, embedder, index: bool = True) -> Engine:
-    import pastor.embedders as embedders
+    import pastor.search.embedders as embedders
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(embedders, "load_embedder", lambda name: embedder)
         engine = Engine(settings).load()
@@ -136,7 +136,7 @@ class TestInventedReferences:
         assert NO_ANCHOR_NOTE not in final.answer
 
     def test_a_document_reference_is_matched_whole(self):
-        from pastor.chat import TurnUpdate, _mark_cited
+        from pastor.answer.chat import TurnUpdate, _mark_cited
         sources = [{"id": f"estatuto.md#p0-c{i}", "reference": f"estatuto.md#p0-c{i}", "text": "…", "score": 0.1,
                     "cited": False, "kind": "doc"} for i in (1, 12)]
         update = TurnUpdate("t", "Veja o estatuto (estatuto.md#p0-c12).", sources=sources)

@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pastor.citations import NO_ANCHOR_NOTE, StreamingValidator, validate
+from pastor.answer.citations import NO_ANCHOR_NOTE, StreamingValidator, validate
 from pastor.documents.refs import DOC_REF_PATTERN
-from pastor.references import find_references
+from pastor.bible.references import find_references
 
 ALLOWED = {"JHN 3:16", "MAT 5:3", "MAT 5:4", "1CO 13:4", "PSA 23:1", "JOB 1:1", "JHN 14:27"}
 DOCS = {"estatuto.md#p0-c3"}

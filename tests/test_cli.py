@@ -1,4 +1,4 @@
-"""Tests for pastor.cli: `corpus` and `lookup`, as a subprocess and in process."""
+"""Tests for pastor.cli.main: `corpus` and `lookup`, as a subprocess and in process."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pastor import cli
+from pastor.cli import main as cli
 from pastor.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Tests for pastor.commands: `index`, `search`, `eval` and `ask` through `pastor.cli.main` (and once as a process)."""
+"""Tests for pastor.cli.commands: `index`, `search`, `eval` and `ask` through `pastor.cli.main` (and once as a process)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pastor import cli, config
+from pastor.cli import main as cli
+from pastor import config
 from pastor.config import SPEC, get_settings
 from tests.core_fixtures import FAKE_MODEL, MINI, MINI_VERSES, copy_docs
 
@@ -211,7 +212,7 @@ class TestAsk:
         assert json.loads(logged[0])["turn_id"] == result["turn_id"]
 
     def test_no_evidence_answers_the_fixed_message(self, env, capsys, tmp_path):
-        from pastor.prompts import NO_EVIDENCE_MESSAGE
+        from pastor.answer.prompts import NO_EVIDENCE_MESSAGE
         main_json(capsys, "index", "--json")
         result = main_json(capsys, "ask", "Qual a receita de bolo de cenoura?", "--json")
         assert (result["mode"], result["answer"], result["sources"]) == ("no_evidence", NO_EVIDENCE_MESSAGE, [])

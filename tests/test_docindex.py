@@ -1,4 +1,4 @@
-"""Tests for pastor.docindex: church documents indexed incrementally, per-file errors, search by reference."""
+"""Tests for pastor.search.docindex: church documents indexed incrementally, per-file errors, search by reference."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from pastor.docindex import TABLE, DocumentSource
+from pastor.search.docindex import TABLE, DocumentSource
 from pastor.documents import read_folder
-from pastor.index import embed_text
+from pastor.search.index import embed_text
 from tests.core_fixtures import BROKEN_DOCS, GOOD_DOCS, HashEmbedder, settings_for
 
 pytest_plugins = ["tests.core_fixtures"]

@@ -11,9 +11,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np
 import pytest
 
-from pastor.embedders import Embedder, EmbedderError, load_embedder
-from pastor.embedders.st import SentenceTransformerEmbedder
-from pastor.embedders.use import USEEmbedder
+from pastor.search.embedders import Embedder, EmbedderError, load_embedder
+from pastor.search.embedders.st import SentenceTransformerEmbedder
+from pastor.search.embedders.use import USEEmbedder
 
 FEAR = "Tenho medo do futuro e não consigo dormir"
 FEAR_PARAPHRASE = "Estou com muito medo do que vai acontecer amanhã"

@@ -1,12 +1,12 @@
-"""Tests for pastor.engine: loading, status, background indexing and answering while vectors are off."""
+"""Tests for pastor.search.engine: loading, status, background indexing and answering while vectors are off."""
 
 from __future__ import annotations
 
 import pytest
 
-from pastor import gates
-from pastor.embedders.base import EmbedderError
-from pastor.engine import Engine, load_engine
+from pastor.search import gates
+from pastor.search.embedders.base import EmbedderError
+from pastor.search.engine import Engine, load_engine
 from tests.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI_VERSES, PROMINENCE
 
 pytest_plugins = ["tests.core_fixtures"]
@@ -88,7 +88,7 @@ class TestStatus:
         assert hits and hits[0].kind == "doc"
 
     def test_missing_corpus_is_a_corpus_error(self, make_settings, fake_models, tmp_path):
-        from pastor.bible import CorpusError
+        from pastor.bible.usfx import CorpusError
         with pytest.raises(CorpusError):
             load_engine(make_settings(PASTOR_CORPUS=str(tmp_path / "nao-ha.usfx.xml")))
 
@@ -166,7 +166,7 @@ class TestWhileVectorsAreNotReady:
 # -- embedder failures -----------------------------------------------------------------------------
 class TestEmbedderFailures:
     def test_embedder_that_cannot_load_turns_vectors_off(self, make_engine, monkeypatch):
-        import pastor.embedders as embedders
+        import pastor.search.embedders as embedders
 
         def refuse(name):
             raise EmbedderError(f"Não foi possível carregar o modelo de embeddings '{name}'.")
@@ -183,7 +183,7 @@ class TestEmbedderFailures:
         answers_without_vectors(engine)
 
     def test_documents_still_index_for_keyword_search(self, make_engine, monkeypatch, docs_dir):
-        import pastor.embedders as embedders
+        import pastor.search.embedders as embedders
 
         def refuse(name):
             raise EmbedderError("modelo indisponível")

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pastor import evaluation
+from pastor.search import evaluation
 from pastor.config import ROOT
-from pastor.evaluation import (QuestionSetError, evaluate, evaluate_modes, format_table, hit_at_k,
+from pastor.search.evaluation import (QuestionSetError, evaluate, evaluate_modes, format_table, hit_at_k,
                                load_questions, mrr_at_k, ndcg_at_k, percentile, recall_at_k)
 
 BENCH = ROOT / "bench"
@@ -261,7 +261,7 @@ class TestFormatTable:
 
 @pytest.fixture(scope="module")
 def almeida():
-    from pastor.bible import load_bible
+    from pastor.bible.usfx import load_bible
     path = next((p for p in ALMEIDA if p.is_file()), None)
     if path is None:
         pytest.skip("Almeida 1911 (por-almeida1911.usfx.xml) não disponível")
@@ -279,7 +279,7 @@ UNACCENTED = {"nao", "ninguem", "oracao", "solidao", "vicio", "divorcio", "pregu
 
 
 def _normal(text: str) -> str:
-    from pastor.canon import fold
+    from pastor.text.fold import fold
     return " ".join(re.sub(r"[^\w\s]", " ", fold(text)).split())
 
 
@@ -311,7 +311,7 @@ class TestShippedSets:
 
     @pytest.mark.parametrize("name", SETS)
     def test_no_question_names_an_explicit_reference(self, sets, name):
-        from pastor.references import find_references
+        from pastor.bible.references import find_references
         named = [q["question"] for q in sets[name]
                  if any(m.reference is not None for m in find_references(q["question"]))]
         assert named == []

@@ -1,10 +1,10 @@
-"""Tests for pastor.fusion: reciprocal rank fusion with de-duplication, weights and a prior."""
+"""Tests for pastor.search.fusion: reciprocal rank fusion with de-duplication, weights and a prior."""
 
 from __future__ import annotations
 
 import pytest
 
-from pastor.fusion import rrf
+from pastor.search.fusion import rrf
 
 VECTOR = [("A", 0.9), ("B", 0.8), ("C", 0.7)]
 LEXICAL = [("C", 12.0), ("D", 9.0)]

@@ -1,12 +1,12 @@
-"""Tests for pastor.gates (modes from evidence, per-hit gate) and pastor.topics (pastoral vocabulary)."""
+"""Tests for pastor.search.gates (modes from evidence, per-hit gate) and pastor.text.topics (pastoral vocabulary)."""
 
 from __future__ import annotations
 
 import pytest
 
-from pastor import gates
-from pastor.gates import Calibration, Evidence, Gate
-from pastor.topics import is_pastoral
+from pastor.search import gates
+from pastor.search.gates import Calibration, Evidence, Gate
+from pastor.text.topics import is_pastoral
 
 # An unrelated-pair band like a real model's: mean 0.2, std 0.1, so z = (cos - 0.2) / 0.1.
 BAND = Calibration(mean=0.2, std=0.1)

@@ -1,4 +1,4 @@
-"""Tests for pastor.index: rows, manifest skip and rebuilds, resumable builds, states, calibration, search."""
+"""Tests for pastor.search.index: rows, manifest skip and rebuilds, resumable builds, states, calibration, search."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import threading
 import numpy as np
 import pytest
 
-from pastor.bible import load_bible
-from pastor.embedders.base import EmbedderError
-from pastor.index import VerseIndex, build_rows, embed_text
+from pastor.bible.usfx import load_bible
+from pastor.search.embedders.base import EmbedderError
+from pastor.search.index import VerseIndex, build_rows, embed_text
 from tests.core_fixtures import EXTRA_ALIGNED, MINI, MINI_VERSES, ONE_BOOK, HashEmbedder
 
 pytest_plugins = ["tests.core_fixtures"]

@@ -1,4 +1,4 @@
-"""Tests for pastor.prominence: deriving, loading and scoring the verse-prominence prior."""
+"""Tests for pastor.search.prominence: deriving, loading and scoring the verse-prominence prior."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pastor import canon, cli, commands
-from pastor.prominence import (
+from pastor.bible import canon
+from pastor.cli import commands
+from pastor.cli import main as cli
+from pastor.search.prominence import (
     ATTRIBUTION, HEADER, OSIS_BOOKS, ProminenceError, derive_prominence, load_prominence,
     osis_to_usfx,
 )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pastor import prompts
-from pastor.prompts import (NO_EVIDENCE_MESSAGE, NONE_PROVIDER_INTRO, REWRITE_PROMPT, SYSTEM_PROMPT,
+from pastor.answer import prompts
+from pastor.answer.prompts import (NO_EVIDENCE_MESSAGE, NONE_PROVIDER_INTRO, REWRITE_PROMPT, SYSTEM_PROMPT,
                             build_messages, format_sources, needs_rewrite, rewrite_messages)
 
 VERSE = {"reference": "João 3:16", "text": "Porque Deus amou o mundo de tal maneira…", "kind": "verse"}

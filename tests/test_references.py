@@ -1,4 +1,4 @@
-"""Tests for pastor.references: finding, resolving, formatting and looking up Bible references."""
+"""Tests for pastor.bible.references: finding, resolving, formatting and looking up Bible references."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pastor.canon import books, by_code
-from pastor.references import (Reference, Segment, canonical_counts, find_references,
+from pastor.bible.canon import books, by_code
+from pastor.bible.references import (Reference, Segment, canonical_counts, find_references,
                                format_verse_id, lookup, parse_reference)
 
 

@@ -1,4 +1,4 @@
-"""Tests for pastor.retrieval: every mode with its reason, explicit references, signals, gates, sources."""
+"""Tests for pastor.search.retrieval: every mode with its reason, explicit references, signals, gates, sources."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from pastor import gates, retrieval
-from pastor.gates import Gate
-from pastor.index import VerseIndex
-from pastor.lexical import LexicalIndex
-from pastor.retrieval import Retriever
-from pastor.safety import is_greeting_or_thanks
+from pastor.search import gates, retrieval
+from pastor.search.gates import Gate
+from pastor.search.index import VerseIndex
+from pastor.search.lexical import LexicalIndex
+from pastor.search.retrieval import Retriever
+from pastor.text.smalltalk import is_greeting_or_thanks
 from tests.core_fixtures import MINI_VERSES, HashEmbedder, copy_docs, settings_for
 
 pytest_plugins = ["tests.core_fixtures"]
@@ -212,7 +212,7 @@ class TestSignals:
 class TestDocumentSources:
     @pytest.fixture(scope="class")
     def with_docs(self, tmp_path_factory, mini_bible):
-        from pastor.docindex import DocumentSource
+        from pastor.search.docindex import DocumentSource
         root = tmp_path_factory.mktemp("docs-retrieval")
         settings = settings_for(root / "data", PASTOR_DOCS_DIR=str(copy_docs(root / "docs")))
         embedder = HashEmbedder()

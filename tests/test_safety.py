@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from pastor.safety import (ABUSE, OVERDOSE, SELF_HARM, SUICIDE, CrisisMatch, crisis_message, detect_crisis,
-                           is_greeting_or_thanks)
+from pastor.answer.safety import ABUSE, OVERDOSE, SELF_HARM, SUICIDE, CrisisMatch, crisis_message, detect_crisis
+from pastor.text.smalltalk import is_greeting_or_thanks
 
 
 def kind(text: str) -> str | None:

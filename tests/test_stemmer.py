@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.normalize import normalize
-from pastor.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer, Stemmer, get_stemmer
+from pastor.text.normalize import normalize
+from pastor.text.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer, Stemmer, get_stemmer
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Tests for pastor.turnlog: one JSON line per turn, feedback, rotation by size, no keys in the log."""
+"""Tests for pastor.answer.turnlog: one JSON line per turn, feedback, rotation by size, no keys in the log."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pastor.turnlog import KEEP_ROTATED, TurnLog
+from pastor.answer.turnlog import KEEP_ROTATED, TurnLog
 
 SECRET = "sk-teste-CHAVE-SECRETA-0123456789"
 

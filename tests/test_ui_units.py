@@ -10,9 +10,9 @@ import pytest
 
 pytest.register_assert_rewrite("app_fixtures")
 from app_fixtures import SpyProvider, app_settings  # noqa: E402
-from pastor import ui_render as render  # noqa: E402
-from pastor.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
-from pastor.ui_runtime import BLIVRE_CREDIT, OPENBIBLE_CREDIT, ProviderProbe, Runtime, TurnRegistry  # noqa: E402
+from pastor.web import render as render  # noqa: E402
+from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
+from pastor.web.runtime import BLIVRE_CREDIT, OPENBIBLE_CREDIT, ProviderProbe, Runtime, TurnRegistry  # noqa: E402
 
 pytest_plugins = ["app_fixtures"]
 
@@ -298,7 +298,7 @@ class TestRuntime:
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory):
     """A runtime on the tiny corpus without vectors (keyword search), loaded synchronously."""
-    from pastor.ui_handlers import Handlers
+    from pastor.web.handlers import Handlers
     provider = SpyProvider(chunk=4)
     settings = app_settings(tmp_path_factory.mktemp("units"), PASTOR_BACKGROUND_INDEX="false")
     runtime = Runtime(settings, provider=provider).start(background=False)
@@ -315,7 +315,7 @@ def app(loaded):
 
 
 def run_turn(app, message, chat=None, convo=None, session="s1"):
-    from pastor.ui_handlers import new_conversation
+    from pastor.web.handlers import new_conversation
     return list(app.handlers.respond(message, chat or [], convo or new_conversation(), request(session)))
 
 
@@ -364,7 +364,7 @@ class TestRespond:
         assert "Aguarde" in str(refused.value)
 
     def test_history_is_capped_at_the_configured_turns(self, app):
-        from pastor.ui_handlers import new_conversation
+        from pastor.web.handlers import new_conversation
         convo = new_conversation()
         questions = [f"Estou cansado e sem descanso, dia {i}" for i in range(12)]
         for question in questions:
@@ -375,7 +375,7 @@ class TestRespond:
 
 class TestStop:
     def test_stop_sets_the_cancel_and_closing_the_handler_closes_the_model_stream(self, app):
-        from pastor.ui_handlers import new_conversation
+        from pastor.web.handlers import new_conversation
         app.provider.delay = 0.05
         app.provider.enqueue("Deus está perto de você. " * 40)
         turn = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request("parar"))
@@ -390,7 +390,7 @@ class TestStop:
         assert app.provider.closed.wait(5)
 
     def test_a_new_question_cancels_the_running_one(self, app):
-        from pastor.ui_handlers import new_conversation
+        from pastor.web.handlers import new_conversation
         app.provider.delay = 0.05
         app.provider.enqueue("Primeira resposta longa. " * 40, "Segunda resposta, Salmos 23:1.")
         first = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request("mesma"))
@@ -428,7 +428,7 @@ class TestFeedback:
 
 class TestErrorPhase:
     def test_the_chat_itself_says_what_is_missing(self, tmp_path):
-        from pastor.ui_handlers import Handlers, new_conversation
+        from pastor.web.handlers import Handlers, new_conversation
         runtime = Runtime(app_settings(tmp_path, PASTOR_CORPUS=str(tmp_path / "sumiu.xml"))).start(background=False)
         outputs = list(Handlers(runtime).respond("Olá", [], new_conversation(), request()))
         chat, box = outputs[-1][0], outputs[-1][1]
@@ -438,7 +438,7 @@ class TestErrorPhase:
 
 class TestPlainMessages:
     def test_gradio_values_become_plain_messages(self):
-        from pastor.ui_handlers import plain_messages
+        from pastor.web.handlers import plain_messages
         chatbot = gr.Chatbot()
         shown = [{"role": "user", "content": "Oi"},
                  {"role": "assistant", "content": "Paz", "metadata": {"title": "Fontes", "status": "done"}}]
@@ -449,7 +449,7 @@ class TestPlainMessages:
 # == API input checks ==============================================================================
 class TestApiChecks:
     def test_history_must_be_a_list_of_role_content(self):
-        from pastor.webapi import _history
+        from pastor.web.api import _history
         assert _history([{"role": "user", "content": "oi", "extra": 1}], 10) == [{"role": "user", "content": "oi"}]
         assert _history(None, 10) == []
         for bad in ("texto", [{"role": "system", "content": "x"}], [{"role": "user"}]):
@@ -457,11 +457,11 @@ class TestApiChecks:
                 _history(bad, 10)
 
     def test_history_contents_are_cut(self):
-        from pastor.webapi import _history
+        from pastor.web.api import _history
         assert _history([{"role": "assistant", "content": "x" * 50}], 10)[0]["content"] == "x" * 10
 
     def test_k_must_be_an_integer_in_range(self):
-        from pastor.webapi import _integer
+        from pastor.web.api import _integer
         assert _integer(3.0, "k", 1, 50) == 3
         for bad in (0, 51, 2.5, "3", True):
             with pytest.raises(gr.Error):

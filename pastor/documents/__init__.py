@@ -1,10 +1,10 @@
 """The church's own documents (.md, .txt, .csv, .json): parsed, chunked and citable beside the Bible."""
 
-from .base import Chunk, DocumentError, FileResult, Part, Reader, Section
-from .chunking import split_spans, split_text
-from .factory import EXTENSIONS, reader_for
-from .folder import FolderScan, parse_document, read_folder
-from .refs import DOC_REF_PATTERN, doc_ref, is_citable, parse_doc_ref
+from pastor.documents.base import Chunk, DocumentError, FileResult, Part, Reader, Section
+from pastor.documents.chunking import split_spans, split_text
+from pastor.documents.factory import EXTENSIONS, reader_for
+from pastor.documents.folder import FolderScan, parse_document, read_folder
+from pastor.documents.refs import DOC_REF_PATTERN, doc_ref, is_citable, parse_doc_ref
 
 __all__ = [
     "Chunk", "DocumentError", "FileResult", "Part", "Reader", "Section", "split_spans", "split_text",

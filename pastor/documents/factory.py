@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from .base import Reader
-from .jsondoc import JsonReader
-from .tabular import CsvReader
-from .text import MarkdownReader, TextReader
+from pastor.documents.base import Reader
+from pastor.documents.jsondoc import JsonReader
+from pastor.documents.tabular import CsvReader
+from pastor.documents.text import MarkdownReader, TextReader
 
 READERS: tuple[type[Reader], ...] = (MarkdownReader, TextReader, CsvReader, JsonReader)
 EXTENSIONS = tuple(ext for reader in READERS for ext in reader.extensions)

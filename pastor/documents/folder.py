@@ -7,10 +7,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .base import Chunk, DocumentError, FileResult
-from .chunking import split_text
-from .factory import reader_for
-from .refs import doc_ref
+from pastor.documents.base import Chunk, DocumentError, FileResult
+from pastor.documents.chunking import split_text
+from pastor.documents.factory import reader_for
+from pastor.documents.refs import doc_ref
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from .base import DocumentError, Part, Reader, Section, label
+from pastor.documents.base import DocumentError, Part, Reader, Section, label
 
 
 class CsvReader(Reader):

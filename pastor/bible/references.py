@@ -1,0 +1,336 @@
+"""Find, resolve and format Bible references written in free Portuguese text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+from pastor.bible import canon
+from pastor.text.fold import fold
+from pastor.bible.canon import Book
+
+# A verse-count oracle: (book code, chapter) -> number of verses (0 = no such chapter).
+Counts = Callable[[str, int], int]
+
+
+def _oracle(counts) -> Counts:
+    """None → canonical counts; a loaded Bible → its highest verse number per chapter."""
+    if counts is None:
+        return canonical_counts
+    return getattr(counts, "last_verse", counts)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A contiguous stretch: one verse, a range, a whole chapter (verses None) or across chapters."""
+
+    start_chapter: int
+    start_verse: int | None
+    end_chapter: int
+    end_verse: int | None
+
+    @property
+    def whole_chapter(self) -> bool:
+        return self.start_verse is None
+
+
+@dataclass(frozen=True)
+class Reference:
+    book: Book
+    segments: tuple[Segment, ...]
+
+    def format(self) -> str:
+        """Canonical form: `João 3:16`, `Salmos 23:1-3`, `Gênesis 1:1-2:3`, `Mateus 5:3,5`, `Salmos 23`."""
+        parts, chapter = [], None
+        for seg in self.segments:
+            if seg.whole_chapter:
+                text = str(seg.start_chapter) if seg.start_chapter == seg.end_chapter else \
+                    f"{seg.start_chapter}-{seg.end_chapter}"
+                parts.append(("; " if parts else "") + text)
+                chapter = None
+                continue
+            if seg.end_chapter != seg.start_chapter:
+                text = f"{seg.start_chapter}:{seg.start_verse}-{seg.end_chapter}:{seg.end_verse}"
+                parts.append(("; " if parts else "") + text)
+                chapter = seg.end_chapter
+                continue
+            verses = str(seg.start_verse) if seg.start_verse == seg.end_verse else \
+                f"{seg.start_verse}-{seg.end_verse}"
+            if chapter == seg.start_chapter:
+                parts.append("," + verses)
+            else:
+                parts.append(("; " if parts else "") + f"{seg.start_chapter}:{verses}")
+            chapter = seg.start_chapter
+        return f"{self.book.name} {''.join(parts)}"
+
+    def check(self, counts: Counts | None = None) -> str | None:
+        """A Portuguese reason why this reference does not exist, or None when it does."""
+        counts = _oracle(counts)
+        name = self.book.name
+        for seg in self.segments:
+            for chapter, verse in ((seg.start_chapter, seg.start_verse), (seg.end_chapter, seg.end_verse)):
+                total = counts(self.book.code, chapter)
+                if total == 0:
+                    chapters = _chapter_total(self.book.code, counts)
+                    return f"{name} tem {chapters} capítulo{'s' if chapters != 1 else ''}; " \
+                           f"o capítulo {chapter} não existe."
+                if verse is not None and not 1 <= verse <= total:
+                    return f"{name} {chapter} tem {total} versículos; o versículo {verse} não existe."
+            if (seg.end_chapter, seg.end_verse or 0) < (seg.start_chapter, seg.start_verse or 0):
+                return f"O intervalo em {self.format()} está invertido."
+        return None
+
+    def verse_ids(self, counts: Counts | None = None) -> list[str]:
+        """Every verse id the reference covers, in order, without duplicates."""
+        counts = _oracle(counts)
+        ids: list[str] = []
+        for seg in self.segments:
+            for chapter in range(seg.start_chapter, seg.end_chapter + 1):
+                first = seg.start_verse if chapter == seg.start_chapter and seg.start_verse else 1
+                last = seg.end_verse if chapter == seg.end_chapter and seg.end_verse else counts(self.book.code, chapter)
+                ids.extend(f"{self.book.code} {chapter}:{v}" for v in range(first, last + 1))
+        return list(dict.fromkeys(ids))
+
+
+@dataclass(frozen=True)
+class RefMatch:
+    """One reference found in a text: its span, and either a Reference or a not-found reason."""
+
+    start: int
+    end: int
+    text: str
+    reference: Reference | None
+    error: str | None
+
+
+def canonical_counts(book: str, chapter: int) -> int:
+    counts = canon.by_code()[book].verse_counts
+    return counts[chapter - 1] if 0 < chapter <= len(counts) else 0
+
+
+def _chapter_total(book: str, counts: Counts) -> int:
+    chapter = 0
+    while counts(book, chapter + 1):
+        chapter += 1
+    return chapter
+
+
+@lru_cache(maxsize=1)
+def _book_pattern() -> re.Pattern:
+    # Folded aliases, longest first; inner spaces match any run of spaces, dots are optional.
+    forms = [r"\s*".join(re.escape(p) for p in form.split(" ")) for form in canon.alias_forms()]
+    return re.compile(r"(?<![\w])(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
+
+
+_ORDINAL_WORD = re.compile(r"(?:primeir|segund|terceir)[ao]s?\s", re.UNICODE)
+_NUM = re.compile(r"\d{1,3}(?!\d)")
+_CHAPTER_WORD = re.compile(r"\s*(?:capitulos?|cap\.?)\s*")
+_VERSE_WORD = re.compile(r"\s*,?\s*(?:versiculos?|vers\.|vv?\.|v\.?)\s*")
+_RANGE = re.compile(r"\s*[-–—]\s*")
+_CV_SEP = re.compile(r"\s*[:.]\s*(?=\d)")
+
+
+class _Scanner:
+    """Reads the numbers after a book name in folded text: chapters, verses, ranges and lists."""
+
+    def __init__(self, text: str, pos: int, book: Book):
+        self.text, self.pos, self.book = text, pos, book
+
+    def take(self, pattern: re.Pattern) -> re.Match | None:
+        match = pattern.match(self.text, self.pos)
+        if match:
+            self.pos = match.end()
+        return match
+
+    def number(self) -> int | None:
+        match = self.take(_NUM)
+        return int(match.group()) if match else None
+
+    def peek_number_after(self, pattern: re.Pattern) -> bool:
+        match = pattern.match(self.text, self.pos)
+        return bool(match and _NUM.match(self.text, match.end()))
+
+    def parse(self) -> tuple[Segment, ...] | None:
+        said_chapter = bool(self.take(_CHAPTER_WORD))
+        self.take(re.compile(r"\s*"))
+        chapter = self.number()
+        if chapter is None:
+            return None
+        first = self.first_segment(chapter, said_chapter)
+        segments = [first]
+        while True:
+            more = self.more_segments(segments[-1])
+            if more is None:
+                break
+            segments.append(more)
+        return tuple(segments)
+
+    def verse_after_chapter(self) -> int | None:
+        """The verse that follows a chapter: `3:16`, `3.16`, `13,4`, `8 versículo 28`, `21 4`."""
+        start = self.pos
+        for pattern in (_CV_SEP, _VERSE_WORD, re.compile(r"\s*,\s*(?=\d)"), re.compile(r"\s+(?=\d)")):
+            if self.take(pattern):
+                verse = self.number()
+                # `Apocalipse 21 4`: a bare space only separates chapter and verse when the
+                # verse is not itself followed by `:` (which would make it a new chapter).
+                if verse is not None and not (pattern.pattern == r"\s+(?=\d)" and _CV_SEP.match(self.text, self.pos)):
+                    return verse
+            self.pos = start
+        return None
+
+    def first_segment(self, chapter: int, said_chapter: bool) -> Segment:
+        verse = self.verse_after_chapter()
+        if verse is None:
+            if self.book.single_chapter and not said_chapter and not (chapter == 1 and not self.peek_number_after(_RANGE)):
+                return self.range_from(1, chapter)  # `Jd 24-25`: the numbers are verses
+            return self.chapters_from(chapter)
+        return self.range_from(chapter, verse)
+
+    def chapters_from(self, chapter: int) -> Segment:
+        """A whole chapter, or a run of whole chapters: `Salmos 23`, `Gn 1-3`."""
+        end = chapter
+        if self.peek_number_after(_RANGE):
+            self.take(_RANGE)
+            end = self.number()
+        return Segment(chapter, None, end, None)
+
+    def range_from(self, chapter: int, verse: int) -> Segment:
+        if not self.peek_number_after(_RANGE):
+            return Segment(chapter, verse, chapter, verse)
+        save = self.pos
+        self.take(_RANGE)
+        end = self.number()
+        if self.peek_number_after(_CV_SEP):  # `1:1-2:3`
+            self.take(_CV_SEP)
+            end_verse = self.number()
+            return Segment(chapter, verse, end, end_verse)
+        if end is None:
+            self.pos = save
+            return Segment(chapter, verse, chapter, verse)
+        return Segment(chapter, verse, chapter, end)
+
+    def more_segments(self, last: Segment) -> Segment | None:
+        """`5:3,5`, `5:3 e 5`, `3:16; 4:1` continue the same book."""
+        save = self.pos
+        sep = self.take(re.compile(r"\s*(,|;|\be\b)\s*(?=\d)"))
+        if not sep or _book_pattern().match(self.text, self.pos):
+            self.pos = save  # `João 3:16 e 2 Coríntios 5:17`: the number starts the next book
+            return None
+        number = self.number()
+        if self.peek_number_after(_CV_SEP):
+            self.take(_CV_SEP)
+            return self.range_from(number, self.number())
+        if sep.group(1) == ";" or last.whole_chapter:
+            if sep.group(1) == ";" or sep.group(1) == "e":
+                return self.chapters_from(number)  # `Sl 23; 91`, `Gn 1; 3-4`
+            self.pos = save
+            return None
+        return self.range_from(last.end_chapter, number)
+
+
+def find_references(text: str) -> list[RefMatch]:
+    """Every reference in `text`, with spans into the original text."""
+    folded = fold(text)
+    matches: list[RefMatch] = []
+    pos = 0
+    pattern = _book_pattern()
+    while True:
+        found = pattern.search(folded, pos)
+        if not found:
+            break
+        match = _read_reference(text, folded, found)
+        if match is None:
+            pos = found.start() + 1
+            continue
+        matches.append(match)
+        pos = match.end
+    return matches
+
+
+def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
+    alias = found.group(1)
+    key = canon.alias_key(alias)
+    original = text[found.start():found.end(1)]
+    deutero = canon.deuterocanon_aliases().get(key)
+    if deutero:
+        book = canon.by_code()["GEN"]  # placeholder shape for scanning; never returned
+    else:
+        book = canon.resolve_book(original) or canon.by_code()[canon.aliases()[key]]
+    scanner = _Scanner(folded, found.end(), book)
+    segments = scanner.parse()
+    if segments is None:
+        return None
+    span_text = text[found.start():scanner.pos]
+    has_verse = any(not s.whole_chapter for s in segments)
+    if key in canon.AMBIGUOUS or (deutero and len(key) > 3):
+        # Everyday words ("os 2 filhos", "a sabedoria 3") are books only when written as such.
+        first_letter = next((c for c in original if c.isalpha()), "")
+        if not first_letter.isupper() or not has_verse:
+            return None
+    if deutero:
+        return RefMatch(found.start(), scanner.pos, span_text, None,
+                        f"{deutero} não faz parte do cânon de 66 livros usado aqui "
+                        "(é um livro deuterocanônico).")
+    reference = Reference(book, segments)
+    error = reference.check()
+    ordinal = _ORDINAL_WORD.match(alias)
+    if error and ordinal and _book_pattern().match(folded, found.start() + ordinal.end()):
+        # "Segundo João 3:16" means "according to John 3:16": when the numbered reading does not
+        # exist, the caller moves on and reads the unnumbered book after the word.
+        return None
+    return RefMatch(found.start(), scanner.pos, span_text, reference, error)
+
+
+def parse_reference(text: str) -> Reference:
+    """Parse a text that is exactly one reference; raise ValueError with a Portuguese reason."""
+    found = find_references(text.strip())
+    if len(found) != 1 or found[0].start != 0 or found[0].end != len(text.strip()):
+        raise ValueError(f"Referência não reconhecida: {text!r}")
+    if found[0].error:
+        raise ValueError(found[0].error)
+    return found[0].reference
+
+
+def lookup(text: str, bible) -> dict:
+    """Resolve every reference in `text` against a loaded Bible (the CLI/API `lookup` contract)."""
+    references, not_found = [], []
+    for match in find_references(text):
+        # The translation's own numbering decides (Bíblia Livre has Apocalipse 12:18 but no
+        # Salmos 46:3); only a book outside the canon is refused before looking.
+        error = match.error if match.reference is None else match.reference.check(bible)
+        ids, error = ([], error) if error else _present_ids(match.reference, bible)
+        if error:
+            not_found.append({"text": match.text, "reason": error})
+            continue
+        verses = [bible.by_id[i] for i in ids]
+        references.append({
+            "reference": match.reference.format(),
+            "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in verses],
+        })
+    return {"found": bool(references), "references": references, "not_found": not_found}
+
+
+def _present_ids(reference: Reference, bible) -> tuple[list[str], str | None]:
+    """The ids the translation has, or a reason: each segment must yield at least one verse.
+
+    A chapter or range skips a verse the translation does not number separately."""
+    ids: list[str] = []
+    for seg in reference.segments:
+        wanted = Reference(reference.book, (seg,)).verse_ids(bible)
+        present = [i for i in wanted if i in bible.by_id]
+        if not present:
+            return [], f"{_format_id(wanted[0])} não existe nesta tradução."
+        ids.extend(present)
+    return list(dict.fromkeys(ids)), None
+
+
+def _format_id(verse_id: str) -> str:
+    code, rest = verse_id.split(" ")
+    return f"{canon.by_code()[code].name} {rest}"
+
+
+def format_verse_id(verse_id: str) -> str:
+    """`JHN 3:16` → `João 3:16`."""
+    return _format_id(verse_id)

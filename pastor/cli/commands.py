@@ -1,0 +1,145 @@
+"""CLI subcommands for the index, search, evaluation and chat (registered into `pastor.cli.main`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from pastor.config import get_settings
+
+
+def _dump(data) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _engine():
+    from pastor.search.engine import load_engine
+    engine = load_engine(get_settings())
+    if engine.embedder_error:
+        print(f"aviso: {engine.embedder_error}", file=sys.stderr)
+    return engine
+
+
+# -- index ---------------------------------------------------------------------------------------
+def cmd_index(args) -> int:
+    from tqdm import tqdm
+    engine = _engine()
+    if engine.index is None:
+        print(f"erro: modelo de embeddings indisponível: {engine.embedder_error}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    bar = tqdm(total=len(engine.bible.verses) * (1 + len(engine.extras)), unit="vers", desc="indexando")
+
+    def progress(done, total):
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+        engine.progress = (done, total)
+
+    status = engine.index.build(engine.bible, engine.extras, rebuild=args.rebuild, progress=progress)
+    bar.close()
+    docs = engine.docs.refresh() if engine.docs is not None else None
+    summary = {**status.as_dict(), "seconds": round(time.perf_counter() - started, 1),
+               "embedder": engine.embedder.name, "dim": engine.embedder.dim,
+               "calibration": status.manifest.get("calibration")}
+    if docs is not None:
+        summary["documents"] = docs
+    if args.json:
+        _dump(summary)
+    else:
+        print(f"Índice {summary['state']}: {summary['rows']}/{summary['total']} linhas em {summary['seconds']} s "
+              f"({summary['embedder']}, dim {summary['dim']})")
+    return 0 if status.state == "complete" else 1
+
+
+# -- search --------------------------------------------------------------------------------------
+def cmd_search(args) -> int:
+    engine = _engine()
+    result = engine.retriever.search(args.question, k=args.k, source=args.source).as_dict()
+    if args.json:
+        _dump({"mode": result["mode"], "reason": result["reason"], "results": result["results"]})
+        return 0
+    print(f"modo: {result['mode']} — {result['reason']}")
+    for i, hit in enumerate(result["results"], 1):
+        print(f"{i}. {hit['reference']} ({hit['score']:.4f}) {hit['text']}")
+    return 0
+
+
+# -- eval ----------------------------------------------------------------------------------------
+def cmd_eval(args) -> int:
+    from pastor.search.evaluation import QuestionSetError, evaluate_modes, format_table, load_questions
+    try:
+        questions = load_questions(args.file)  # before loading the engine: a bad file fails fast
+    except QuestionSetError as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 2
+    engine = _engine()
+    if engine.index is not None and not engine.index.ready:
+        print("aviso: índice vetorial incompleto; rode `python -m pastor index` antes", file=sys.stderr)
+    search = engine.retriever.search
+
+    def ranked(**flags):
+        return lambda q: [h.id for h in search(q, k=max(args.k, 10), gated=False, **flags).results]
+
+    results = evaluate_modes({"hybrid": ranked(), "vector": ranked(use_lexical=False),
+                              "lexical": ranked(use_vectors=False)}, questions, k=args.k)
+    if args.json:
+        _dump(results)
+    else:
+        print(format_table(results))
+    return 0
+
+
+# -- ask -----------------------------------------------------------------------------------------
+def cmd_ask(args) -> int:
+    from pastor.answer.chat import InputError, build_chat
+    from pastor.providers import ProviderError
+    engine = _engine()
+    try:
+        result = build_chat(get_settings(), engine).ask(args.question)
+    except (InputError, ProviderError) as exc:
+        print(f"erro: {getattr(exc, 'user_message', None) or exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        _dump({key: result[key] for key in ("turn_id", "mode", "reason", "answer", "citations",
+                                            "removed_citations", "sources", "provider", "model")})
+    else:
+        print(result["answer"])
+        print(f"\n[modo: {result['mode']}; fontes: {', '.join(s['reference'] for s in result['sources'])}]")
+    return 1 if result.get("error") else 0
+
+
+def register_chat(sub) -> None:
+    p = sub.add_parser("ask", help="uma conversa completa com o provedor configurado")
+    p.add_argument("question")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_ask)
+
+
+def register_retrieval(sub) -> None:
+    p = sub.add_parser("index", help="constrói ou atualiza o índice vetorial")
+    p.add_argument("--rebuild", action="store_true", help="apaga e reconstrói do zero")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_index)
+
+    p = sub.add_parser("search", help="busca híbrida de versículos para uma pergunta")
+    p.add_argument("question")
+    p.add_argument("--k", type=int, default=6)
+    p.add_argument("--source", choices=("bible", "docs", "all"), default="all")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("eval", help="avalia a busca com um arquivo JSONL de perguntas e versículos-ouro")
+    p.add_argument("file")
+    p.add_argument("--k", type=int, default=6)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_eval)
+
+
+def _register_prominence(sub) -> None:
+    from pastor.cli.prominence import register_prominence
+    register_prominence(sub)
+
+
+REGISTRARS: list = [register_retrieval, register_chat, _register_prominence]

@@ -1,0 +1,79 @@
+"""Command line: `python -m pastor corpus|lookup|index|search|eval|ask|prominence`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from pastor.bible.usfx import CorpusError, load_bible
+from pastor.config import ConfigError, get_settings
+
+
+def _print(data: dict, as_json: bool, text: str) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text)
+
+
+def cmd_corpus(args) -> int:
+    settings = get_settings()
+    started = time.perf_counter()
+    bible = load_bible(settings.corpus)
+    stats = bible.stats()
+    stats["load_seconds"] = round(time.perf_counter() - started, 3)
+    lines = [f"Corpus: {stats['file']} (sha256 {stats['sha256'][:12]}…)",
+             f"{stats['books']} livros, {stats['chapters']} capítulos, {stats['verses']} versículos "
+             f"(carregado em {stats['load_seconds']} s)"]
+    lines += ["Diferenças em relação à versificação canônica:"] + \
+        [f"  - {d['detail']}" for d in stats["differences"]] if stats["differences"] else \
+        ["Nenhuma diferença em relação à versificação canônica."]
+    _print(stats, args.json, "\n".join(lines))
+    return 0
+
+
+def cmd_lookup(args) -> int:
+    from pastor.bible.references import lookup
+    bible = load_bible(get_settings().corpus)
+    result = lookup(args.text, bible)
+    lines = []
+    for ref in result["references"]:
+        lines.append(ref["reference"])
+        lines += [f"  {v['reference']}: {v['text']}" for v in ref["verses"]]
+    lines += [f"Não encontrado: {n['text']} — {n['reason']}" for n in result["not_found"]]
+    if not lines:
+        lines = ["Nenhuma referência bíblica reconhecida no texto."]
+    _print(result, args.json, "\n".join(lines))
+    return 0 if result["found"] or not result["not_found"] else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m pastor", description="Pastor Online")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("corpus", help="carrega o corpus configurado e mostra contagens")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_corpus)
+
+    p = sub.add_parser("lookup", help="resolve referências bíblicas em um texto")
+    p.add_argument("text")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_lookup)
+
+    for register in _extensions():
+        register(sub)
+    return parser
+
+
+def _extensions():
+    """Subcommands that live beside the modules they drive (index, search, eval, ask…)."""
+    from pastor.cli import commands
+    return commands.REGISTRARS
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (CorpusError, ConfigError) as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 2

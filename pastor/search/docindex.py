@@ -1,0 +1,153 @@
+"""The church's documents as a search source: chunks in LanceDB, BM25 beside them, per-file state."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from pastor.documents import read_folder
+from pastor.search.index import embed_text, top_by_cosine
+from pastor.search.storage import connect, table_names, write_json
+
+TABLE = "docs"
+
+
+class _Vectors:
+    """The in-memory side of the docs table, with the same search call as the verse index."""
+
+    def __init__(self):
+        self.ids: list[str] = []
+        self.matrix: np.ndarray | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.matrix is not None and len(self.ids) > 0
+
+    def vector_search(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
+        return top_by_cosine(self.matrix, self.ids, vector, n) if self.ready else []
+
+
+class DocumentSource:
+    """Indexes `settings.docs_dir` incrementally: only new or changed files are read and embedded."""
+
+    def __init__(self, settings, embedder):
+        self.settings = settings
+        self.embedder = embedder
+        self.folder = settings.docs_dir
+        self.dir = Path(settings.data_dir) / "index"
+        self.manifest_path = self.dir / "docs_manifest.json"
+        self.index = _Vectors()
+        self.lexical = None
+        self._texts: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self.files: dict[str, dict] = {}
+
+    # -- storage -------------------------------------------------------------------------------
+    def _db(self):
+        return connect(self.dir)
+
+    def _schema(self):
+        import pyarrow as pa
+        fields = [("ref", pa.string()), ("file", pa.string()), ("part", pa.int32()), ("chunk", pa.int32()),
+                  ("title", pa.string()), ("text", pa.string()), ("search_text", pa.string())]
+        if self.embedder is not None:
+            fields.append(("vector", pa.list_(pa.float32(), self.embedder.dim)))
+        return pa.schema(fields)
+
+    def _table(self):
+        db = self._db()
+        if TABLE in table_names(db):
+            return db.open_table(TABLE)
+        return db.create_table(TABLE, schema=self._schema())
+
+    def _embedder_key(self) -> dict:
+        return {"name": self.embedder.name, "dim": self.embedder.dim} if self.embedder else {"name": None}
+
+    def _read_manifest(self) -> dict:
+        try:
+            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if data.get("embedder") == self._embedder_key() else {}
+
+    def _write_manifest(self) -> None:
+        write_json(self.manifest_path, {"embedder": self._embedder_key(), "files": self.files})
+
+    # -- refresh -------------------------------------------------------------------------------
+    def open(self) -> None:
+        """Serve what is already indexed (fast start-up); `refresh` picks up changes later."""
+        with self._lock:
+            manifest = self._read_manifest()
+            if not manifest or TABLE not in table_names(self._db()):
+                return
+            self.files = manifest.get("files", {})
+            self._load(self._table())
+
+    def refresh(self) -> dict:
+        """Re-read changed files, drop deleted ones, and reload the in-memory search side."""
+        with self._lock:
+            manifest = self._read_manifest()
+            if not manifest and TABLE in table_names(self._db()):
+                self._db().drop_table(TABLE)  # embedder changed or manifest lost: start over
+            self.files = manifest.get("files", {})
+            known = {path: info["sha256"] for path, info in self.files.items() if info.get("sha256")}
+            scan = read_folder(self.folder, chunk_size=self.settings.chunk_size,
+                               chunk_overlap=self.settings.chunk_overlap,
+                               max_bytes=self.settings.doc_max_bytes, known=known)
+            table = self._table()
+            for path in scan.deleted + [r.path for r in scan.results]:
+                table.delete(f"file = {_sql(path)}")
+                self.files.pop(path, None)
+            for result in scan.results:
+                if result.chunks:
+                    table.add(self._arrow(result.chunks))
+                self.files[result.path] = {"sha256": result.sha256, "parts": result.parts,
+                                           "chunks": len(result.chunks),
+                                           "state": "error" if result.error else "indexed",
+                                           "error": result.error}
+            self._write_manifest()
+            self._load(table)
+            return {"files": len(self.files), "read": len(scan.results), "unchanged": len(scan.unchanged),
+                    "deleted": len(scan.deleted), "errors": sum(1 for r in scan.results if r.error)}
+
+    def _arrow(self, chunks):
+        import pyarrow as pa
+        columns = {"ref": [c.ref for c in chunks], "file": [c.file for c in chunks],
+                   "part": [c.part for c in chunks], "chunk": [c.index for c in chunks],
+                   "title": [c.title for c in chunks], "text": [c.text for c in chunks],
+                   "search_text": [c.search_text for c in chunks]}
+        if self.embedder is not None:
+            vectors = self.embedder.encode([embed_text(c.search_text) for c in chunks])
+            flat = pa.array(np.asarray(vectors, dtype=np.float32).ravel())
+            columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, self.embedder.dim)
+        return pa.table(columns, schema=self._schema())
+
+    def _load(self, table) -> None:
+        from pastor.search.lexical import LexicalIndex
+        data = table.to_arrow()
+        ids = data.column("ref").to_pylist()
+        self._texts = dict(zip(ids, data.column("text").to_pylist()))
+        search = data.column("search_text").to_pylist()
+        self.lexical = LexicalIndex(ids, search, stemmer=self.settings.stemmer) if ids else None
+        self.index = _Vectors()
+        if ids and self.embedder is not None:
+            flat = data.column("vector").combine_chunks().flatten().to_numpy()
+            self.index.ids = ids
+            self.index.matrix = flat.reshape(-1, self.embedder.dim).astype(np.float32, copy=False)
+
+    # -- queries -------------------------------------------------------------------------------
+    def text(self, ref: str) -> str | None:
+        return self._texts.get(ref)
+
+    def status(self) -> dict:
+        return {"folder": str(self.folder) if self.folder else None,
+                "files": [{"path": p, **{k: v for k, v in info.items() if k != "sha256"}}
+                          for p, info in sorted(self.files.items())],
+                "chunks": len(self._texts)}
+
+
+def _sql(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"

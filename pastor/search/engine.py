@@ -1,0 +1,195 @@
+"""The search engine's life cycle: corpus, BM25, prominence, embedder and a background index."""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from collections import deque
+from pathlib import Path
+
+from pastor.bible.usfx import Bible, CorpusError, load_bible
+from pastor.config import Settings
+
+
+class Engine:
+    """Loads what is fast at once (corpus, BM25) and builds the vector index in the background,
+    so the app answers in `reference` and `lexical_fallback` modes while vectors are not ready."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.bible: Bible | None = None
+        self.extras: list[Bible] = []
+        self.embedder = None
+        self.index = None
+        self.lexical = None
+        self.prominence = None
+        self.retriever = None
+        self.docs = None
+        self.errors: deque[str] = deque(maxlen=10)
+        self.embedder_error: str | None = None
+        self.progress = (0, 0)
+        self.started = time.time()
+        self._thread: threading.Thread | None = None
+        self._cancel = threading.Event()
+        self._lock = threading.Lock()
+
+    # -- loading ---------------------------------------------------------------------------------
+    def load(self) -> "Engine":
+        """Corpus, extra translations, BM25 and prominence; raises CorpusError if no corpus."""
+        from pastor.search.retrieval import Retriever
+        self.bible = load_bible(self.settings.corpus)
+        self.extras = [load_bible(p) for p in self.settings.extra_corpora]
+        self.lexical = self._load_lexical()
+        self.prominence = self._load_prominence()
+        self._load_embedder()
+        self.retriever = Retriever(
+            self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical,
+            prominence=self.prominence, prominence_weight=self.settings.prominence_weight,
+            rrf_k=self.settings.rrf_k, candidates=self.settings.candidates,
+            lexical_weight=self.settings.lexical_weight, modernize=self.settings.modernize,
+            smalltalk=_smalltalk())
+        self._load_docs()
+        return self
+
+    def _load_lexical(self):
+        """BM25 from cached tokens when the texts and tokenizer are unchanged, else tokenize once."""
+        from pastor.search.lexcache import TokenCache, cache_key
+        from pastor.search.lexical import LexicalIndex
+        cache, key = TokenCache(self.settings.data_dir), cache_key([self.bible, *self.extras], self.settings.stemmer)
+        cached = cache.load(key)
+        if cached is not None:
+            return LexicalIndex.from_tokens(*cached, stemmer=self.settings.stemmer)
+        lexical = LexicalIndex(*self._lexical_corpus(), stemmer=self.settings.stemmer)
+        try:
+            cache.save(key, lexical.ids, lexical.docs)
+        except OSError as exc:  # a read-only data dir only costs start-up time
+            self.errors.append(f"cache do BM25: {exc}")
+        return lexical
+
+    def _lexical_corpus(self) -> tuple[list[str], list[str]]:
+        """BM25 sees each verse alone (windows add noise), with the extra translations' wording."""
+        ids = [v.id for v in self.bible.verses]
+        texts = []
+        for v in self.bible.verses:
+            parts = [v.text] + [b.by_id[v.id].text for b in self.extras if v.id in b.by_id]
+            texts.append(" ".join(parts))
+        return ids, texts
+
+    def _load_prominence(self):
+        path = self.settings.prominence
+        if path is None or not Path(path).exists():
+            return None  # the prior is optional: status says it is off and why
+        from pastor.search.prominence import load_prominence
+        try:
+            return load_prominence(path)
+        except Exception as exc:  # a bad prior must not stop the app; status shows why
+            self.errors.append(f"prominência: {exc}")
+            return None
+
+    def _load_embedder(self) -> None:
+        from pastor.search.embedders import load_embedder
+        from pastor.search.index import VerseIndex
+        try:
+            self.embedder = load_embedder(self.settings.embedding_model)
+        except Exception as exc:  # never a silent switch to another model: vectors stay off
+            self.embedder_error = str(exc)
+            self.errors.append(f"modelo de embeddings: {exc}")
+            return
+        self.index = VerseIndex(self.settings.data_dir, self.embedder, window=self.settings.embed_window,
+                                batch_size=self.settings.embed_batch, modernize=self.settings.modernize)
+        self.index.open(self.bible, self.extras)
+
+    def _load_docs(self) -> None:
+        """The church's documents; their embedding waits for the background indexer."""
+        if self.settings.docs_dir is None:
+            return
+        from pastor.search.docindex import DocumentSource
+        self.docs = DocumentSource(self.settings, self.embedder)
+        self.docs.open()
+        self.retriever.extra_sources = [self.docs]
+
+    # -- indexing ------------------------------------------------------------------------------
+    @property
+    def indexing(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start_indexing(self, *, rebuild: bool = False, background: bool = True) -> bool:
+        """Start (or resume) building; False when a build is already running."""
+        with self._lock:
+            if self.indexing or (self.index is None and self.docs is None):
+                return False
+            self._cancel.clear()
+            self._thread = threading.Thread(target=self._index, args=(rebuild,), daemon=True,
+                                            name="pastor-indexer")
+            self._thread.start()
+        if not background:
+            self._thread.join()
+        return True
+
+    def _index(self, rebuild: bool) -> None:
+        try:
+            if self.index is not None:
+                self.index.build(self.bible, self.extras, rebuild=rebuild, cancel=self._cancel,
+                                 progress=lambda done, total: setattr(self, "progress", (done, total)))
+            if self.docs is not None and not self._cancel.is_set():
+                self.docs.refresh()
+        except Exception as exc:
+            self.errors.append(f"indexação: {exc}")
+            traceback.print_exc()
+
+    def stop_indexing(self, timeout: float = 30.0) -> None:
+        self._cancel.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # -- status --------------------------------------------------------------------------------
+    def status(self) -> dict:
+        bible = self.bible
+        index = self.index.status if self.index is not None else None
+        state = "error" if self.embedder_error else (index.state if index else "missing")
+        if self.indexing and state != "complete":
+            state = "indexing"
+        data = {
+            "state": state,
+            "ready": bool(bible) and (self.lexical is not None),
+            "vectors_ready": bool(self.index and self.index.ready),
+            "corpus": bible.stats() if bible else None,
+            "extra_corpora": [{"file": b.path.name, "sha256": b.sha256, "verses": len(b.verses)} for b in self.extras],
+            "embedder": ({"name": self.embedder.name, "dim": self.embedder.dim} if self.embedder
+                         else {"name": self.settings.embedding_model, "dim": None, "error": self.embedder_error}),
+            "index": index.as_dict() if index else None,
+            "progress": {"done": self.progress[0], "total": self.progress[1]},
+            "bm25_ready": self.lexical is not None,
+            "prominence": self._prominence_status(),
+            "errors": list(self.errors),
+        }
+        if data["corpus"]:
+            data["corpus"].pop("differences", None)
+        if self.docs is not None:
+            data["documents"] = self.docs.status()
+        return data
+
+    def _prominence_status(self) -> dict:
+        if self.settings.prominence is None:
+            return {"enabled": False, "detail": "desligado (PASTOR_PROMINENCE vazio)"}
+        if not Path(self.settings.prominence).exists():
+            return {"enabled": False, "detail": f"desligado: {self.settings.prominence} não encontrado "
+                                                "(veja a seção Corpus do README)"}
+        if self.prominence is None:
+            return {"enabled": False, "detail": "erro ao carregar; veja os erros"}
+        return {"enabled": True, "file": Path(self.settings.prominence).name, "verses": len(self.prominence),
+                "weight": self.settings.prominence_weight}
+
+
+def _smalltalk():
+    from pastor.text.smalltalk import is_greeting_or_thanks
+    return is_greeting_or_thanks
+
+
+def load_engine(settings: Settings) -> Engine:
+    """Load the engine or raise CorpusError with a message naming what is missing."""
+    return Engine(settings).load()
+
+
+__all__ = ["Engine", "load_engine", "CorpusError"]

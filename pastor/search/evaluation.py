@@ -1,0 +1,184 @@
+"""Retrieval evaluation: gold question sets, ranking metrics and a timed runner."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence
+
+from pastor.bible import canon
+
+# Rank-based metrics are always reported at this depth; only hit@k follows the caller's k.
+DEPTH = 10
+
+# Verse ids as the index stores them: `USFX-code chapter:verse`, no extra spaces.
+_VERSE_ID = re.compile(r"([1-3A-Z]{3}) ([1-9]\d*):([1-9]\d*)")
+
+
+class QuestionSetError(ValueError):
+    """A question-set file is missing or has a bad line; the message names file and line."""
+
+
+# --- Metrics -----------------------------------------------------------------------------
+# All take the ranking as returned by a search (best first). Only the first k positions
+# count, and a gold id counts once, at its first position: a duplicate wastes its slot
+# instead of scoring twice, as it would on the user's screen.
+
+def _check_k(k: int) -> None:
+    if k < 1:
+        raise ValueError(f"k deve ser pelo menos 1 (recebido {k})")
+
+
+def _gold_ranks(ranked_ids: Sequence[str], gold: Iterable[str], k: int) -> list[int]:
+    """1-based ranks, within the top k, of the first occurrence of each gold id."""
+    _check_k(k)
+    wanted, ranks = set(gold), []
+    for rank, verse_id in enumerate(ranked_ids[:k], start=1):
+        if verse_id in wanted:
+            ranks.append(rank)
+            wanted.discard(verse_id)
+    return ranks
+
+
+def hit_at_k(ranked_ids: Sequence[str], gold: Iterable[str], k: int) -> float:
+    """1.0 if any gold id is among the first k results, else 0.0."""
+    return 1.0 if _gold_ranks(ranked_ids, gold, k) else 0.0
+
+
+def recall_at_k(ranked_ids: Sequence[str], gold: Iterable[str], k: int) -> float:
+    """Share of the distinct gold ids found among the first k results."""
+    gold = set(gold)
+    return len(_gold_ranks(ranked_ids, gold, k)) / len(gold) if gold else 0.0
+
+
+def mrr_at_k(ranked_ids: Sequence[str], gold: Iterable[str], k: int) -> float:
+    """Reciprocal rank of the first gold id within the first k results (0.0 if none)."""
+    ranks = _gold_ranks(ranked_ids, gold, k)
+    return 1.0 / ranks[0] if ranks else 0.0
+
+
+def ndcg_at_k(ranked_ids: Sequence[str], gold: Iterable[str], k: int) -> float:
+    """Binary-relevance nDCG: DCG of the ranking over the DCG of an ideal one."""
+    gold = set(gold)
+    dcg = sum(1.0 / math.log2(rank + 1) for rank in _gold_ranks(ranked_ids, gold, k))
+    ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(len(gold), k) + 1))
+    return dcg / ideal if ideal else 0.0
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile (q in 0..100), as numpy's default."""
+    if not values:
+        raise ValueError("percentil de uma lista vazia")
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q / 100.0
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+# --- Question sets -------------------------------------------------------------------------
+
+def load_questions(path: Path | str) -> list[dict]:
+    """Read a JSONL question set: one `{"question", "gold", "topic"?}` object per line."""
+    path = Path(path)
+    if not path.is_file():
+        raise QuestionSetError(f"Arquivo de perguntas não encontrado: {path}")
+    questions = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                questions.append(_parse_line(line, f"{path.name}, linha {number}"))
+    if not questions:
+        raise QuestionSetError(f"{path.name}: nenhuma pergunta no arquivo")
+    return questions
+
+
+def _parse_line(line: str, where: str) -> dict:
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise QuestionSetError(f"{where}: JSON inválido ({exc.msg}, coluna {exc.colno})") from None
+    if not isinstance(row, dict):
+        raise QuestionSetError(f"{where}: esperado um objeto JSON com 'question' e 'gold'")
+    question = row.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise QuestionSetError(f"{where}: falta o campo 'question' (texto não vazio)")
+    gold = row.get("gold")
+    if not isinstance(gold, list) or not gold:
+        raise QuestionSetError(f"{where}: falta o campo 'gold' (lista não vazia de versículos)")
+    for verse_id in gold:
+        _check_verse_id(verse_id, where)
+    if len(set(gold)) != len(gold):
+        raise QuestionSetError(f"{where}: versículo repetido em 'gold'")
+    topic = row.get("topic", "")
+    if not isinstance(topic, str):
+        raise QuestionSetError(f"{where}: 'topic' deve ser texto")
+    return {"question": question, "gold": list(gold), "topic": topic}
+
+
+def _check_verse_id(verse_id: object, where: str) -> None:
+    match = _VERSE_ID.fullmatch(verse_id) if isinstance(verse_id, str) else None
+    if not match:
+        raise QuestionSetError(
+            f"{where}: id de versículo malformado {verse_id!r} (esperado como 'JHN 3:16')")
+    if match.group(1) not in canon.by_code():
+        raise QuestionSetError(f"{where}: livro desconhecido {match.group(1)!r} em {verse_id!r}")
+
+
+# --- Runner --------------------------------------------------------------------------------
+
+def score_question(ranked_ids: Sequence[str], gold: Iterable[str], k: int) -> dict[str, float]:
+    """The per-question figures that `evaluate` averages (useful to list failures)."""
+    gold = set(gold)
+    return {
+        f"hit@{k}": hit_at_k(ranked_ids, gold, k),
+        f"recall@{DEPTH}": recall_at_k(ranked_ids, gold, DEPTH),
+        f"mrr@{DEPTH}": mrr_at_k(ranked_ids, gold, DEPTH),
+        f"ndcg@{DEPTH}": ndcg_at_k(ranked_ids, gold, DEPTH),
+    }
+
+
+def evaluate(search: Callable[[str], list[str]], questions: Sequence[Mapping], k: int = 6) -> dict:
+    """Run `search` on every question; mean metrics plus latency percentiles in ms."""
+    _check_k(k)
+    if not questions:
+        raise ValueError("nenhuma pergunta para avaliar")
+    totals: dict[str, float] = {}
+    latencies = []
+    for item in questions:
+        # Time only the search call, not the scoring.
+        start = time.perf_counter()
+        ranked = list(search(item["question"]))
+        latencies.append((time.perf_counter() - start) * 1000.0)
+        for name, value in score_question(ranked, item["gold"], k).items():
+            totals[name] = totals.get(name, 0.0) + value
+    n = len(questions)
+    return {"n": n, **{name: total / n for name, total in totals.items()},
+            "p50_ms": percentile(latencies, 50), "p95_ms": percentile(latencies, 95)}
+
+
+def evaluate_modes(searchers: Mapping[str, Callable[[str], list[str]]],
+                   questions: Sequence[Mapping], k: int = 6) -> dict[str, dict]:
+    """`evaluate` for each retrieval mode (`hybrid`, `vector`, `lexical`…), in the given order."""
+    return {mode: evaluate(search, questions, k) for mode, search in searchers.items()}
+
+
+# --- Report --------------------------------------------------------------------------------
+
+def format_table(results: Mapping[str, Mapping]) -> str:
+    """A Markdown table, one row per mode, for the CLI and the README."""
+    hit_keys = sorted({key for row in results.values() for key in row if key.startswith("hit@")},
+                      key=lambda key: int(key.split("@")[1]))
+    metrics = [*hit_keys, f"recall@{DEPTH}", f"mrr@{DEPTH}", f"ndcg@{DEPTH}"]
+    header = ["modo", "n", *metrics, "p50 (ms)", "p95 (ms)"]
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+    for mode, row in results.items():
+        cells = [mode, str(row.get("n", ""))]
+        cells += [f"{row[m]:.3f}" if m in row else "—" for m in metrics]
+        cells += [f"{row[m]:.1f}" if m in row else "—" for m in ("p50_ms", "p95_ms")]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,162 @@
+"""The named API endpoints for `gradio_client`: chat, search, lookup, status, reindex and feedback."""
+
+from __future__ import annotations
+
+import threading
+
+import gradio as gr
+
+from pastor.web.ratelimit import RateLimited, client_key
+from pastor.web.runtime import Runtime
+
+SOURCES = ("all", "bible", "docs")
+MAX_K = 50
+MAX_HISTORY_MESSAGES = 200
+
+DESCRIPTIONS = {
+    "chat": ("Conversa com o Pastor Online (streaming). Cada resultado parcial é "
+             "{turn_id, answer, done: false} com a resposta já validada até ali; o último tem done: true "
+             "e também mode, reason, citations, removed_citations, sources, provider, model e error. "
+             "history: lista opcional de {role: 'user'|'assistant', content}."),
+    "search": ("Busca versículos para uma pergunta: {mode, reason, results: [{id, reference, text, score, "
+               "vector_rank, vector_score, lexical_rank, lexical_score, kind}]}. k: 1 a 50; "
+               "source: 'all', 'bible' ou 'docs'."),
+    "lookup": ("Resolve referências bíblicas escritas no texto (ex.: 'João 3:16', 'Sl 23'): "
+               "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}."),
+    "status": ("Estado do serviço: índice (estado, progresso), corpus (arquivo, SHA-256, versículos), modelo de "
+               "embeddings, BM25, modelo de linguagem (alcançável?), últimos erros. Nunca inclui chaves."),
+    "reindex": ("Reconstrói o índice vetorial em segundo plano. Pede o token quando REINDEX_TOKEN está definido; "
+                "recusado se uma indexação já está em andamento."),
+    "feedback": "Registra a avaliação de uma resposta: turn_id (do chat), rating 'up' ou 'down', comentário opcional.",
+}
+
+
+def fail(message: str) -> gr.Error:
+    return gr.Error(message, title="Pastor Online")
+
+
+class WebAPI:
+    def __init__(self, runtime: Runtime):
+        self.runtime = runtime
+
+    def register(self) -> None:
+        """Declare the endpoints inside the current `gr.Blocks` context."""
+        gr.api(self.chat, api_name="chat", api_description=DESCRIPTIONS["chat"], concurrency_id="chat")
+        gr.api(self.search, api_name="search", api_description=DESCRIPTIONS["search"])
+        # Cheap reads and writes: never queued behind model calls.
+        for name in ("lookup", "status", "reindex", "feedback"):
+            gr.api(getattr(self, name), api_name=name, api_description=DESCRIPTIONS[name], concurrency_limit=None)
+
+    # -- endpoints -------------------------------------------------------------------------------
+    # `chat` is a generator; its annotation names the type of each yielded value, which is what
+    # Gradio reads to describe the endpoint's output.
+    def chat(self, message: str, history: list | None = None, request: gr.Request = None) -> dict:
+        """Stream one grounded answer."""
+        text = self._message(message)
+        self._available(need_chat=True)
+        history = _history(history, self.runtime.settings.max_message_chars * 2)
+        self._rate_limit(request)
+        cancel = threading.Event()
+        turn = self.runtime.chat.turn(text, history, cancel)
+        try:
+            for update in turn:
+                if update.done:
+                    yield update.as_dict()
+                else:
+                    yield {"turn_id": update.turn_id, "answer": update.answer, "done": False}
+        finally:
+            # Runs when the client cancels or goes away too: the model's stream is closed.
+            cancel.set()
+            turn.close()
+
+    def search(self, question: str, k: int = 6, source: str = "all") -> dict:
+        """Retrieve verses for a question."""
+        question = self._text(question, "question")
+        k = _integer(k, "k", 1, MAX_K)
+        if source not in SOURCES:
+            raise fail(f"source inválido: {source!r}. Use um destes: {', '.join(SOURCES)}.")
+        self._available()
+        return self.runtime.engine.retriever.search(question, k=k, source=source).as_dict()
+
+    def lookup(self, text: str) -> dict:
+        """Resolve Bible references written in the text."""
+        from pastor.bible.references import lookup
+        text = self._text(text, "text")
+        self._available()
+        return lookup(text, self.runtime.engine.bible)
+
+    def status(self) -> dict:
+        """The service's state."""
+        return self.runtime.status()
+
+    def reindex(self, token: str = "") -> dict:
+        """Rebuild the vector index in the background."""
+        outcome = self.runtime.reindex(token if isinstance(token, str) else "")
+        if not outcome.ok:
+            raise fail(outcome.message)
+        return {"started": True, "message": outcome.message}
+
+    def feedback(self, turn_id: str, rating: str, comment: str = "") -> dict:
+        """Record thumbs up/down for an answer."""
+        if not isinstance(turn_id, str) or not turn_id.strip():
+            raise fail("Informe o turn_id da resposta (ele vem no resultado final do chat).")
+        if not isinstance(comment, str):
+            raise fail("O comentário deve ser um texto.")
+        if self.runtime.turnlog is None:
+            raise fail("O registro de conversas não está disponível.")
+        try:
+            record = self.runtime.turnlog.feedback(turn_id.strip(), rating, comment)
+        except (ValueError, KeyError) as exc:
+            raise fail(str(exc.args[0]) if exc.args else "Avaliação inválida.") from None
+        return {"ok": True, "turn_id": record["turn_id"], "rating": record["rating"]}
+
+    # -- validation ------------------------------------------------------------------------------
+    def _message(self, message) -> str:
+        from pastor.answer.chat import InputError
+        try:
+            return self.runtime.check_message(message)
+        except InputError as exc:
+            raise fail(str(exc)) from None
+
+    def _text(self, value, name: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise fail(f"O parâmetro {name} deve ser um texto não vazio.")
+        limit = self.runtime.settings.max_message_chars
+        if len(value) > limit:
+            raise fail(f"O parâmetro {name} tem {len(value)} caracteres; o limite é {limit}.")
+        return value.strip()
+
+    def _available(self, need_chat: bool = False) -> None:
+        problem = self.runtime.unavailable(need_chat=need_chat)
+        if problem:
+            raise fail(problem)
+
+    def _rate_limit(self, request) -> None:
+        try:
+            self.runtime.limiter.hit(client_key(request))
+        except RateLimited as exc:
+            raise fail(str(exc)) from None
+
+
+def _integer(value, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        raise fail(f"O parâmetro {name} deve ser um número inteiro.")
+    if not low <= int(value) <= high:
+        raise fail(f"O parâmetro {name} deve estar entre {low} e {high}.")
+    return int(value)
+
+
+def _history(history, max_chars: int) -> list[dict]:
+    """A client's history: a list of {role, content} with user/assistant roles. Each content is
+    cut at `max_chars` so a client cannot inflate the prompt (the service keeps the last turns)."""
+    if history is None:
+        return []
+    if not isinstance(history, list) or len(history) > MAX_HISTORY_MESSAGES:
+        raise fail(f"history deve ser uma lista de até {MAX_HISTORY_MESSAGES} mensagens {{role, content}}.")
+    clean = []
+    for item in history:
+        if not isinstance(item, dict) or item.get("role") not in ("user", "assistant") \
+                or not isinstance(item.get("content"), str):
+            raise fail("Cada mensagem de history deve ser {role: 'user' ou 'assistant', content: texto}.")
+        clean.append({"role": item["role"], "content": item["content"][:max_chars]})
+    return clean

@@ -1,0 +1,259 @@
+"""What the web app serves from: engine, provider, chat service and turn log, loaded in the background."""
+
+from __future__ import annotations
+
+import copy
+import hmac
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pastor.config import Settings
+from pastor.web.ratelimit import RateLimiter
+
+log = logging.getLogger("pastor.web")
+
+OPENBIBLE_CREDIT = "Referências cruzadas © OpenBible.info, CC BY 4.0"
+BLIVRE_CREDIT = "Texto bíblico: Bíblia Livre, CC BY 4.0"
+
+STATUS_TTL = 1.0
+
+LOADING_MESSAGE = ("O Pastor Online está iniciando (carregando a Bíblia e a busca). "
+                   "Tente de novo em alguns segundos.")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of an operator action, with the Portuguese message to show."""
+
+    ok: bool
+    message: str
+
+
+class ProviderProbe:
+    """`provider.check()` cached for `ttl` seconds and refreshed in a thread, so a slow or
+    unreachable model server never stalls the status page."""
+
+    def __init__(self, provider, *, ttl: float = 10.0, wait: float = 1.0):
+        self.provider = provider
+        self.ttl = ttl
+        self.wait = wait
+        self._value: dict | None = None
+        self._checked = 0.0
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> dict:
+        with self._lock:
+            stale = self._value is None or time.monotonic() - self._checked > self.ttl
+            if stale and (self._thread is None or not self._thread.is_alive()):
+                self._thread = threading.Thread(target=self._refresh, daemon=True, name="pastor-probe")
+                self._thread.start()
+            thread = self._thread
+        if self._value is None and thread is not None:
+            thread.join(self.wait)  # the first answer is worth a short wait
+        return self._value or {"reachable": None, "detail": "verificando…"}
+
+    def _refresh(self) -> None:
+        try:
+            value = self.provider.check()
+        except Exception as exc:  # check() should never raise; a bug must not break the status page
+            value = {"reachable": False, "detail": f"falha na verificação ({type(exc).__name__})"}
+        self._value = {"reachable": value.get("reachable"), "detail": str(value.get("detail", ""))}
+        self._checked = time.monotonic()
+
+
+class TurnRegistry:
+    """One running turn per browser session: a new question or Stop sets the previous turn's
+    cancel event, which makes the chat service close the provider's stream."""
+
+    def __init__(self):
+        self._events: dict[str, threading.Event] = {}
+        self._lock = threading.Lock()
+
+    def begin(self, session: str) -> threading.Event:
+        event = threading.Event()
+        with self._lock:
+            previous = self._events.get(session)
+            self._events[session] = event
+        if previous is not None:
+            previous.set()
+        return event
+
+    def cancel(self, session: str) -> bool:
+        with self._lock:
+            event = self._events.pop(session, None)
+        if event is None:
+            return False
+        event.set()
+        return True
+
+    def end(self, session: str, event: threading.Event) -> None:
+        with self._lock:
+            if self._events.get(session) is event:
+                del self._events[session]
+
+
+class Runtime:
+    def __init__(self, settings: Settings, *, provider=None, engine=None):
+        self.settings = settings
+        self.engine = engine
+        self.load_error: str | None = None
+        self.provider = provider
+        self.provider_error: str | None = None
+        self.chat = None
+        self.turnlog = None
+        self.limiter = RateLimiter(settings.rate_limit_seconds)
+        self.turns = TurnRegistry()
+        self.probe: ProviderProbe | None = None
+        self.started = time.time()
+        self._loaded = threading.Event()
+        self._status: tuple[float, dict] | None = None
+        self._status_lock = threading.Lock()
+        self._loader: threading.Thread | None = None
+
+    # -- start-up ------------------------------------------------------------------------------
+    def start(self, *, background: bool = True) -> "Runtime":
+        """Load the provider at once and the engine in a thread, so the server is up in seconds."""
+        from pastor.answer.turnlog import TurnLog
+        self.turnlog = TurnLog(self.settings.data_dir / "logs", max_bytes=self.settings.log_max_bytes)
+        self._load_provider()
+        self._loader = threading.Thread(target=self._load_engine, daemon=True, name="pastor-loader")
+        self._loader.start()
+        if not background:
+            self._loader.join()
+        return self
+
+    def _load_provider(self) -> None:
+        from pastor.providers import ProviderError, load_provider
+        if self.provider is None:
+            try:
+                self.provider = load_provider(self.settings)
+            except ProviderError as exc:
+                self.provider_error = exc.user_message
+                return
+        self.probe = ProviderProbe(self.provider)
+
+    def _load_engine(self) -> None:
+        from pastor.bible.usfx import CorpusError
+        from pastor.search.engine import Engine
+        try:
+            engine = self.engine or Engine(self.settings).load()
+        except CorpusError as exc:
+            self.load_error = str(exc)
+        except Exception as exc:  # the page must say why instead of crashing the server
+            log.exception("engine failed to load")
+            self.load_error = f"Falha ao carregar a busca: {exc}"
+        else:
+            self._build_chat(engine)
+            self.engine = engine  # last: the app counts as ready from here
+            if self.settings.background_index:
+                engine.start_indexing()
+        finally:
+            self._loaded.set()
+
+    def _build_chat(self, engine) -> None:
+        if self.provider is None:
+            return
+        try:
+            from pastor.answer.chat import ChatService
+            self.chat = ChatService(engine, self.provider, turnlog=self.turnlog, top_k=self.settings.top_k,
+                                    history_turns=self.settings.history_turns,
+                                    max_chars=self.settings.max_message_chars)
+        except Exception as exc:  # search and status still work; the chat says why it cannot
+            log.exception("chat service failed to start")
+            self.provider_error = f"Falha ao preparar a conversa: {exc}"
+
+    def wait_loaded(self, timeout: float | None = None) -> bool:
+        return self._loaded.wait(timeout)
+
+    def stop(self) -> None:
+        if self.engine is not None:
+            self.engine.stop_indexing(timeout=10)
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """"loading", "error" (nothing can be searched) or "ready" (corpus and BM25 loaded)."""
+        if self.engine is not None:
+            return "ready" if self.engine.lexical is not None else "error"
+        return "error" if self.load_error else "loading"
+
+    def unavailable(self, need_chat: bool = False) -> str | None:
+        """Why the search (or, with need_chat, the chat) cannot run now; None when it can."""
+        if self.phase == "loading":
+            return LOADING_MESSAGE
+        if self.phase == "error":
+            return f"O Pastor Online não consegue responder agora. {self.load_error or ''}".strip()
+        if need_chat and self.chat is None:
+            return f"O modelo de linguagem não está configurado corretamente. {self.provider_error or ''}".strip()
+        return None
+
+    def check_message(self, message) -> str:
+        """The chat service's own validation (raises InputError), available even while loading."""
+        from pastor.answer.chat import ChatService
+        checker = self.chat or ChatService(None, None, max_chars=self.settings.max_message_chars)
+        return checker.check_message(message)
+
+    def attributions(self) -> list[str]:
+        """Credits the licences require for what is loaded now."""
+        credits = []
+        files = [self.settings.corpus, *self.settings.extra_corpora]
+        if any("blivre" in Path(f).name.lower() for f in files):
+            credits.append(BLIVRE_CREDIT)
+        # The prior is on when its table loaded (the engine's status reports the same condition).
+        if self.engine is not None and self.engine.prominence is not None:
+            credits.append(OPENBIBLE_CREDIT)
+        return credits
+
+    def status(self) -> dict:
+        """Everything the status page shows; never settings values, keys or URLs with credentials.
+
+        Shared for STATUS_TTL seconds: every open page polls it, and the engine's status costs
+        about 50 ms on the full corpus (it recounts the versification differences)."""
+        with self._status_lock:
+            now = time.monotonic()
+            if self._status is None or now - self._status[0] > STATUS_TTL:
+                self._status = (now, self._fresh_status())
+            return copy.deepcopy(self._status[1])
+
+    def _fresh_status(self) -> dict:
+        data = self.engine.status() if self.engine is not None else _empty_status(self.phase)
+        data["phase"] = self.phase
+        data["corpus_error"] = self.load_error
+        data["uptime_seconds"] = round(time.time() - self.started)
+        data["llm"] = self._llm_status()
+        data["attributions"] = self.attributions()
+        return data
+
+    def _llm_status(self) -> dict:
+        if self.provider is None:
+            return {"provider": self.settings.llm_provider, "model": self.settings.llm_model, "reachable": False,
+                    "detail": self.provider_error or "não carregado"}
+        check = self.probe.get() if self.probe else {"reachable": None, "detail": ""}
+        return {"provider": self.provider.name, "model": self.provider.model, **check}
+
+    # -- operator actions ------------------------------------------------------------------------
+    def reindex(self, token: str = "") -> Outcome:
+        """Rebuild the vector index in the background; refused while one runs."""
+        expected = self.settings.reindex_token
+        if expected and not hmac.compare_digest((token or "").encode(), expected.encode()):
+            return Outcome(False, "Token de reindexação inválido.")
+        problem = self.unavailable()
+        if problem:
+            return Outcome(False, problem)
+        if self.engine.index is None:
+            reason = self.engine.embedder_error or "modelo de embeddings não carregado"
+            return Outcome(False, f"Não há índice vetorial para reconstruir: {reason}")
+        if not self.engine.start_indexing(rebuild=True):
+            return Outcome(False, "Já existe uma indexação em andamento. Aguarde ela terminar antes de pedir outra.")
+        return Outcome(True, "Reindexação iniciada. Acompanhe o progresso na aba Status.")
+
+
+def _empty_status(phase: str) -> dict:
+    """The engine's status shape before (or without) an engine."""
+    return {"state": phase, "ready": False, "vectors_ready": False, "corpus": None, "extra_corpora": [],
+            "embedder": None, "index": None, "progress": {"done": 0, "total": 0}, "bm25_ready": False,
+            "prominence": {"enabled": False, "detail": ""}, "errors": []}

@@ -1,0 +1,44 @@
+"""The web server: the Gradio page and API mounted on FastAPI with health routes, run by uvicorn."""
+
+from __future__ import annotations
+
+import contextlib
+
+import gradio as gr
+from fastapi import FastAPI
+
+from pastor.config import Settings
+from pastor.web.health import add_health_routes
+from pastor.web.page import CSS, build_blocks
+from pastor.web.runtime import Runtime
+
+
+def create_app(settings: Settings, *, provider=None) -> tuple[FastAPI, Runtime]:
+    """The ASGI app and its runtime. The runtime starts with the server, loading the engine in a
+    thread, so the page answers first and the corpus, BM25 and vectors follow."""
+    runtime = Runtime(settings, provider=provider)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        runtime.start()
+        yield
+        runtime.stop()  # lets an index batch finish and its manifest be written
+
+    app = FastAPI(title="Pastor Online", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    add_health_routes(app, runtime)
+    demo = build_blocks(runtime)
+    demo.queue(default_concurrency_limit=settings.concurrency)
+    # run_history off: Gradio would otherwise keep users' messages in its run history.
+    app = gr.mount_gradio_app(app, demo, path="/", css=CSS, footer_links=["api"], run_history=False,
+                              ssr_mode=False, mcp_server=False, server_name=settings.host,
+                              server_port=settings.port)
+    return app, runtime
+
+
+def serve(settings: Settings) -> None:
+    import uvicorn
+    app, _ = create_app(settings)
+    print(f"Pastor Online em http://{settings.host}:{settings.port} (API: /?view=api, saúde: /live e /ready)",
+          flush=True)
+    # Open pages keep streaming connections; do not wait on them forever when stopping.
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", timeout_graceful_shutdown=5)
