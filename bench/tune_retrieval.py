@@ -18,7 +18,8 @@ from pastor.config import get_settings  # noqa: E402
 from pastor.search.engine import load_engine  # noqa: E402
 from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
 from pastor.search.fusion import rrf  # noqa: E402
-from pastor.search.gates import NO_EVIDENCE, Gate  # noqa: E402
+from pastor.search.gates import Gate  # noqa: E402
+from pastor.search.modes import Mode
 
 
 def candidates(engine, question: str, n: int = 100):
@@ -53,8 +54,8 @@ def tune_gates(engine, cached, offtopic) -> None:
     for best_z, pastoral_z, coverage in itertools.product([2.0, 2.5, 3.0, 3.5], [0.0, 1.0, 1.5, 99],
                                                           [0.5, 0.67, 1.01]):
         gate = Gate(best_z=best_z, pastoral_z=pastoral_z, lexical_coverage=coverage)
-        answered = sum(gate.decide(e, calibration)[0] != NO_EVIDENCE for _, (_, _, e) in cached)
-        refused = sum(gate.decide(e, calibration)[0] == NO_EVIDENCE for e in offtopic)
+        answered = sum(gate.decide(e, calibration)[0] != Mode.NO_EVIDENCE for _, (_, _, e) in cached)
+        refused = sum(gate.decide(e, calibration)[0] == Mode.NO_EVIDENCE for e in offtopic)
         print(f"| {best_z} | {pastoral_z} | {coverage} | {answered / len(cached):.2f} | "
               f"{refused / len(offtopic):.2f} |")
 

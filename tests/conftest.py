@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from pastor.bible.usfx import Bible, load_bible
+from tests.support.helpers import FIXTURES, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+# Fixture plugins, registered once for the whole suite.
+pytest_plugins = ["tests.support.core_fixtures", "tests.support.app_fixtures"]
+
 USFX = FIXTURES / "usfx"
 
 ALMEIDA_FILE = "por-almeida1911.usfx.xml"

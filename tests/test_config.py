@@ -9,7 +9,7 @@ import pytest
 from pastor import config
 from pastor.config import SPEC, ConfigError, Settings, read_dotenv
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tests.support.helpers import ROOT as REPO_ROOT
 
 
 @pytest.fixture

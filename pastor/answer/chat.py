@@ -8,7 +8,7 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from typing import Iterator
 
-from pastor.search import gates
+from pastor.search.modes import Mode
 from pastor.answer import prompts, safety
 from pastor.answer.citations import NO_ANCHOR_NOTE, StreamingValidator
 from pastor.documents.refs import DOC_REF_PATTERN
@@ -85,7 +85,7 @@ class ChatService:
         timings["retrieval_ms"] = round((time.perf_counter() - t0) * 1000, 1)
         update.mode, update.reason = result.mode, result.reason
         update.sources = [_source(h) for h in result.results]
-        if result.mode == gates.NO_EVIDENCE:
+        if result.mode == Mode.NO_EVIDENCE:
             update.answer = prompts.NO_EVIDENCE_MESSAGE
             yield from self._finish(update, update, message, started, timings, result)
             return
@@ -123,7 +123,7 @@ class ChatService:
         lines += [f"> {v.text} — **{v.reference}**" for v in verses]
         sources = [{"id": v.id, "reference": v.reference, "text": v.text, "score": 1.0,
                     "cited": True, "kind": "verse"} for v in verses]
-        return TurnUpdate("", "\n".join(lines), mode="crisis", reason=f"sinal de crise: {crisis.kind}",
+        return TurnUpdate("", "\n".join(lines), mode=Mode.CRISIS, reason=f"sinal de crise: {crisis.kind}",
                           citations=[v.reference for v in verses], sources=sources)
 
     def _verses_only(self, result) -> str:
@@ -137,7 +137,7 @@ class ChatService:
         allowed_verses = {h.id for h in result.results if h.kind == "verse"}
         allowed_docs = {h.id for h in result.results if h.kind == "doc"}
         validator = StreamingValidator(allowed_verses, allowed_docs)
-        prefix = LEXICAL_NOTE if result.mode == gates.LEXICAL_FALLBACK and not self.engine.retriever.vectors_ready else ""
+        prefix = LEXICAL_NOTE if result.mode == Mode.LEXICAL_FALLBACK and not self.engine.retriever.vectors_ready else ""
         update.answer = prefix
         yield update  # "preparando resposta…" is the UI's state until the first token
         t0 = time.perf_counter()
@@ -166,7 +166,7 @@ class ChatService:
             update.error = {"type": "cancelled", "message": "Resposta interrompida.", "provider": self.provider.name}
         update.citations = list(validator.citations)
         update.removed_citations = list(validator.removed)
-        if result.mode != gates.CONVERSATIONAL and not update.citations and not update.error:
+        if result.mode != Mode.CONVERSATIONAL and not update.citations and not update.error:
             update.answer = update.answer.rstrip() + "\n\n" + NO_ANCHOR_NOTE
         yield from self._finish(update, update, message, started, timings, result)
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Modes every search result carries.
-REFERENCE, RAG, LEXICAL_FALLBACK, CONVERSATIONAL, NO_EVIDENCE = (
-    "reference", "rag", "lexical_fallback", "conversational", "no_evidence")
+from pastor.search.modes import Mode
+
 
 
 @dataclass(frozen=True)
@@ -46,18 +45,18 @@ class Gate:
         if evidence.best_cosine is not None and calibration is not None:
             z = calibration.z(evidence.best_cosine)
             if z >= self.best_z:
-                return RAG, f"melhor similaridade {evidence.best_cosine:.3f} (z={z:.1f} ≥ {self.best_z})"
+                return Mode.RAG, f"melhor similaridade {evidence.best_cosine:.3f} (z={z:.1f} ≥ {self.best_z})"
             if evidence.pastoral and z >= self.pastoral_z:
-                return RAG, (f"tema pastoral e similaridade {evidence.best_cosine:.3f} "
+                return Mode.RAG, (f"tema pastoral e similaridade {evidence.best_cosine:.3f} "
                              f"(z={z:.1f} ≥ {self.pastoral_z})")
             if lexical_ok:
-                return LEXICAL_FALLBACK, (f"similaridade vetorial fraca (z={z:.1f} < {self.best_z}), mas "
+                return Mode.LEXICAL_FALLBACK, (f"similaridade vetorial fraca (z={z:.1f} < {self.best_z}), mas "
                                           f"{evidence.lexical_coverage:.0%} das palavras aparecem no texto")
-            return NO_EVIDENCE, f"similaridade vetorial fraca (z={z:.1f} < {self.best_z}) e pouca sobreposição lexical"
+            return Mode.NO_EVIDENCE, f"similaridade vetorial fraca (z={z:.1f} < {self.best_z}) e pouca sobreposição lexical"
         if lexical_ok:
-            return LEXICAL_FALLBACK, (f"índice vetorial indisponível; {evidence.lexical_coverage:.0%} "
+            return Mode.LEXICAL_FALLBACK, (f"índice vetorial indisponível; {evidence.lexical_coverage:.0%} "
                                       "das palavras aparecem no texto")
-        return NO_EVIDENCE, "índice vetorial indisponível e pouca sobreposição lexical"
+        return Mode.NO_EVIDENCE, "índice vetorial indisponível e pouca sobreposição lexical"
 
     def keep_vector_hit(self, cosine: float | None, calibration: Calibration | None) -> bool:
         return cosine is not None and calibration is not None and calibration.z(cosine) >= self.hit_z

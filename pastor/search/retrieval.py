@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 
-from pastor.search import gates
+from pastor.search.modes import Mode
 from pastor.bible import references
 from pastor.search.fusion import Fused, rrf
 from pastor.search.gates import Calibration, Evidence, Gate
@@ -93,12 +93,12 @@ class Retriever:
         found = references.lookup(question, self.bible)
         explicit = self._reference_hits(found)
         if explicit:
-            return SearchResult(gates.REFERENCE, f"referência explícita: {', '.join(r['reference'] for r in found['references'])}",
+            return SearchResult(Mode.REFERENCE, f"referência explícita: {', '.join(r['reference'] for r in found['references'])}",
                                 explicit, [r["reference"] for r in found["references"]], found["not_found"])
         if found["not_found"]:
-            return SearchResult(gates.NO_EVIDENCE, found["not_found"][0]["reason"], [], [], found["not_found"])
+            return SearchResult(Mode.NO_EVIDENCE, found["not_found"][0]["reason"], [], [], found["not_found"])
         if self.smalltalk and self.smalltalk(question):
-            return SearchResult(gates.CONVERSATIONAL, "saudação ou agradecimento", [])
+            return SearchResult(Mode.CONVERSATIONAL, "saudação ou agradecimento", [])
         return self._hybrid(question, k, source, use_vectors, use_lexical, gated)
 
     # -- explicit references ---------------------------------------------------------------------
@@ -136,8 +136,8 @@ class Retriever:
         evidence = self._evidence(question, all_vector, all_lexical, query_vector is not None)
         mode, reason = self.gate.decide(evidence, self.calibration)
         if not gated:
-            mode, reason = gates.RAG, "sem portões (avaliação)"
-        if mode == gates.NO_EVIDENCE:
+            mode, reason = Mode.RAG, "sem portões (avaliação)"
+        if mode == Mode.NO_EVIDENCE:
             return SearchResult(mode, reason, [])
         hits = []
         for fused, slots in per_source:
@@ -178,7 +178,7 @@ class Retriever:
         """Per-hit gate: a hit needs lexical support or a vector score above the unrelated band."""
         if not gated:
             return True
-        if mode == gates.LEXICAL_FALLBACK:
+        if mode == Mode.LEXICAL_FALLBACK:
             return item.lexical_rank is not None
         return item.lexical_rank is not None or self.gate.keep_vector_hit(item.vector_score, self.calibration)
 

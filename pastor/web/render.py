@@ -5,17 +5,18 @@ from __future__ import annotations
 import re
 
 from pastor.bible.references import find_references
+from pastor.search.modes import Mode
 
 PREPARING = "⏳ _preparando resposta…_"
 INTERRUPTED = "_(Resposta interrompida.)_"
 
 MODE_LABELS = {
-    "rag": "busca semântica",
-    "lexical_fallback": "busca por palavras-chave",
-    "reference": "referência bíblica citada",
-    "conversational": "conversa",
-    "no_evidence": "sem versículos adequados",
-    "crisis": "acolhimento em crise",
+    Mode.RAG: "busca semântica",
+    Mode.LEXICAL_FALLBACK: "busca por palavras-chave",
+    Mode.REFERENCE: "referência bíblica citada",
+    Mode.CONVERSATIONAL: "conversa",
+    Mode.NO_EVIDENCE: "sem versículos adequados",
+    Mode.CRISIS: "acolhimento em crise",
 }
 
 STATE_LABELS = {

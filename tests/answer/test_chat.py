@@ -15,9 +15,8 @@ from pastor.search.engine import Engine
 from pastor.providers.fake import FakeProvider
 from pastor.providers.none import NoneProvider
 from pastor.answer.turnlog import TurnLog
-from tests.core_fixtures import HashEmbedder, copy_docs, settings_for
+from tests.support.core_fixtures import HashEmbedder, copy_docs, settings_for
 
-pytest_plugins = ["tests.core_fixtures"]
 
 SECRET = "sk-teste-NUNCA-NO-LOG-0123456789"
 JOHN = "o que diz João 3:16?"

@@ -15,8 +15,7 @@ import httpx
 
 from pastor.bible import canon
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "tests" / "artifacts"
+from tests.support.helpers import ARTIFACTS, ROOT  # noqa: E402,F401
 
 # No network of its own, no first-run or update traffic: the page under test is the only peer.
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

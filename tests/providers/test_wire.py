@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import traceback
 from dataclasses import dataclass
 
 import pytest
 
-from loopback_servers import AnthropicProtocol, LoopbackServer, OllamaProtocol, OpenAIProtocol, Script
+from tests.support.loopback_servers import AnthropicProtocol, LoopbackServer, OllamaProtocol, OpenAIProtocol, Script
+from tests.support.helpers import free_port
 from pastor.config import Settings
 from pastor.providers import ProviderError, load_provider
 
@@ -77,10 +77,6 @@ def failure_of(call) -> ProviderError:
     return caught.value
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 # --- normal traffic ------------------------------------------------------------------------------

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from pastor.bible.canon import fold
+from pastor.text.fold import fold
 from pastor.config import Settings
 from pastor.search.engine import load_engine
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.helpers import ROOT
+
+pytestmark = pytest.mark.slow  # builds the full index (about a minute)
 PROMINENCE = Path(os.environ.get("PASTOR_PROMINENCE_TSV", ROOT / ".." / "shared" / "xref" / "verse_prominence.tsv"))
 
 # "Não temas" family: the verse tells the reader not to fear (in 1911 or modern spelling).

@@ -12,13 +12,12 @@ import sys
 import pytest
 
 pytest.register_assert_rewrite("app_fixtures")
-from app_fixtures import (  # noqa: E402
+from tests.support.app_fixtures import (  # noqa: E402
     MINI_CORPUS, REINDEX_TOKEN, ROOT, LiveServer, app_env, app_settings, wait_for, wait_vectors)
 from gradio_client.exceptions import AppError  # noqa: E402
 
 from pastor.web.ratelimit import RateLimiter  # noqa: E402
 
-pytest_plugins = ["app_fixtures"]
 
 ENDPOINTS = {"/chat", "/search", "/lookup", "/status", "/reindex", "/feedback"}
 
@@ -233,6 +232,7 @@ class TestMissingCorpus:
 
 
 # == python app.py on the real corpus ================================================================
+@pytest.mark.slow
 def test_python_app_py_serves_the_real_corpus(tmp_path, almeida_path):
     """The run command itself, on the full Almeida corpus (indexing off: only lookup is needed)."""
     from gradio_client import Client

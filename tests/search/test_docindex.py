@@ -9,9 +9,8 @@ import pytest
 from pastor.search.docindex import TABLE, DocumentSource
 from pastor.documents import read_folder
 from pastor.search.index import embed_text
-from tests.core_fixtures import BROKEN_DOCS, GOOD_DOCS, HashEmbedder, settings_for
+from tests.support.core_fixtures import BROKEN_DOCS, GOOD_DOCS, HashEmbedder, settings_for
 
-pytest_plugins = ["tests.core_fixtures"]
 
 DOC_REF = re.compile(r"^[\w./-]+\.(md|txt|csv|json)#p\d+-c\d+$")
 

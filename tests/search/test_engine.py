@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.search import gates
+from pastor.search.modes import Mode
 from pastor.search.embedders.base import EmbedderError
 from pastor.search.engine import Engine, load_engine
-from tests.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI_VERSES, PROMINENCE
+from tests.support.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI_VERSES, PROMINENCE
 
-pytest_plugins = ["tests.core_fixtures"]
 
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
 REFERENCE = "o que diz João 3:16?"
@@ -17,9 +16,9 @@ REFERENCE = "o que diz João 3:16?"
 
 def answers_without_vectors(engine: Engine) -> None:
     """What the app must still do while vectors are off: references and keyword search."""
-    assert engine.retriever.search(REFERENCE).mode == gates.REFERENCE
+    assert engine.retriever.search(REFERENCE).mode == Mode.REFERENCE
     result = engine.retriever.search(FORGIVE)
-    assert result.mode == gates.LEXICAL_FALLBACK
+    assert result.mode == Mode.LEXICAL_FALLBACK
     assert result.results[0].id == "MAT 18:21"
 
 
@@ -59,7 +58,7 @@ class TestStatus:
         status = engine.status()
         assert status["prominence"] == {"enabled": False, "detail": "erro ao carregar; veja os erros"}
         assert any(e.startswith("prominência:") and "cabeçalho" in e for e in status["errors"])
-        assert engine.retriever.search(REFERENCE).mode == gates.REFERENCE
+        assert engine.retriever.search(REFERENCE).mode == Mode.REFERENCE
 
     def test_extra_translation(self, make_engine):
         engine = make_engine(PASTOR_EXTRA_CORPORA=str(EXTRA))
@@ -122,7 +121,7 @@ class TestWhileVectorsAreNotReady:
             embedder.release.set()
             engine._thread.join(30)
         assert engine.status()["state"] == "complete"
-        assert engine.retriever.search(FORGIVE).mode == gates.RAG
+        assert engine.retriever.search(FORGIVE).mode == Mode.RAG
         assert len(embedder.texts) == MINI_VERSES + 1  # every verse once, then the one query after
 
     def test_stop_then_resume(self, make_engine, fake_models):
@@ -194,7 +193,7 @@ class TestEmbedderFailures:
         status = engine.status()
         assert status["state"] == "error" and status["documents"]["chunks"] > 0
         result = engine.retriever.search("sede da igreja em Vale Sereno", source="docs")
-        assert result.mode == gates.LEXICAL_FALLBACK
+        assert result.mode == Mode.LEXICAL_FALLBACK
         assert result.results[0].id.startswith("estatuto.md#")
 
     def test_bogus_model_name_has_no_silent_fallback(self, make_engine, tmp_path, monkeypatch):

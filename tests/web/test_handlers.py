@@ -9,12 +9,11 @@ import gradio as gr
 import pytest
 
 pytest.register_assert_rewrite("app_fixtures")
-from app_fixtures import SpyProvider, app_settings  # noqa: E402
+from tests.support.app_fixtures import SpyProvider, app_settings  # noqa: E402
 from pastor.web import render as render  # noqa: E402
 from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
 from pastor.web.runtime import BLIVRE_CREDIT, OPENBIBLE_CREDIT, ProviderProbe, Runtime, TurnRegistry  # noqa: E402
 
-pytest_plugins = ["app_fixtures"]
 
 XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> ![rastreio](http://mal.example/p.png)'
 

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import socket
 import threading
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from pastor.config import Settings
+from tests.support.helpers import FIXTURES, MINI_CORPUS, PROMINENCE, ROOT, free_port, wait_for  # noqa: F401
 from pastor.providers.fake import FakeProvider
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-MINI_CORPUS = FIXTURES / "app" / "mini.usfx.xml"
-PROMINENCE = FIXTURES / "xref" / "expected_prominence.tsv"
 REINDEX_TOKEN = "token-de-teste-123"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def app_env(data_dir: Path, **overrides: str) -> dict[str, str]:
@@ -106,16 +95,6 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(15)
         self.runtime.stop()
-
-
-def wait_for(condition, timeout: float, message: str, interval: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"{message} em {timeout} s")
 
 
 def wait_vectors(runtime, timeout: float = 120.0) -> None:

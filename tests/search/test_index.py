@@ -12,9 +12,8 @@ import pytest
 from pastor.bible.usfx import load_bible
 from pastor.search.embedders.base import EmbedderError
 from pastor.search.index import VerseIndex, build_rows, embed_text
-from tests.core_fixtures import EXTRA_ALIGNED, MINI, MINI_VERSES, ONE_BOOK, HashEmbedder
+from tests.support.core_fixtures import EXTRA_ALIGNED, MINI, MINI_VERSES, ONE_BOOK, HashEmbedder
 
-pytest_plugins = ["tests.core_fixtures"]
 
 BATCH = 8
 BATCHES = math.ceil(MINI_VERSES / BATCH)  # 4

@@ -15,8 +15,9 @@ from pastor.documents import (DOC_REF_PATTERN, FileResult, doc_ref, is_citable, 
                               parse_document, read_folder, split_spans, split_text)
 from pastor.documents.text import markdown_sections
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "docs"
+from tests.support.helpers import FIXTURES as _FIXTURES, ROOT
+
+FIXTURES = _FIXTURES / "docs"
 EXAMPLE = ROOT / "corpus" / "docs" / "example"
 CAP = 4096  # bytes: every fixture is below it except quebrados/grande.txt
 

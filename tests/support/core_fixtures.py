@@ -14,15 +14,14 @@ import pytest
 from pastor.bible.usfx import load_bible
 from pastor.text.fold import fold
 from pastor.config import Settings
+from tests.support.helpers import FIXTURES, MINI_CORPUS, PROMINENCE  # noqa: F401 (re-exported)
 from pastor.search.embedders.base import Embedder, EmbedderError
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CORE = FIXTURES / "core"
-MINI = FIXTURES / "app" / "mini.usfx.xml"  # 25 verses
+MINI = MINI_CORPUS  # 25 verses
 EXTRA = CORE / "mini_extra.usfx.xml"  # 8 verses, 7 of them aligned with MINI
 ONE_BOOK = CORE / "one_book.usfx.xml"
 DOCS = FIXTURES / "docs"
-PROMINENCE = FIXTURES / "xref" / "expected_prominence.tsv"
 
 FAKE_MODEL = "fake-bow"  # the EMBEDDING_MODEL name the `fake_models` fixture answers
 MINI_VERSES = 25

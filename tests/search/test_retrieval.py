@@ -6,15 +6,15 @@ import re
 
 import pytest
 
-from pastor.search import gates, retrieval
+from pastor.search import retrieval
+from pastor.search.modes import Mode
 from pastor.search.gates import Gate
 from pastor.search.index import VerseIndex
 from pastor.search.lexical import LexicalIndex
 from pastor.search.retrieval import Retriever
 from pastor.text.smalltalk import is_greeting_or_thanks
-from tests.core_fixtures import MINI_VERSES, HashEmbedder, copy_docs, settings_for
+from tests.support.core_fixtures import MINI_VERSES, HashEmbedder, copy_docs, settings_for
 
-pytest_plugins = ["tests.core_fixtures"]
 
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
 OFF_TOPIC = "Qual a receita de bolo de cenoura?"
@@ -48,7 +48,7 @@ def kept_by_gate(retriever: Retriever, hit) -> bool:
 class TestReferenceMode:
     def test_question_with_a_reference_answers_that_verse(self, shared):
         result = shared.search("o que diz João 3:16?")
-        assert result.mode == gates.REFERENCE
+        assert result.mode == Mode.REFERENCE
         assert result.reason == "referência explícita: João 3:16"
         assert result.references == ["João 3:16"]
         [hit] = result.results
@@ -57,24 +57,24 @@ class TestReferenceMode:
 
     def test_several_references_in_the_order_written(self, shared):
         result = shared.search("Compare Mateus 18:21-22 com Jo 3.16, por favor")
-        assert result.mode == gates.REFERENCE
+        assert result.mode == Mode.REFERENCE
         assert [h.id for h in result.results] == ["MAT 18:21", "MAT 18:22", "JHN 3:16"]
         assert result.references == ["Mateus 18:21-22", "João 3:16"]
 
     def test_reference_beats_smalltalk_and_topic(self, shared):
         result = shared.search("Bom dia! Estou com medo; o que diz Isaías 41:10?")
-        assert result.mode == gates.REFERENCE
+        assert result.mode == Mode.REFERENCE
         assert result.results[0].id == "ISA 41:10"
 
     def test_found_and_missing_references_together(self, shared):
         result = shared.search("João 3:16 e João 3:17")
-        assert result.mode == gates.REFERENCE
+        assert result.mode == Mode.REFERENCE
         assert [h.id for h in result.results] == ["JHN 3:16"]
         assert [n["text"] for n in result.not_found] == ["João 3:17"]
 
     def test_only_missing_references_is_no_evidence_with_the_reason(self, shared):
         result = shared.search("o que diz João 3:17?")
-        assert result.mode == gates.NO_EVIDENCE
+        assert result.mode == Mode.NO_EVIDENCE
         assert result.results == []
         assert "versículo 17 não existe" in result.reason
         assert result.not_found == [{"text": "João 3:17", "reason": result.reason}]
@@ -91,18 +91,18 @@ class TestConversationalMode:
     def test_greetings_and_thanks(self, shared, message):
         result = shared.search(message)
         assert (result.mode, result.reason, result.results) == (
-            gates.CONVERSATIONAL, "saudação ou agradecimento", [])
+            Mode.CONVERSATIONAL, "saudação ou agradecimento", [])
 
     def test_without_a_smalltalk_detector_it_is_searched(self, tmp_path, mini_bible):
         retriever = make_retriever(mini_bible, HashEmbedder(), tmp_path, smalltalk=None)
-        assert retriever.search("Bom dia, pastor!").mode != gates.CONVERSATIONAL
+        assert retriever.search("Bom dia, pastor!").mode != Mode.CONVERSATIONAL
 
 
 # -- hybrid search and gates -----------------------------------------------------------------------
 class TestHybridModes:
     def test_rag_when_a_verse_matches_closely(self, shared):
         result = shared.search(FORGIVE)
-        assert result.mode == gates.RAG
+        assert result.mode == Mode.RAG
         assert result.reason.startswith("melhor similaridade")
         top = result.results[0]
         assert top.id == "MAT 18:21"
@@ -119,7 +119,7 @@ class TestHybridModes:
 
     def test_pastoral_rag_on_the_lower_bar(self, shared):
         result = shared.search("estou com medo do futuro")
-        assert result.mode == gates.RAG
+        assert result.mode == Mode.RAG
         assert result.reason.startswith("tema pastoral")
         assert result.results[0].id == "MAT 6:34"
 
@@ -127,13 +127,13 @@ class TestHybridModes:
         strict = Gate(best_z=99, pastoral_z=99)  # vectors never decide
         retriever = make_retriever(mini_bible, HashEmbedder(), tmp_path, gate=strict)
         result = retriever.search(FORGIVE)
-        assert result.mode == gates.LEXICAL_FALLBACK
+        assert result.mode == Mode.LEXICAL_FALLBACK
         assert "das palavras aparecem no texto" in result.reason
         assert result.results and all(h.lexical_rank is not None for h in result.results)
 
     def test_no_evidence_for_an_off_topic_question(self, shared):
         result = shared.search(OFF_TOPIC)
-        assert result.mode == gates.NO_EVIDENCE
+        assert result.mode == Mode.NO_EVIDENCE
         assert result.results == []
         assert "similaridade vetorial fraca" in result.reason
 
@@ -147,7 +147,7 @@ class TestVectorsNotReady:
         retriever = make_retriever(mini_bible, embedder, tmp_path, build=False)
         assert not retriever.vectors_ready
         result = retriever.search(FORGIVE)
-        assert result.mode == gates.LEXICAL_FALLBACK
+        assert result.mode == Mode.LEXICAL_FALLBACK
         assert result.reason.startswith("índice vetorial indisponível")
         assert result.results[0].id == "MAT 18:21"
         assert all(h.vector_rank is None for h in result.results)
@@ -157,16 +157,16 @@ class TestVectorsNotReady:
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
         retriever = Retriever(mini_bible, embedder=None, index=None, lexical=lexical)
         assert retriever.calibration is None
-        assert retriever.search(FORGIVE).mode == gates.LEXICAL_FALLBACK
-        assert retriever.search(OFF_TOPIC).mode == gates.NO_EVIDENCE
-        assert retriever.search("João 3:16").mode == gates.REFERENCE
+        assert retriever.search(FORGIVE).mode == Mode.LEXICAL_FALLBACK
+        assert retriever.search(OFF_TOPIC).mode == Mode.NO_EVIDENCE
+        assert retriever.search("João 3:16").mode == Mode.REFERENCE
 
 
 # -- evaluation switches ---------------------------------------------------------------------------
 class TestSignals:
     def test_ungated_search_ranks_even_off_topic_questions(self, shared):
         result = shared.search(OFF_TOPIC, k=6, gated=False)
-        assert (result.mode, result.reason) == (gates.RAG, "sem portões (avaliação)")
+        assert (result.mode, result.reason) == (Mode.RAG, "sem portões (avaliação)")
         assert len(result.results) == 6
 
     def test_vectors_only(self, shared):
@@ -222,7 +222,7 @@ class TestDocumentSources:
 
     def test_docs_only(self, with_docs):
         result = with_docs.search(CHURCH, source="docs")
-        assert result.mode in (gates.RAG, gates.LEXICAL_FALLBACK)
+        assert result.mode in (Mode.RAG, Mode.LEXICAL_FALLBACK)
         assert result.results
         assert all(h.kind == "doc" and DOC_REF.match(h.id) and h.reference == h.id for h in result.results)
         assert result.results[0].id.startswith("estatuto.md#p0-c")
@@ -255,14 +255,14 @@ class TestRealEmbedder:
 
     def test_meaning_without_shared_words(self, real):
         result = real.search("quem é o meu pastor?")
-        assert result.mode == gates.RAG
+        assert result.mode == Mode.RAG
         assert result.results[0].id == "PSA 23:1"
 
     def test_pastoral_message(self, real):
         result = real.search("Estou muito ansioso com tudo")
-        assert result.mode == gates.RAG
+        assert result.mode == Mode.RAG
         assert {"PHP 4:6", "1PE 5:7"} <= {h.id for h in result.results}
 
     @pytest.mark.parametrize("question", [OFF_TOPIC, "Como trocar o pneu do carro?"])
     def test_off_topic_is_no_evidence(self, real, question):
-        assert real.search(question).mode == gates.NO_EVIDENCE
+        assert real.search(question).mode == Mode.NO_EVIDENCE

@@ -11,15 +11,17 @@ import os
 
 import pytest
 
-from app_fixtures import app_env, wait_for
-from browser_support import (
+from tests.support.app_fixtures import app_env
+from tests.support.helpers import wait_for
+from tests.support.browser_support import (
     ARTIFACTS, CHROMIUM_ARGS, AppProcess, chromium_path, missing_browser_reason, write_synthetic_usfx)
 
 CHROMIUM = chromium_path()
 PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
 MISSING = missing_browser_reason() if CHROMIUM is None else "Playwright ausente (requirements-dev.txt)"
 
-pytestmark = pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING)
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING)]
 
 QUESTION = "Estou com medo do futuro"
 # Mateus 6:34 is the tiny corpus's best hit for QUESTION, so the citation survives validation.

@@ -6,14 +6,13 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from pastor.cli import main as cli
 from pastor.config import Settings
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.helpers import ROOT
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -25,6 +24,7 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess:
 
 # --- As a user runs it -------------------------------------------------------------------------
 
+@pytest.mark.slow
 class TestSubprocess:
     def test_corpus_json_on_almeida(self, almeida_path):
         done = run("corpus", "--json", PASTOR_CORPUS=str(almeida_path))

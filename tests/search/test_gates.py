@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.search import gates
+from pastor.search.modes import Mode
 from pastor.search.gates import Calibration, Evidence, Gate
 from pastor.text.topics import is_pastoral
 
@@ -29,57 +29,57 @@ class TestCalibration:
 class TestModes:
     def test_rag_when_the_best_vector_stands_out(self):
         mode, reason = GATE.decide(evidence(cosine=0.56), BAND)
-        assert mode == gates.RAG
+        assert mode == Mode.RAG
         assert "0.560" in reason and "z=3.6" in reason
 
     def test_just_below_the_bar_is_not_rag(self):
         mode, _ = GATE.decide(evidence(cosine=0.54), BAND)
-        assert mode == gates.NO_EVIDENCE
+        assert mode == Mode.NO_EVIDENCE
 
     def test_pastoral_message_gets_the_lower_bar(self):
         mode, reason = GATE.decide(evidence(cosine=0.31, pastoral=True), BAND)
-        assert mode == gates.RAG
+        assert mode == Mode.RAG
         assert reason.startswith("tema pastoral")
 
     def test_pastoral_still_needs_some_similarity(self):
         mode, _ = GATE.decide(evidence(cosine=0.29, pastoral=True), BAND)
-        assert mode == gates.NO_EVIDENCE
+        assert mode == Mode.NO_EVIDENCE
 
     def test_lexical_fallback_on_weak_vectors_and_word_overlap(self):
         mode, reason = GATE.decide(evidence(cosine=0.3, coverage=0.67), BAND)
-        assert mode == gates.LEXICAL_FALLBACK
+        assert mode == Mode.LEXICAL_FALLBACK
         assert "67%" in reason and "fraca" in reason
 
     def test_no_evidence_on_weak_vectors_and_little_overlap(self):
         mode, reason = GATE.decide(evidence(cosine=0.3, coverage=0.5), BAND)
-        assert mode == gates.NO_EVIDENCE
+        assert mode == Mode.NO_EVIDENCE
         assert "pouca sobreposição" in reason
 
     def test_lexical_needs_enough_query_terms(self):
         gate = Gate(lexical_min_terms=2)
-        assert gate.decide(evidence(cosine=0.3, coverage=1.0, terms=1), BAND)[0] == gates.NO_EVIDENCE
-        assert gate.decide(evidence(cosine=0.3, coverage=1.0, terms=2), BAND)[0] == gates.LEXICAL_FALLBACK
+        assert gate.decide(evidence(cosine=0.3, coverage=1.0, terms=1), BAND)[0] == Mode.NO_EVIDENCE
+        assert gate.decide(evidence(cosine=0.3, coverage=1.0, terms=2), BAND)[0] == Mode.LEXICAL_FALLBACK
 
     def test_vectors_unavailable_falls_back_to_lexical(self):
         mode, reason = GATE.decide(evidence(cosine=None, coverage=1.0), BAND)
-        assert mode == gates.LEXICAL_FALLBACK
+        assert mode == Mode.LEXICAL_FALLBACK
         assert "índice vetorial indisponível" in reason
 
     def test_vectors_unavailable_and_no_overlap_is_no_evidence(self):
         mode, reason = GATE.decide(evidence(cosine=None, coverage=0.2), BAND)
-        assert mode == gates.NO_EVIDENCE
+        assert mode == Mode.NO_EVIDENCE
         assert "índice vetorial indisponível" in reason
 
     def test_no_calibration_means_vectors_cannot_decide(self):
         # A perfect cosine without the model's band proves nothing.
-        assert GATE.decide(evidence(cosine=1.0, coverage=0.0), None)[0] == gates.NO_EVIDENCE
-        assert GATE.decide(evidence(cosine=1.0, coverage=0.9), None)[0] == gates.LEXICAL_FALLBACK
+        assert GATE.decide(evidence(cosine=1.0, coverage=0.0), None)[0] == Mode.NO_EVIDENCE
+        assert GATE.decide(evidence(cosine=1.0, coverage=0.9), None)[0] == Mode.LEXICAL_FALLBACK
 
     def test_pastoral_without_vectors_is_no_rag(self):
-        assert GATE.decide(evidence(cosine=None, pastoral=True), BAND)[0] == gates.NO_EVIDENCE
+        assert GATE.decide(evidence(cosine=None, pastoral=True), BAND)[0] == Mode.NO_EVIDENCE
 
     def test_modes_are_the_five_names(self):
-        assert (gates.REFERENCE, gates.RAG, gates.LEXICAL_FALLBACK, gates.CONVERSATIONAL, gates.NO_EVIDENCE) == (
+        assert (Mode.REFERENCE, Mode.RAG, Mode.LEXICAL_FALLBACK, Mode.CONVERSATIONAL, Mode.NO_EVIDENCE) == (
             "reference", "rag", "lexical_fallback", "conversational", "no_evidence")
 
 

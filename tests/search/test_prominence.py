@@ -17,10 +17,10 @@ from pastor.search.prominence import (
     osis_to_usfx,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).parent / "fixtures" / "xref"
-CROSS_REFS = FIXTURES / "cross_references.txt"
-EXPECTED = FIXTURES / "expected_prominence.tsv"
+from tests.support.helpers import FIXTURES, ROOT
+
+CROSS_REFS = FIXTURES / "xref" / "cross_references.txt"
+EXPECTED = FIXTURES / "xref" / "expected_prominence.tsv"
 XREF_HEADER = "From Verse\tTo Verse\tVotes\t#www.openbible.info CC-BY 2026-02-23\n"
 
 

@@ -14,11 +14,10 @@ import pytest
 from pastor.cli import main as cli
 from pastor import config
 from pastor.config import SPEC, get_settings
-from tests.core_fixtures import FAKE_MODEL, MINI, MINI_VERSES, copy_docs
+from tests.support.core_fixtures import FAKE_MODEL, MINI, MINI_VERSES, copy_docs
 
-pytest_plugins = ["tests.core_fixtures"]
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.helpers import ROOT
 HIT_KEYS = {"id", "reference", "text", "score", "vector_rank", "vector_score", "lexical_rank", "lexical_score"}
 METRICS = {"n", "recall@10", "mrr@10", "ndcg@10", "p50_ms", "p95_ms"}
 ASK_KEYS = {"turn_id", "mode", "reason", "answer", "citations", "removed_citations", "sources", "provider", "model"}
@@ -90,6 +89,7 @@ class TestIndex:
         documents = main_json(capsys, "index", "--json")["documents"]
         assert documents["files"] == 11 and documents["errors"] == 4
 
+    @pytest.mark.slow
     def test_bogus_embedder_exits_2_without_fallback(self, env, capsys, tmp_path, monkeypatch):
         monkeypatch.setenv("HF_HUB_OFFLINE", "1")
         env(EMBEDDING_MODEL=str(tmp_path / "modelo-que-nao-existe"))
@@ -242,6 +242,7 @@ class TestAsk:
         assert code == 2 and "Escreva uma mensagem" in err
 
 
+@pytest.mark.slow
 class TestProcess:
     def test_ask_json_as_a_user_runs_it(self, tmp_path):
         """`python -m pastor ask --json` with the real default embedder and scripted fake replies."""

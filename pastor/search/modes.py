@@ -1,0 +1,16 @@
+"""The modes a turn can be in, shared by the gates, the chat turn, the page and the API."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Mode(StrEnum):
+    """A `StrEnum`, so a mode is its own JSON value ("rag") and compares equal to it."""
+
+    REFERENCE = "reference"  # explicit references looked up deterministically
+    RAG = "rag"  # hybrid search passed the evidence gates
+    LEXICAL_FALLBACK = "lexical_fallback"  # only keyword evidence (or vectors not ready yet)
+    CONVERSATIONAL = "conversational"  # greetings, thanks, questions about the assistant
+    NO_EVIDENCE = "no_evidence"  # fixed message, no model call
+    CRISIS = "crisis"  # safety message first, no model call

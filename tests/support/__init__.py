@@ -1,0 +1,1 @@
+"""Test support: fixtures, helpers, loopback servers and the browser driver."""

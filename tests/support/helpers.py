@@ -1,0 +1,32 @@
+"""Shared test helpers: repository paths, fixture folders, a free loopback port and polling."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+TESTS = ROOT / "tests"
+FIXTURES = TESTS / "fixtures"
+ARTIFACTS = TESTS / "artifacts"
+MINI_CORPUS = FIXTURES / "app" / "mini.usfx.xml"  # 25 verses
+PROMINENCE = FIXTURES / "xref" / "expected_prominence.tsv"
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(condition, timeout: float, message: str, interval: float = 0.05):
+    """Poll `condition` until it returns something truthy; fail with `message` after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"{message} em {timeout} s")
