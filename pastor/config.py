@@ -69,16 +69,16 @@ SECRET_VARS = ("OPENAI_API_KEY", "GROQ_API_KEY", "ANTHROPIC_API_KEY")
 class Settings:
     """Every setting, declared once: attribute, environment variable, type, default and help."""
 
-    corpus: Path = setting("PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml", _path,
-                           help="USFX file shown and cited")
-    extra_corpora: tuple[Path, ...] = setting("PASTOR_EXTRA_CORPORA", "", _paths,
-                                              help="comma-separated USFX files searched too")
+    corpus: Path = setting("PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml.gz", _path,
+                           help="USFX file shown and cited (plain or .gz)")
+    extra_corpora: tuple[Path, ...] = setting("PASTOR_EXTRA_CORPORA", "corpus/por-blivre.usfx.xml.gz", _paths,
+                                              help="comma-separated USFX files searched too; empty = none")
     data_dir: Path = setting("PASTOR_DATA_DIR", "data", _path,
                              help="runtime state: LanceDB index, manifest, turn logs")
-    docs_dir: Path | None = setting("PASTOR_DOCS_DIR", "corpus/docs", _optional_path,
-                                    help="the church's own documents; empty = off")
-    prominence: Path | None = setting("PASTOR_PROMINENCE", "corpus/verse_prominence.tsv", _optional_path,
-                                      help="verse-prominence TSV; empty = prior off")
+    docs_dir: Path | None = setting("PASTOR_DOCS_DIR", "", _optional_path,
+                                    help="the church's own documents (e.g. corpus/docs/example); empty = off")
+    prominence: Path | None = setting("PASTOR_PROMINENCE", "corpus/verse_prominence.tsv.gz", _optional_path,
+                                      help="verse-prominence TSV (plain or .gz); empty = prior off")
     prominence_weight: float = setting("PASTOR_PROMINENCE_WEIGHT", "0.006", float, minimum=0.0,
                                        help="λ in score + λ·log(1+in_votes)")
     lexical_weight: float = setting("PASTOR_LEXICAL_WEIGHT", "0.6", float, minimum=0.0,

@@ -38,16 +38,26 @@ class TestDefaults:
         assert settings.stemmer == "rslp"
         assert settings.embedding_model == "use-multilingual"
         assert settings.background_index is True
-        assert settings.extra_corpora == ()
-        assert settings.prominence == REPO_ROOT / "corpus" / "verse_prominence.tsv"  # used when present
         assert settings.fake_responses is None
         assert settings.reindex_token == ""
 
-    def test_default_corpus_is_almeida_1911_under_the_repo(self):
+    def test_the_recommended_setup_is_the_default_and_ships_in_the_repo(self):
         settings = Settings.from_env({})
-        assert settings.corpus == REPO_ROOT / "corpus" / "por-almeida1911.usfx.xml"
+        assert settings.corpus == REPO_ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"
+        assert settings.extra_corpora == (REPO_ROOT / "corpus" / "por-blivre.usfx.xml.gz",)
+        assert settings.prominence == REPO_ROOT / "corpus" / "verse_prominence.tsv.gz"
+        for path in (settings.corpus, *settings.extra_corpora, settings.prominence):
+            assert path.is_file(), f"{path} não está no repositório"
         assert settings.data_dir == REPO_ROOT / "data"
-        assert settings.docs_dir == REPO_ROOT / "corpus" / "docs"
+
+    def test_the_example_church_is_off_by_default(self):
+        assert Settings.from_env({}).docs_dir is None
+        assert Settings.from_env({"PASTOR_DOCS_DIR": "corpus/docs/example"}).docs_dir == \
+            REPO_ROOT / "corpus" / "docs" / "example"
+
+    def test_every_default_can_be_turned_off(self):
+        settings = Settings.from_env({"PASTOR_EXTRA_CORPORA": "", "PASTOR_PROMINENCE": "", "PASTOR_DOCS_DIR": ""})
+        assert (settings.extra_corpora, settings.prominence, settings.docs_dir) == ((), None, None)
 
     def test_spec_and_dataclass_agree(self):
         # A setting added to one and not the other would fail at start-up with a TypeError.

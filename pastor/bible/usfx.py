@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -11,6 +10,8 @@ from pathlib import Path
 from lxml import etree
 
 from pastor.bible import canon
+from pastor.text.datafile import content_sha256, logical_name, open_binary
+from pastor.text.notice import credit_for
 
 
 class CorpusError(Exception):
@@ -102,6 +103,11 @@ class Bible:
         polls `stats()` every few seconds)."""
         return count_differences(self)
 
+    @cached_property
+    def credit(self) -> str:
+        """The attribution its licence asks for, from the NOTICE.md that covers this file ("" if none)."""
+        return credit_for(self.path, self.sha256)
+
     def stats(self) -> dict:
         return {
             "file": self.path.name,
@@ -110,6 +116,7 @@ class Bible:
             "chapters": sum(len(c) for c in self.counts.values()),
             "verses": len(self.verses),
             "differences": self.differences,
+            "credit": self.credit,
         }
 
 
@@ -139,11 +146,8 @@ def count_differences(bible: Bible) -> list[dict]:
 
 
 def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    """sha256 of the uncompressed content (a `.gz` and its plain copy agree)."""
+    return content_sha256(path)
 
 
 class _Collector:
@@ -207,7 +211,7 @@ def load_bible(path: Path | str, name: str = "") -> Bible:
     seen_books: set[str] = set()
     try:
         # Opened here so an error mid-file closes it at once (lxml would leave it to the GC).
-        with open(path, "rb") as handle:
+        with open_binary(path) as handle:
             for _, el in etree.iterparse(handle, events=("end",), tag=("{*}book", "book"),
                                          huge_tree=True, resolve_entities=False, no_network=True):
                 code = (el.get("id") or "").strip().upper()
@@ -227,12 +231,14 @@ def load_bible(path: Path | str, name: str = "") -> Bible:
     except etree.XMLSyntaxError as exc:
         line = exc.lineno or (exc.position[0] if exc.position else "?")
         raise CorpusError(f"{path.name}: XML malformado ou truncado na linha {line}: {exc.msg}") from None
+    except (OSError, EOFError) as exc:  # a damaged or truncated gzip
+        raise CorpusError(f"{path.name}: arquivo compactado ilegível ou truncado ({exc})") from None
     if not verses:
         raise CorpusError(f"{path.name}: nenhum versículo encontrado; não parece um arquivo USFX")
     order = {b.code: b.order for b in canon.books()}
     verses.sort(key=lambda v: (order[v.book], v.chapter, v.verse))
     _check_unique(verses, path)
-    return Bible(path=path, sha256=file_sha256(path), verses=verses, name=name or path.stem)
+    return Bible(path=path, sha256=file_sha256(path), verses=verses, name=name or Path(logical_name(path)).stem)
 
 
 def _check_unique(verses: list[Verse], path: Path) -> None:

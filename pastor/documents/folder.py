@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
 import os
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,14 +32,15 @@ class FolderScan:
         return [result for result in self.results if result.error]
 
 
-def parse_document(path: str, data: bytes, *, chunk_size: int = 800, chunk_overlap: int = 100) -> FileResult:
-    """Parse one file's bytes (`path` relative, "/" separators); errors go in the result."""
+def parse_document(path: str, data: bytes, *, chunk_size: int = 800, chunk_overlap: int = 100,
+                   max_bytes: int = 2_000_000) -> FileResult:
+    """Parse one file's bytes (`path` relative, "/" separators; `.gz` decompressed); errors go in the result."""
     sha = hashlib.sha256(data).hexdigest()
     reader = reader_for(path)
     if reader is None:
         return FileResult(path, sha, 0, [], "tipo de arquivo não suportado (use .md, .txt, .csv ou .json)", len(data))
     try:
-        parts = reader.read(data, path)
+        parts = reader.read(_gunzip(data, max_bytes) if path.lower().endswith(".gz") else data, path)
     except DocumentError as exc:
         return FileResult(path, sha, 0, [], str(exc), len(data))
     chunks = []
@@ -51,6 +55,19 @@ def parse_document(path: str, data: bytes, *, chunk_size: int = 800, chunk_overl
                     title=section.title or part.title))
                 index += 1
     return FileResult(path, sha, len(parts), chunks, None, len(data))
+
+
+def _gunzip(data: bytes, max_bytes: int) -> bytes:
+    """The uncompressed bytes, capped like a plain file (a tiny archive can expand enormously)."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
+            plain = handle.read(max_bytes + 1)
+    except (OSError, EOFError, zlib.error):
+        raise DocumentError("arquivo .gz corrompido ou truncado") from None
+    if len(plain) > max_bytes:
+        raise DocumentError(f"arquivo grande demais depois de descompactado (o limite é {max_bytes} bytes, "
+                            "ajuste PASTOR_DOC_MAX_BYTES)")
+    return plain
 
 
 def read_folder(folder: Path | None, *, chunk_size: int = 800, chunk_overlap: int = 100,
@@ -89,7 +106,7 @@ def _read_one(relative: str, path: Path, chunk_size: int, chunk_overlap: int,
         return FileResult(relative, "", 0, [], f"arquivo grande demais (o limite é {max_bytes} bytes)", len(data))
     if known.get(relative) == hashlib.sha256(data).hexdigest():
         return None
-    return parse_document(relative, data, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+    return parse_document(relative, data, chunk_size=chunk_size, chunk_overlap=chunk_overlap, max_bytes=max_bytes)
 
 
 def walk(root: Path, skipped: list[str]):

@@ -155,7 +155,8 @@ class Engine:
             "ready": bool(bible) and (self.lexical is not None),
             "vectors_ready": bool(self.index and self.index.ready),
             "corpus": bible.stats() if bible else None,
-            "extra_corpora": [{"file": b.path.name, "sha256": b.sha256, "verses": len(b.verses)} for b in self.extras],
+            "extra_corpora": [{"file": b.path.name, "sha256": b.sha256, "verses": len(b.verses), "credit": b.credit}
+                              for b in self.extras],
             "embedder": ({"name": self.embedder.name, "dim": self.embedder.dim} if self.embedder
                          else {"name": self.settings.embedding_model, "dim": None, "error": self.embedder_error}),
             "index": index.as_dict() if index else None,
@@ -169,6 +170,11 @@ class Engine:
         if self.docs is not None:
             data["documents"] = self.docs.status()
         return data
+
+    def credits(self) -> list[str]:
+        """The attributions of the data in use now: each loaded dataset carries its own."""
+        datasets = [self.bible, *self.extras, self.prominence]
+        return list(dict.fromkeys(d.credit for d in datasets if d is not None and d.credit))
 
     def _prominence_status(self) -> dict:
         if self.settings.prominence is None:

@@ -14,6 +14,7 @@ import numpy as np
 
 from pastor.bible.usfx import Bible
 from pastor.search.storage import connect, table_names, write_json
+from pastor.text.datafile import logical_name
 
 MANIFEST_VERSION = 1
 TABLE = "verses"
@@ -118,8 +119,8 @@ class VerseIndex:
     def expected(self, bible: Bible, extras: Sequence[Bible] = ()) -> dict:
         return {
             "version": MANIFEST_VERSION,
-            "corpus": {"file": bible.path.name, "sha256": bible.sha256, "verses": len(bible.verses)},
-            "extras": [{"file": b.path.name, "sha256": b.sha256} for b in extras],
+            "corpus": {"file": logical_name(bible.path), "sha256": bible.sha256, "verses": len(bible.verses)},
+            "extras": [{"file": logical_name(b.path), "sha256": b.sha256} for b in extras],
             "embedder": {"name": self.embedder.name, "dim": self.embedder.dim},
             "params": {"window": self.window, "search_text": SEARCH_TEXT_VERSION, "modernize": self.modernize,
                        "metric": "cosine"},

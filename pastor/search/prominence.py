@@ -15,6 +15,8 @@ from typing import Iterable, Iterator, NoReturn
 
 from pastor.bible import canon
 from pastor.bible.usfx import file_sha256, parse_verse_id, verse_id
+from pastor.text.datafile import logical_name, open_binary, open_text
+from pastor.text.notice import credit_for
 
 ATTRIBUTION = ("Referências cruzadas © OpenBible.info, CC BY 4.0 "
                "(https://www.openbible.info/labs/cross-references/)")
@@ -51,10 +53,11 @@ def osis_to_usfx() -> dict[str, str]:
 class Prominence:
     """Per-verse counts, one array per column, indexed through a verse-id dictionary."""
 
-    def __init__(self, ids: list[str], columns: dict[str, array], source: dict):
+    def __init__(self, ids: list[str], columns: dict[str, array], source: dict, credit: str = ATTRIBUTION):
         self.ids = tuple(ids)
         self.columns = columns
         self.source = source  # {"file": name, "sha256": hex}: shown on the status page
+        self.credit = credit  # every table is derived from OpenBible's data: its credit travels with it
         self._index = {verse: i for i, verse in enumerate(self.ids)}
 
     def __len__(self) -> int:
@@ -93,7 +96,7 @@ def load_prominence(path: Path | str) -> Prominence:
     columns = [array("q") for _ in COUNT_COLUMNS]
     codes = set(canon.by_code())
     # Bytes in, decoded line by line, so an encoding error can name its line.
-    with open(path, "rb") as handle:
+    with open_binary(path) as handle:
         _check_header(_decode(handle.readline(), 1, path), path)
         for number, raw in enumerate(handle, start=2):
             verse, counts = _parse_line(_decode(raw, number, path), number, path, codes)
@@ -101,7 +104,9 @@ def load_prominence(path: Path | str) -> Prominence:
             for column, value in zip(columns, counts):
                 column.append(value)
     _check_unique(ids, path)
-    return Prominence(ids, dict(zip(COUNT_COLUMNS, columns)), {"file": path.name, "sha256": file_sha256(path)})
+    sha256 = file_sha256(path)
+    return Prominence(ids, dict(zip(COUNT_COLUMNS, columns)), {"file": logical_name(path), "sha256": sha256},
+                      credit=credit_for(path, sha256) or ATTRIBUTION)
 
 
 def _decode(raw: bytes, number: int, path: Path) -> str:
@@ -225,7 +230,7 @@ def _read_rows(path: Path, coords: dict[str, Coord]) -> Iterator[_Row]:
 
 
 def _open_text(path: Path) -> Iterator[str]:
-    """Lines of the text file, or of `cross_references.txt` inside a zip archive."""
+    """Lines of the text file (plain or gzip), or of `cross_references.txt` inside a zip archive."""
     if not path.is_file():
         raise ProminenceError(f"Arquivo de referências cruzadas não encontrado: {path}.")
     if zipfile.is_zipfile(path):
@@ -236,7 +241,7 @@ def _open_text(path: Path) -> Iterator[str]:
             with archive.open(names[0]) as member:
                 yield from io.TextIOWrapper(member, encoding="utf-8-sig", newline="")
         return
-    with open(path, encoding="utf-8-sig", newline="") as handle:
+    with open_text(path) as handle:  # plain or .gz
         yield from handle
 
 

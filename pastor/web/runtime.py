@@ -8,15 +8,11 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from pastor.config import Settings
 from pastor.web.ratelimit import RateLimiter
 
 log = logging.getLogger("pastor.web")
-
-OPENBIBLE_CREDIT = "Referências cruzadas © OpenBible.info, CC BY 4.0"
-BLIVRE_CREDIT = "Texto bíblico: Bíblia Livre, CC BY 4.0"
 
 STATUS_TTL = 1.0
 
@@ -196,15 +192,8 @@ class Runtime:
         return check_message(message, self.settings.max_message_chars)
 
     def attributions(self) -> list[str]:
-        """Credits the licences require for what is loaded now."""
-        credits = []
-        files = [self.settings.corpus, *self.settings.extra_corpora]
-        if any("blivre" in Path(f).name.lower() for f in files):
-            credits.append(BLIVRE_CREDIT)
-        # The prior is on when its table loaded (the engine's status reports the same condition).
-        if self.engine is not None and self.engine.prominence is not None:
-            credits.append(OPENBIBLE_CREDIT)
-        return credits
+        """Credits the licences require for what is loaded now (each dataset carries its own)."""
+        return self.engine.credits() if self.engine is not None else []
 
     def status(self) -> dict:
         """Everything the status page shows; never settings values, keys or URLs with credentials.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import gzip
 import hashlib
 import re
 import warnings
@@ -12,6 +13,7 @@ import pytest
 
 from pastor.bible.usfx import (Bible, CorpusError, Verse, clean_text, count_differences, load_bible,
                           parse_verse_id, verse_id)
+from pastor.text.datafile import read_bytes
 
 
 def texts(bible: Bible) -> dict[str, str]:
@@ -214,7 +216,7 @@ class TestErrors:
     @pytest.mark.parametrize("offset", [200, 1_000, 2_000_000, 4_474_000])
     def test_truncated_real_file_gives_the_line_and_no_bible(self, almeida_path, tmp_path, offset):
         # Cut mid-comment, mid-first-book, mid-corpus (after many complete books) and near the end.
-        data = almeida_path.read_bytes()[:offset]
+        data = read_bytes(almeida_path)[:offset]  # the uncompressed text
         path = tmp_path / "truncado.xml"
         path.write_bytes(data)
         with pytest.raises(CorpusError) as info:
@@ -224,7 +226,7 @@ class TestErrors:
 
     def test_trailing_newline_is_not_needed(self, almeida_path, tmp_path):
         path = tmp_path / "sem-quebra-final.xml"
-        path.write_bytes(almeida_path.read_bytes().rstrip(b"\n"))
+        path.write_bytes(read_bytes(almeida_path).rstrip(b"\n"))
         assert len(load_bible(path).verses) == 31101
 
 
@@ -324,7 +326,7 @@ BLIVRE_VERSES = {
 def raw_verses(path: Path) -> dict[str, str]:
     """The verse texts exactly as in a milestone file, read independently of the parser."""
     found, book, chapter = {}, None, None
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in read_bytes(path).decode("utf-8").splitlines():
         if m := re.match(r'<book id="(\w+)">', line):
             book = m.group(1)
         elif m := re.match(r'<c id="(\d+)"/>', line):
@@ -370,6 +372,35 @@ class TestAlmeida:
 
     def test_sha256_matches_provenance(self, almeida):
         assert almeida.sha256 == "b0d41dc6f818a9cd79fca5c645d94cd7bc47b47d919a39220220c866c4c3405c"
+
+
+class TestCompressed:
+    """The shipped files are gzip; a plain copy of the same text is the same Bible."""
+
+    def test_gzip_and_plain_give_the_same_bible_and_digest(self, usfx, tmp_path):
+        plain = usfx("milestone")
+        packed = tmp_path / "milestone.usfx.xml.gz"
+        packed.write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
+        a, b = load_bible(plain), load_bible(packed)
+        assert a.verses == b.verses and a.name == b.name == "milestone.usfx"
+        assert a.sha256 == b.sha256 == hashlib.sha256(plain.read_bytes()).hexdigest()
+
+    def test_a_truncated_gzip_is_a_corpus_error(self, usfx, tmp_path):
+        packed = gzip.compress(usfx("milestone").read_bytes())
+        path = tmp_path / "cortado.usfx.xml.gz"
+        path.write_bytes(packed[: len(packed) // 2])
+        with pytest.raises(CorpusError, match="cortado.usfx.xml.gz: arquivo compactado ilegível ou truncado"):
+            load_bible(path)
+
+    def test_the_shipped_files_carry_their_attribution(self, almeida, blivre):
+        assert almeida.path.name == "por-almeida1911.usfx.xml.gz"
+        assert "Almeida 1911" in almeida.credit and "domínio público" in almeida.credit
+        assert "Bíblia Livre" in blivre.credit and "CC BY 4.0" in blivre.credit
+        assert "Diego Santos" in blivre.credit
+        assert blivre.stats()["credit"] == blivre.credit
+
+    def test_a_file_no_notice_covers_has_no_credit(self, usfx):
+        assert load_bible(usfx("milestone")).credit == ""
 
 
 class TestBibliaLivre:

@@ -32,7 +32,7 @@ def env(tmp_path, monkeypatch, fake_models):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(config, "ROOT", tmp_path)  # a developer's .env must not leak into these runs
     values = {"PASTOR_CORPUS": str(MINI), "PASTOR_DATA_DIR": str(tmp_path / "data"), "PASTOR_DOCS_DIR": "",
-              "PASTOR_PROMINENCE": "", "EMBEDDING_MODEL": FAKE_MODEL, "PASTOR_EMBED_BATCH": "8",
+              "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "EMBEDDING_MODEL": FAKE_MODEL, "PASTOR_EMBED_BATCH": "8",
               "LLM_PROVIDER": "fake"}
 
     def set_env(**changes: str) -> None:
@@ -251,7 +251,8 @@ class TestProcess:
                              encoding="utf-8")
         base = {k: v for k, v in os.environ.items() if not k.startswith(("PASTOR_", "LLM_", "EMBEDDING_"))}
         env = {**base, "PASTOR_CORPUS": str(MINI), "PASTOR_DATA_DIR": str(tmp_path / "data"),
-               "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "EMBEDDING_MODEL": "use-multilingual",
+               "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "",
+               "EMBEDDING_MODEL": "use-multilingual",
                "LLM_PROVIDER": "fake", "PASTOR_FAKE_RESPONSES": str(responses), "HF_HUB_OFFLINE": "1"}
         done = subprocess.run([sys.executable, "-m", "pastor", "ask", "Mateus 18:21-22", "--json"], cwd=ROOT,
                               env=env, capture_output=True, text=True, encoding="utf-8", timeout=300)

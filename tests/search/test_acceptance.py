@@ -5,9 +5,7 @@ in a temporary data folder: a few minutes on 2 cores, so it runs once per sessio
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
@@ -15,10 +13,10 @@ from pastor.text.fold import fold
 from pastor.config import Settings
 from pastor.search.engine import load_engine
 
-from tests.support.helpers import ROOT
+from tests.support.helpers import real_prominence
 
 pytestmark = pytest.mark.slow  # builds the full index (about a minute)
-PROMINENCE = Path(os.environ.get("PASTOR_PROMINENCE_TSV", ROOT / ".." / "shared" / "xref" / "verse_prominence.tsv"))
+PROMINENCE = real_prominence()
 
 # "Não temas" family: the verse tells the reader not to fear (in 1911 or modern spelling).
 DO_NOT_FEAR = re.compile(r"\bnao\s+(?:temas|temais|temaes|temeis|temerei)\b|"
@@ -27,10 +25,7 @@ DO_NOT_FEAR = re.compile(r"\bnao\s+(?:temas|temais|temaes|temeis|temerei)\b|"
 
 @pytest.fixture(scope="session")
 def engine(almeida_path, blivre_path, tmp_path_factory):
-    if not PROMINENCE.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"tabela de prominência ausente: {PROMINENCE} (defina PASTOR_PROMINENCE_TSV)")
-        pytest.skip(f"tabela de prominência ausente: {PROMINENCE}")
+    assert PROMINENCE.exists(), f"tabela de prominência ausente: {PROMINENCE} (o repositório a traz)"
     env = {"PASTOR_CORPUS": str(almeida_path), "PASTOR_EXTRA_CORPORA": str(blivre_path),
            "PASTOR_PROMINENCE": str(PROMINENCE), "PASTOR_DATA_DIR": str(tmp_path_factory.mktemp("data")),
            "PASTOR_DOCS_DIR": ""}

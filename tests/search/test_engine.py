@@ -7,7 +7,8 @@ import pytest
 from pastor.search.modes import Mode
 from pastor.search.embedders.base import EmbedderError
 from pastor.search.engine import Engine, load_engine
-from tests.support.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI_VERSES, PROMINENCE
+from pastor.search.prominence import ATTRIBUTION
+from tests.support.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI, MINI_VERSES, PROMINENCE
 
 
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
@@ -69,6 +70,22 @@ class TestStatus:
         # BM25 reads the extra wording too ("Jeová" is only in the extra translation).
         hits = engine.retriever.search("Jeová", use_vectors=False, gated=False).results
         assert hits[0].id == "PSA 23:1"
+
+    def test_credits_follow_the_data_in_use(self, make_engine, tmp_path):
+        folder = tmp_path / "dados"
+        folder.mkdir()
+        (folder / "mini.usfx.xml").write_bytes(MINI.read_bytes())
+        (folder / "extra.usfx.xml").write_bytes(EXTRA.read_bytes())
+        (folder / "NOTICE.md").write_text("## Mini\n- File: `mini.usfx.xml.gz`\n- Credit: Texto: Mini\n\n"
+                                          "## Extra\n- File: `extra.usfx.xml`\n- Credit: Busca: Extra, CC BY 4.0\n",
+                                          encoding="utf-8")
+        main = str(folder / "mini.usfx.xml")
+        assert make_engine(index=False, PASTOR_CORPUS=main).credits() == ["Texto: Mini"]
+        engine = make_engine(index=False, PASTOR_CORPUS=main, PASTOR_EXTRA_CORPORA=str(folder / "extra.usfx.xml"),
+                             PASTOR_PROMINENCE=str(PROMINENCE))
+        # Any prominence table is derived from OpenBible's cross references: its credit travels with it.
+        assert engine.credits() == ["Texto: Mini", "Busca: Extra, CC BY 4.0", ATTRIBUTION]
+        assert engine.status()["extra_corpora"][0]["credit"] == "Busca: Extra, CC BY 4.0"
 
     def test_documents_in_status_when_a_folder_is_set(self, make_engine, docs_dir):
         status = make_engine(PASTOR_DOCS_DIR=str(docs_dir)).status()

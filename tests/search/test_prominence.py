@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 import zipfile
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from pastor.search.prominence import (
     osis_to_usfx,
 )
 
-from tests.support.helpers import FIXTURES, ROOT
+from tests.support.helpers import FIXTURES, real_prominence
 
 CROSS_REFS = FIXTURES / "xref" / "cross_references.txt"
 EXPECTED = FIXTURES / "xref" / "expected_prominence.tsv"
@@ -329,18 +328,15 @@ class TestCli:
 
 
 # ---------------------------------------------------------------------------------------------
-# The real table in shared/xref (figures from its PROVENANCE.md)
+# The real table shipped in corpus/ (figures from its provenance, summarised in corpus/NOTICE.md)
 # ---------------------------------------------------------------------------------------------
 
-REAL_TABLE = Path(os.environ.get("PASTOR_PROMINENCE_TSV", ROOT / ".." / "shared" / "xref" / "verse_prominence.tsv"))
+REAL_TABLE = real_prominence()
 
 
 @pytest.fixture(scope="module")
 def real():
-    if not REAL_TABLE.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"tabela real ausente: {REAL_TABLE} (defina PASTOR_PROMINENCE_TSV)")
-        pytest.skip(f"tabela real ausente: {REAL_TABLE}")
+    assert REAL_TABLE.is_file(), f"tabela real ausente: {REAL_TABLE} (o repositório a traz)"
     return load_prominence(REAL_TABLE)
 
 

@@ -21,6 +21,7 @@ def app_env(data_dir: Path, **overrides: str) -> dict[str, str]:
         "PASTOR_CORPUS": str(MINI_CORPUS),
         "PASTOR_DATA_DIR": str(data_dir),
         "PASTOR_DOCS_DIR": "",
+        "PASTOR_EXTRA_CORPORA": "",
         "PASTOR_PROMINENCE": str(PROMINENCE),
         "EMBEDDING_MODEL": "use-multilingual",
         "LLM_PROVIDER": "fake",

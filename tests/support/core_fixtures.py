@@ -83,6 +83,7 @@ def settings_for(data_dir: Path, **env: str) -> Settings:
         "PASTOR_CORPUS": str(MINI),
         "PASTOR_DATA_DIR": str(data_dir),
         "PASTOR_DOCS_DIR": "",
+        "PASTOR_EXTRA_CORPORA": "",
         "PASTOR_PROMINENCE": "",
         "EMBEDDING_MODEL": FAKE_MODEL,
         "LLM_PROVIDER": "fake",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import time
 from pathlib import Path
@@ -12,6 +13,13 @@ FIXTURES = TESTS / "fixtures"
 ARTIFACTS = TESTS / "artifacts"
 MINI_CORPUS = FIXTURES / "app" / "mini.usfx.xml"  # 25 verses
 PROMINENCE = FIXTURES / "xref" / "expected_prominence.tsv"
+
+
+def real_prominence() -> Path:
+    """The shipped prominence table (`corpus/verse_prominence.tsv.gz`), or PASTOR_PROMINENCE_TSV."""
+    raw = os.environ.get("PASTOR_PROMINENCE_TSV", "").strip()
+    path = Path(raw).expanduser() if raw else ROOT / "corpus" / "verse_prominence.tsv.gz"
+    return path if path.is_absolute() else ROOT / path
 
 
 def free_port() -> int:

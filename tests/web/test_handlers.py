@@ -12,7 +12,8 @@ pytest.register_assert_rewrite("app_fixtures")
 from tests.support.app_fixtures import SpyProvider, app_settings  # noqa: E402
 from pastor.web import render as render  # noqa: E402
 from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
-from pastor.web.runtime import BLIVRE_CREDIT, OPENBIBLE_CREDIT, ProviderProbe, Runtime, TurnRegistry  # noqa: E402
+from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT  # noqa: E402
+from pastor.web.runtime import ProviderProbe, Runtime, TurnRegistry  # noqa: E402
 
 
 XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> ![rastreio](http://mal.example/p.png)'
@@ -232,6 +233,10 @@ class StubEngine:
         self.embedder_error = None
         self.started = started
         self.calls = []
+        self.credits_in_use: list[str] = []
+
+    def credits(self):
+        return list(self.credits_in_use)
 
     def start_indexing(self, rebuild=False, background=True):
         self.calls.append(rebuild)
@@ -279,12 +284,13 @@ class TestRuntime:
         assert "segredo-do-operador" not in text and "sk-chave-secreta-de-teste" not in text
         assert runtime.status()["llm"]["provider"] == "openai"
 
-    def test_credits_follow_the_translation_and_the_prior(self, tmp_path):
+    def test_credits_are_the_engines_datasets_own(self, tmp_path):
         engine = StubEngine()
-        runtime = self.runtime(tmp_path, engine, PASTOR_CORPUS=str(tmp_path / "por-blivre.usfx.xml"))
-        assert runtime.attributions() == [BLIVRE_CREDIT]
-        engine.prominence = object()
-        assert runtime.attributions() == [BLIVRE_CREDIT, OPENBIBLE_CREDIT]
+        runtime = self.runtime(tmp_path, engine)
+        assert runtime.attributions() == []
+        engine.credits_in_use = ["Texto bíblico: X", OPENBIBLE_CREDIT]
+        assert runtime.attributions() == ["Texto bíblico: X", OPENBIBLE_CREDIT]
+        assert Runtime(app_settings(tmp_path)).attributions() == []  # nothing loaded yet
 
     def test_a_bad_provider_setting_is_reported_for_the_chat(self, tmp_path):
         runtime = self.runtime(tmp_path, StubEngine(), LLM_PROVIDER="desconhecido")
