@@ -6,7 +6,7 @@ import threading
 import time
 from typing import Iterator
 
-from pastor.answer import prompts, safety
+from pastor.answer import degraded, prompts, safety
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE, StreamingValidator
 from pastor.answer.turn import Turn, TurnUpdate
@@ -59,7 +59,7 @@ class ChatService:
             yield from self._finish(turn)
             return
         if not self.provider.generates:
-            update.answer = self._verses_only(result)
+            update.answer = degraded.verses_only(result)
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel)
@@ -96,11 +96,6 @@ class ChatService:
         return TurnUpdate("", "\n".join(lines), mode=Mode.CRISIS, reason=f"sinal de crise: {crisis.kind}",
                           citations=[v.reference for v in verses], sources=sources)
 
-    def _verses_only(self, result) -> str:
-        lines = [prompts.NONE_PROVIDER_INTRO, ""]
-        lines += [f"> {h.text} — **{h.reference}**" for h in result.results]
-        return "\n".join(lines)
-
     def _generate(self, turn: Turn, history: list[dict], cancel) -> Iterator[TurnUpdate]:
         update, result = turn.update, turn.result
         sources = [{"reference": h.reference, "text": h.text, "kind": h.kind} for h in result.results]
@@ -125,8 +120,11 @@ class ChatService:
                     yield update
             update.answer += validator.finish()
         except ProviderError as exc:
-            update.answer = exc.user_message
-            update.error = {"type": exc.kind, "message": exc.user_message, "provider": self.provider.name}
+            if "first_token_ms" not in turn.timings:  # nothing of the model reached the reader
+                self._provider_down(turn, exc)
+            else:
+                update.answer = exc.user_message
+                update.error = {"type": exc.kind, "message": exc.user_message, "provider": self.provider.name}
             yield from self._finish(turn)
             return
         finally:
@@ -140,6 +138,14 @@ class ChatService:
         if result.mode != Mode.CONVERSATIONAL and not update.citations and not update.error:
             update.answer = update.answer.rstrip() + "\n\n" + NO_ANCHOR_NOTE
         yield from self._finish(turn)
+
+    def _provider_down(self, turn: Turn, error: ProviderError) -> None:
+        """The model failed before its first word: show what retrieval found, never another model."""
+        update, result = turn.update, turn.result
+        update.mode = Mode.PROVIDER_UNAVAILABLE
+        update.reason = degraded.provider_down_reason(result, error)
+        update.answer = degraded.provider_down(result, self.provider.setup_hint())
+        update.citations = [h.reference for h in result.results]
 
     def _finish(self, turn: Turn, final: TurnUpdate | None = None) -> Iterator[TurnUpdate]:
         """Close the turn: `final` (default: the turn's own update) gets its id, cited sources and log line."""

@@ -11,6 +11,11 @@ from pastor.providers import errors
 
 log = logging.getLogger("pastor.providers")
 
+# The local model the README recommends: named in the hints of every provider.
+LOCAL_MODEL = "qwen2.5:1.5b"
+API_CHOICE = ("escolha um provedor de API com LLM_PROVIDER (openai, groq ou anthropic) e a chave "
+              "correspondente (OPENAI_API_KEY, GROQ_API_KEY ou ANTHROPIC_API_KEY)")
+
 KINDS = ("unreachable", "auth", "rate_limit", "timeout", "stream", "bad_response", "config")
 
 
@@ -99,6 +104,11 @@ class Provider:
         """Provider-specific advice appended to the message of `kind`."""
         return ""
 
+    def setup_hint(self) -> str:
+        """One actionable line for a person when this provider does not answer (never a secret)."""
+        return (f"Para respostas comentadas, confira LLM_PROVIDER ({self.name}) e a configuração do modelo, "
+                f"inicie um modelo local (ollama pull {LOCAL_MODEL}) ou {API_CHOICE}.")
+
     def failure(self, exc: BaseException, started: bool, quiet: bool = False) -> ProviderError:
         """Map an SDK or transport exception to a `ProviderError`, and log it safely."""
         kind, status = errors.classify(exc, started)
@@ -174,6 +184,10 @@ class SDKProvider(Provider):
     @property
     def where(self) -> str:
         return f"{self.name} em {errors.safe_url(self.base_url)}" if self.base_url else self.name
+
+    def setup_hint(self) -> str:
+        return (f"Para respostas comentadas, confira a chave {self.key_var} e a conexão com {self.where}, "
+                f"ou use um modelo local: LLM_PROVIDER=ollama e ollama pull {LOCAL_MODEL}.")
 
     def client(self) -> Any:
         """The SDK client; a missing key is a `config` error naming the variable."""

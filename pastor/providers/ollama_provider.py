@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pastor.providers.base import SDKProvider
+from pastor.providers import errors
+from pastor.providers.base import API_CHOICE, SDKProvider
 
 CHECK_TIMEOUT = 5.0
 
@@ -22,6 +23,11 @@ class OllamaProvider(SDKProvider):
         if kind == "config":
             return f"Baixe-o com: ollama pull {self.model}"
         return ""
+
+    def setup_hint(self) -> str:
+        where = errors.safe_url(self.base_url) if self.base_url else "http://localhost:11434"
+        return (f"Para respostas comentadas, instale e inicie o Ollama (https://ollama.com; esperado em {where}, "
+                f"variável OLLAMA_HOST) e baixe o modelo: ollama pull {self.model}; ou {API_CHOICE}.")
 
     def _chat(self, system: str, messages: list[dict]) -> list[dict]:
         return [{"role": "system", "content": system}, *messages]

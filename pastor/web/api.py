@@ -27,6 +27,8 @@ DESCRIPTIONS = {
                "embeddings, BM25, modelo de linguagem (alcançável?), últimos erros. Nunca inclui chaves."),
     "reindex": ("Reconstrói o índice vetorial em segundo plano. Pede o token quando REINDEX_TOKEN está definido; "
                 "recusado se uma indexação já está em andamento."),
+    "check_provider": ("Verifica de novo, agora, se o modelo de linguagem responde: {provider, model, reachable, "
+                       "detail, checked_at}. Sem modelo, o chat mostra os versículos encontrados e como ativá-lo."),
     "feedback": "Registra a avaliação de uma resposta: turn_id (do chat), rating 'up' ou 'down', comentário opcional.",
 }
 
@@ -44,7 +46,7 @@ class WebAPI:
         gr.api(self.chat, api_name="chat", api_description=DESCRIPTIONS["chat"], concurrency_id="chat")
         gr.api(self.search, api_name="search", api_description=DESCRIPTIONS["search"])
         # Cheap reads and writes: never queued behind model calls.
-        for name in ("lookup", "status", "reindex", "feedback"):
+        for name in ("lookup", "status", "check_provider", "reindex", "feedback"):
             gr.api(getattr(self, name), api_name=name, api_description=DESCRIPTIONS[name], concurrency_limit=None)
 
     # -- endpoints -------------------------------------------------------------------------------
@@ -88,6 +90,10 @@ class WebAPI:
     def status(self) -> dict:
         """The service's state."""
         return self.runtime.status()
+
+    def check_provider(self) -> dict:
+        """Check now whether the language model answers."""
+        return self.runtime.check_provider()
 
     def reindex(self, token: str = "") -> dict:
         """Rebuild the vector index in the background."""

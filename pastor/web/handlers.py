@@ -9,6 +9,7 @@ import gradio as gr
 from pastor.web import render as render
 from pastor.answer.chat import LEXICAL_NOTE
 from pastor.answer.checks import InputError
+from pastor.search.modes import Mode
 from pastor.web.ratelimit import RateLimited, client_key
 from pastor.web.runtime import Runtime
 
@@ -112,8 +113,8 @@ class Handlers:
                             "metadata": {"title": render.sources_title(update.sources), "status": "done",
                                          "log": render.mode_text(update.mode)}})
         history = list(convo["history"])
-        if not update.error:
-            # The keyword-search note is for the reader, not part of the conversation.
+        if not update.error and update.mode != Mode.PROVIDER_UNAVAILABLE:
+            # Neither the keyword-search note nor a verses-only answer is the model's side of the conversation.
             answer = update.answer.removeprefix(LEXICAL_NOTE)
             history += [{"role": "user", "content": text}, {"role": "assistant", "content": answer}]
         keep = 2 * self.runtime.settings.history_turns
@@ -161,6 +162,10 @@ class Handlers:
         credits = " · ".join(status["attributions"])
         return (render.banner_markdown(status), render.state_markdown(status), render.progress_html(status),
                 render.details_markdown(status), f"<small>{render.escape(credits)}</small>" if credits else "")
+
+    def check_provider(self) -> str:
+        """The "Verificar de novo" button: ask the model again and say what it answered."""
+        return render.provider_check_markdown(self.runtime.check_provider())
 
     def reindex(self, token: str) -> str:
         outcome = self.runtime.reindex(token or "")

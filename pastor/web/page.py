@@ -32,6 +32,7 @@ ELEM_IDS = {
     "textbox": "message-box", "send": "send-button", "stop": "stop-button", "chatbot": "chatbot",
     "sources": "sources-accordion", "mode": "mode-label", "status_tab": "status-tab",
     "status_state": "status-state", "progress": "status-progress", "reindex": "reindex-button",
+    "recheck": "recheck-provider-button",
 }
 
 STATUS_REFRESH_SECONDS = 2.0
@@ -98,7 +99,11 @@ def _status_tab(handlers: Handlers, runtime: Runtime):
         token = gr.Textbox(label="Token de reindexação", type="password", elem_id="reindex-token",
                            visible=bool(runtime.settings.reindex_token), scale=3)
         reindex = gr.Button("Reindexar", elem_id=ELEM_IDS["reindex"], scale=1)
+    with gr.Row():
+        recheck = gr.Button("Verificar de novo o modelo de linguagem", elem_id=ELEM_IDS["recheck"], scale=1)
     message = gr.Markdown(elem_id="reindex-message")
+    recheck.click(handlers.check_provider, None, [message], api_name="ui_check_provider", api_visibility="private",
+                  concurrency_limit=None)
     reindex.click(handlers.reindex, [token], [message], api_name="ui_reindex", api_visibility="private",
                   concurrency_limit=None)
     return state, progress, details

@@ -17,6 +17,7 @@ MODE_LABELS = {
     Mode.CONVERSATIONAL: "conversa",
     Mode.NO_EVIDENCE: "sem versículos adequados",
     Mode.CRISIS: "acolhimento em crise",
+    Mode.PROVIDER_UNAVAILABLE: "modelo indisponível — só os versículos encontrados",
 }
 
 STATE_LABELS = {
@@ -202,7 +203,18 @@ def _embedder_text(embedder: dict) -> str:
 def _reachable_text(llm: dict) -> str:
     reachable = llm.get("reachable")
     mark = "sim" if reachable else ("verificando…" if reachable is None else "não")
-    return f"{mark} — {llm['detail']}" if llm.get("detail") else mark
+    text = f"{mark} — {llm['detail']}" if llm.get("detail") else mark
+    if reachable is False:
+        text += " (o chat mostra só os versículos encontrados)"
+    return text + (f"; verificado às {llm['checked_at']}" if llm.get("checked_at") else "")
+
+
+def provider_check_markdown(llm: dict) -> str:
+    """The answer to "Verificar de novo": the provider, whether it answers and why not."""
+    reachable = llm.get("reachable")
+    mark = "✅" if reachable else ("⏳" if reachable is None else "⚠️")
+    name = f"{llm.get('provider', '—')} / {llm.get('model') or 'padrão'}"
+    return f"{mark} Modelo de linguagem {escape(name)}: {escape(_reachable_text(llm))}"
 
 
 def _documents_text(documents) -> str:

@@ -30,7 +30,8 @@ class Outcome:
 
 class ProviderProbe:
     """`provider.check()` cached for `ttl` seconds and refreshed in a thread, so a slow or
-    unreachable model server never stalls the status page."""
+    unreachable model server never stalls the status page. Checked once at start and again on
+    demand ("Verificar de novo")."""
 
     def __init__(self, provider, *, ttl: float = 10.0, wait: float = 1.0):
         self.provider = provider
@@ -41,23 +42,36 @@ class ProviderProbe:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def get(self) -> dict:
+    def start(self) -> threading.Thread:
+        """Start a check now (unless one runs) without waiting for it."""
         with self._lock:
-            stale = self._value is None or time.monotonic() - self._checked > self.ttl
-            if stale and (self._thread is None or not self._thread.is_alive()):
+            if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._refresh, daemon=True, name="pastor-probe")
                 self._thread.start()
-            thread = self._thread
+            return self._thread
+
+    def get(self) -> dict:
+        stale = self._value is None or time.monotonic() - self._checked > self.ttl
+        thread = self.start() if stale else None
         if self._value is None and thread is not None:
             thread.join(self.wait)  # the first answer is worth a short wait
         return self._value or {"reachable": None, "detail": "verificando…"}
+
+    def recheck(self, timeout: float = 15.0) -> dict:
+        """A fresh check, waited for (the providers' own checks time out in a few seconds)."""
+        before = self._checked
+        self.start().join(timeout)
+        if self._checked == before:
+            return {"reachable": None, "detail": "a verificação ainda não terminou; veja a aba Status"}
+        return dict(self._value)
 
     def _refresh(self) -> None:
         try:
             value = self.provider.check()
         except Exception as exc:  # check() should never raise; a bug must not break the status page
             value = {"reachable": False, "detail": f"falha na verificação ({type(exc).__name__})"}
-        self._value = {"reachable": value.get("reachable"), "detail": str(value.get("detail", ""))}
+        self._value = {"reachable": value.get("reachable"), "detail": str(value.get("detail", "")),
+                       "checked_at": time.strftime("%H:%M:%S")}
         self._checked = time.monotonic()
 
 
@@ -132,6 +146,7 @@ class Runtime:
                 self.provider_error = exc.user_message
                 return
         self.probe = ProviderProbe(self.provider)
+        self.probe.start()  # the status tab knows at once whether the model answers
 
     def _load_engine(self) -> None:
         from pastor.bible.usfx import CorpusError
@@ -223,6 +238,15 @@ class Runtime:
         return {"provider": self.provider.name, "model": self.provider.model, **check}
 
     # -- operator actions ------------------------------------------------------------------------
+    def check_provider(self) -> dict:
+        """Ask the provider again now ("Verificar de novo"): {provider, model, reachable, detail, checked_at}."""
+        if self.probe is None:
+            return self._llm_status()
+        check = self.probe.recheck()
+        with self._status_lock:
+            self._status = None  # the next status read shows the new answer
+        return {"provider": self.provider.name, "model": self.provider.model, **check}
+
     def reindex(self, token: str = "") -> Outcome:
         """Rebuild the vector index in the background; refused while one runs."""
         expected = self.settings.reindex_token

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from gradio_client.exceptions import AppError  # noqa: E402
 from pastor.web.ratelimit import RateLimiter  # noqa: E402
 
 
-ENDPOINTS = {"/chat", "/search", "/lookup", "/status", "/reindex", "/feedback"}
+ENDPOINTS = {"/chat", "/search", "/lookup", "/status", "/check_provider", "/reindex", "/feedback"}
 
 
 def chat_outputs(client, message: str, history=None) -> list[dict]:
@@ -75,6 +76,14 @@ class TestChat:
         assert final["citations"] == ["Mateus 6:34"]
         assert final["sources"] and final["sources"][0]["cited"] and final["sources"][0]["id"] == "MAT 6:34"
         assert {"turn_id", "removed_citations", "reason", "provider", "model"} <= set(final)
+
+    def test_a_model_that_cannot_be_reached_still_gives_the_verses_and_the_fix(self, client, spy_provider):
+        spy_provider.enqueue({"error": "unreachable"})
+        final = chat_outputs(client, "o que diz Mateus 6:34?")[-1]
+        assert final["mode"] == "provider_unavailable" and final["error"] is None
+        assert "(unreachable)" in final["reason"]
+        assert "**Mateus 6:34**" in final["answer"] and spy_provider.setup_hint() in final["answer"]
+        assert [s["id"] for s in final["sources"]] == ["MAT 6:34"]
 
     def test_an_unsupported_citation_is_removed(self, client, spy_provider):
         spy_provider.enqueue("Leia Mateus 6:34 e também Gênesis 50:20.")
@@ -178,10 +187,17 @@ class TestStatus:
         assert status["corpus"]["sha256"] == hashlib.sha256(MINI_CORPUS.read_bytes()).hexdigest()
         assert status["embedder"]["name"] and status["embedder"]["dim"]
         assert status["index"]["rows"] == status["index"]["total"] == 25
+        checked = status["llm"].pop("checked_at")
         assert status["llm"] == {"provider": "fake", "model": "fake", "reachable": True,
                                  "detail": "respostas simuladas (fake)"}
+        assert re.fullmatch(r"\d\d:\d\d:\d\d", checked)  # checked at start, without being asked
         # The tiny corpus has no notice; the prior's table carries OpenBible's credit.
         assert [c[:48] for c in status["attributions"]] == ["Referências cruzadas © OpenBible.info, CC BY 4.0"]
+
+    def test_check_provider_asks_the_model_again(self, client):
+        result = client.predict(api_name="/check_provider")
+        assert result["provider"] == "fake" and result["reachable"] is True
+        assert result["detail"] == "respostas simuladas (fake)" and result["checked_at"]
 
     def test_never_holds_the_reindex_token(self, client):
         assert REINDEX_TOKEN not in json.dumps(client.predict(api_name="/status"))

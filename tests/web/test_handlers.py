@@ -9,7 +9,7 @@ import gradio as gr
 import pytest
 
 pytest.register_assert_rewrite("app_fixtures")
-from tests.support.app_fixtures import SpyProvider, app_settings  # noqa: E402
+from tests.support.app_fixtures import SpyProvider, app_settings, free_port  # noqa: E402
 from pastor.web import render as render  # noqa: E402
 from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
 from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT  # noqa: E402
@@ -194,9 +194,25 @@ class TestProviderProbe:
     def test_the_check_is_cached(self):
         provider = CountingProvider()
         probe = ProviderProbe(provider, ttl=60)
-        assert probe.get() == {"reachable": True, "detail": "ok"}
+        first = probe.get()
+        assert first.pop("checked_at") and first == {"reachable": True, "detail": "ok"}
         probe.get()
         assert provider.calls == 1
+
+    def test_checked_at_start_and_again_on_demand(self):
+        provider = CountingProvider()
+        probe = ProviderProbe(provider, ttl=60)
+        probe.start().join(10)
+        assert provider.calls == 1  # before anyone opened the status page
+        assert probe.recheck()["reachable"] is True and provider.calls == 2  # the TTL does not hold it back
+
+    def test_recheck_of_an_unreachable_model_says_so(self):
+        from pastor.providers.ollama_provider import OllamaProvider
+        probe = ProviderProbe(OllamaProvider(base_url=f"http://127.0.0.1:{free_port()}", timeout=5))
+        result = probe.recheck()
+        assert result["reachable"] is False and "ollama" in result["detail"]
+        text = render.provider_check_markdown({"provider": "ollama", "model": "qwen2.5:1.5b", **result})
+        assert text.startswith("⚠️ Modelo de linguagem ollama / qwen2.5:1.5b: não") and "só os versículos" in text
 
     def test_a_failing_check_is_reported_not_raised(self):
         assert ProviderProbe(CountingProvider(fail=True)).get()["reachable"] is False

