@@ -38,6 +38,7 @@ class Gate:
     lexical_coverage: float = 0.67  # share of content words the best lexical hit must contain
     lexical_min_terms: int = 1
     pastoral_z: float = 1.0  # lower bar when the message is plainly within pastoral scope
+    pastoral_lexical_coverage: float = 0.3  # while vectors are not ready, for a pastoral message
 
     def decide(self, evidence: Evidence, calibration: Calibration | None) -> tuple[str, str]:
         lexical_ok = evidence.lexical_terms >= self.lexical_min_terms and \
@@ -56,6 +57,12 @@ class Gate:
         if lexical_ok:
             return Mode.LEXICAL_FALLBACK, (f"índice vetorial indisponível; {evidence.lexical_coverage:.0%} "
                                       "das palavras aparecem no texto")
+        # The first minutes after install (vectors still being built): a plainly pastoral message
+        # ("estou com medo do futuro") gets the keyword hits, ranked with the prominence prior,
+        # instead of the no-evidence message, as long as a content word of it is in the verse.
+        if evidence.pastoral and evidence.lexical_coverage >= self.pastoral_lexical_coverage:
+            return Mode.LEXICAL_FALLBACK, (f"índice vetorial indisponível; tema pastoral e "
+                                      f"{evidence.lexical_coverage:.0%} das palavras aparecem no texto")
         return Mode.NO_EVIDENCE, "índice vetorial indisponível e pouca sobreposição lexical"
 
     def keep_vector_hit(self, cosine: float | None, calibration: Calibration | None) -> bool:

@@ -78,6 +78,16 @@ class TestModes:
     def test_pastoral_without_vectors_is_no_rag(self):
         assert GATE.decide(evidence(cosine=None, pastoral=True), BAND)[0] == Mode.NO_EVIDENCE
 
+    def test_pastoral_without_vectors_takes_keyword_hits_with_some_overlap(self):
+        # "Estou com medo do futuro" while the first index is built: half its words are in the verse.
+        mode, reason = GATE.decide(evidence(cosine=None, coverage=0.5, pastoral=True), BAND)
+        assert mode == Mode.LEXICAL_FALLBACK and "tema pastoral" in reason
+        assert GATE.decide(evidence(cosine=None, coverage=0.5, pastoral=False), BAND)[0] == Mode.NO_EVIDENCE
+        assert GATE.decide(evidence(cosine=None, coverage=0.2, pastoral=True), BAND)[0] == Mode.NO_EVIDENCE
+
+    def test_pastoral_with_weak_vectors_keeps_the_vector_rules(self):
+        assert GATE.decide(evidence(cosine=0.25, coverage=0.5, pastoral=True), BAND)[0] == Mode.NO_EVIDENCE
+
     def test_modes_are_the_five_names(self):
         assert (Mode.REFERENCE, Mode.RAG, Mode.LEXICAL_FALLBACK, Mode.CONVERSATIONAL, Mode.NO_EVIDENCE) == (
             "reference", "rag", "lexical_fallback", "conversational", "no_evidence")
