@@ -1,15 +1,16 @@
-# Pastor Online: CPU-only image. The Bible text is not baked in: mount its folder read-only at
-# /app/bible (not /app/corpus, which holds the church documents copied below and must stay visible).
+# Pastor Online: CPU-only image with the shipped data (corpus/*.gz: Almeida 1911, Bíblia Livre, verse
+# prominence) and the recommended setup on by default. Without a model server or an API key it answers
+# with the retrieved verses (mode provider_unavailable) and says how to add a model.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HF_HUB_OFFLINE=1 \
     PASTOR_HOST=0.0.0.0 \
     PASTOR_PORT=7860 \
-    PASTOR_DATA_DIR=/app/data \
-    PASTOR_CORPUS=/app/bible/por-almeida1911.usfx.xml
+    PASTOR_DATA_DIR=/app/data
 
 WORKDIR /app
 
@@ -20,10 +21,12 @@ RUN pip install -r requirements.txt
 
 COPY app.py ./
 COPY pastor ./pastor
-COPY corpus/docs ./corpus/docs
+# The data the defaults name (relative to /app), its NOTICE.md, and the example church documents
+# (indexed only with PASTOR_DOCS_DIR=corpus/docs/example).
+COPY corpus ./corpus
 
 # A fixed numeric uid, so a bind-mounted data folder can be given to it on the host.
-RUN useradd --create-home --uid 1000 pastor && mkdir -p /app/data /app/bible && chown 1000:1000 /app/data
+RUN useradd --create-home --uid 1000 pastor && mkdir -p /app/data && chown 1000:1000 /app/data
 USER 1000:1000
 
 EXPOSE 7860

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pastor.providers import errors
-from pastor.providers.base import API_CHOICE, SDKProvider
+from pastor.providers.base import API_CHOICE, ProviderError, SDKProvider
 
 CHECK_TIMEOUT = 5.0
 
@@ -52,4 +52,6 @@ class OllamaProvider(SDKProvider):
             names = {m.model for m in client.list().models}
         if self.model in names or f"{self.model}:latest" in names:
             return f"conectado; modelo {self.model} disponível"
-        return f"conectado, mas o modelo {self.model} não foi baixado (ollama pull {self.model})"
+        # Not ready: every answer would fail until the pull ends (with Docker, while ollama-pull runs).
+        raise ProviderError("config", f"conectado, mas o modelo {self.model} ainda não foi baixado "
+                                      f"(ollama pull {self.model})", provider=self.name)

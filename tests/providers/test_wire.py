@@ -122,6 +122,14 @@ class TestNormalTraffic:
         assert "conectado" in status["detail"]
         assert server.requests[0].path.split("?")[0] == wire.protocol.models_path
 
+    def test_ollama_without_the_model_is_not_ready(self, wire, server):
+        if wire.name != "ollama":
+            pytest.skip("only Ollama lists the models pulled on the server")
+        from pastor.providers.ollama_provider import OllamaProvider
+        status = OllamaProvider(model="ainda-nao:1b", base_url=server.url, timeout=5).check()
+        assert status["reachable"] is False  # every answer would fail until the pull ends
+        assert "ainda não foi baixado" in status["detail"] and "ollama pull ainda-nao:1b" in status["detail"]
+
 
 # --- failures before the reply -------------------------------------------------------------------
 
