@@ -1,6 +1,6 @@
 """Benchmark: `python app.py` start-up on the full corpus and concurrent chats (prints figures, asserts nothing).
 
-    python bench/bench_app.py [--corpus ../shared/corpus/por-almeida1911.usfx.xml] [--data-dir DIR]
+    python bench/bench_app.py [--corpus corpus/por-almeida1911.usfx.xml.gz] [--data-dir DIR]
                               [--runs 3] [--chats 20] [--fake-delay 0]
 
 Without --data-dir the vector index is built first (`python -m pastor index`, a few minutes on 2 cores)
@@ -26,7 +26,7 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS_FILE = "por-almeida1911.usfx.xml"
+CORPUS_FILE = "por-almeida1911.usfx.xml.gz"
 REACHABLE_TARGET = 10.0
 
 # Settings a developer's shell may hold; the server gets only the ones given here.
@@ -46,7 +46,7 @@ QUESTIONS = (
 
 # -- helpers --------------------------------------------------------------------------------------
 def default_corpus() -> Path:
-    folder = os.environ.get("PASTOR_TEST_CORPUS_DIR") or "../shared/corpus"
+    folder = os.environ.get("PASTOR_TEST_CORPUS_DIR") or "corpus"
     path = Path(folder).expanduser()
     return ((path if path.is_absolute() else ROOT / path) / CORPUS_FILE).resolve()
 

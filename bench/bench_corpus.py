@@ -1,6 +1,6 @@
 """Benchmark: full-corpus load time and reference lookup latency (prints figures, asserts nothing).
 
-    python bench/bench_corpus.py [--runs 3] [--repeat 20] [--corpus-dir ../shared/corpus]
+    python bench/bench_corpus.py [--runs 3] [--repeat 20] [--corpus-dir corpus]
 
 Targets: a corpus loads in under 3 s; a lookup after load takes well under a second.
 """
@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from pastor.bible.usfx import load_bible  # noqa: E402
 from pastor.bible.references import lookup  # noqa: E402
 
-FILES = ("por-almeida1911.usfx.xml", "por-blivre.usfx.xml")
+FILES = ("por-almeida1911.usfx.xml.gz", "por-blivre.usfx.xml.gz")  # shipped; plain copies load alike
 
 # What people type: every acceptance form plus ordinary questions with and without references.
 QUERIES = (
@@ -41,7 +41,7 @@ QUERIES = (
 
 
 def corpus_dir(arg: str | None) -> Path:
-    raw = arg or os.environ.get("PASTOR_TEST_CORPUS_DIR") or "../shared/corpus"
+    raw = arg or os.environ.get("PASTOR_TEST_CORPUS_DIR") or "corpus"
     path = Path(raw).expanduser()
     return (path if path.is_absolute() else ROOT / path).resolve()
 
@@ -79,7 +79,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="loads per corpus file")
     parser.add_argument("--repeat", type=int, default=20, help="calls per lookup query")
-    parser.add_argument("--corpus-dir", help="folder with the USFX files (default ../shared/corpus)")
+    parser.add_argument("--corpus-dir", help="folder with the USFX files (default: the shipped corpus/)")
     args = parser.parse_args()
 
     folder = corpus_dir(args.corpus_dir)

@@ -1,6 +1,6 @@
 """Benchmark: BM25 build time and query latency, rank-bm25 vs bm25s (prints figures, asserts nothing).
 
-    python bench/bench_lexical.py [--repeat 5] [--n 50] [--corpus ../shared/corpus/por-almeida1911.usfx.xml]
+    python bench/bench_lexical.py [--repeat 5] [--n 50] [--corpus corpus/por-almeida1911.usfx.xml.gz]
 
 Both libraries get the same tokens (pastor.text.normalize.tokenize, RSLP), so the figures compare
 the scoring only; `LexicalIndex` adds the query's tokenization on top of rank-bm25.
@@ -23,7 +23,7 @@ from pastor.bible.usfx import load_bible  # noqa: E402
 from pastor.search.lexical import LexicalIndex  # noqa: E402
 from pastor.text.normalize import tokenize  # noqa: E402
 
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "por-almeida1911.usfx.xml"
+DEFAULT_CORPUS = ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"  # shipped
 
 # What people ask: keywords, short questions and long outpourings, with and without accents.
 QUERIES = (

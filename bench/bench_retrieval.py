@@ -1,7 +1,8 @@
 """Retrieval benchmarks: index build time and peak RSS, restart-to-ready, search latency, gates.
 
-Usage (figures are printed; nothing is asserted):
-  PASTOR_CORPUS=… [PASTOR_EXTRA_CORPORA=…] [PASTOR_PROMINENCE=…] python bench/bench_retrieval.py \
+Usage (figures are printed; nothing is asserted), with the defaults (Almeida 1911 + Bíblia Livre + prior)
+or any other setup given by the usual variables:
+  [PASTOR_CORPUS=…] [PASTOR_EXTRA_CORPORA=…] [PASTOR_PROMINENCE=…] python bench/bench_retrieval.py \
       [--build] [--data-dir DIR]
 --build rebuilds the index from scratch in a subprocess (time + peak RSS of that process); without it
 an existing index in DIR (default: PASTOR_DATA_DIR) is used."""
@@ -21,16 +22,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def run(code: str, env: dict) -> tuple[float, float, str]:
-    """Run python code in a fresh process: (wall seconds, peak RSS MB of that child, stdout)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def run(code: str, env: dict) -> tuple[float, float, str, float]:
+    """Run python code in a fresh process: (wall seconds, peak RSS MB of that child, stdout, CPU seconds).
+
+    CPU seconds (user + system of the child) say what the work costs when the machine is busy with
+    other jobs, where wall time says mostly how busy it was."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - started
     if out.returncode != 0:
         sys.exit(out.stderr[-2000:])
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, max(peak, before) / 1024, out.stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return wall, max(after.ru_maxrss, before.ru_maxrss) / 1024, out.stdout, cpu
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -49,9 +54,10 @@ def main() -> None:
         code = ("from pastor.config import get_settings; from pastor.search.engine import load_engine;"
                 "e = load_engine(get_settings()); s = e.index.build(e.bible, e.extras, rebuild=True);"
                 "print(s.rows, s.manifest.get('build_seconds'))")
-        wall, rss, out = run(code, env)
+        wall, rss, out, cpu = run(code, env)
         rows, seconds = out.split()
-        print(f"index build: {rows} rows, {seconds} s embedding+writing, {wall:.1f} s process, peak RSS {rss:.0f} MB")
+        print(f"index build: {rows} rows, {seconds} s embedding+writing, {wall:.1f} s process "
+              f"({cpu:.1f} s CPU), peak RSS {rss:.0f} MB")
 
     # Restart with an unchanged index: a fresh process until search is ready (vectors + BM25).
     code = ("import time; t = time.perf_counter();"
@@ -59,7 +65,7 @@ def main() -> None:
             "e = load_engine(get_settings()); assert e.retriever.vectors_ready, e.status();"
             "e.retriever.search('estou com medo do futuro');"
             "print(round(time.perf_counter() - t, 2))")
-    wall, rss, out = run(code, env)
+    wall, rss, out, _ = run(code, env)
     print(f"restart to ready (in-process): {out.strip()} s; whole process {wall:.1f} s; peak RSS {rss:.0f} MB")
 
     # Search latency over the dev set, in this process.

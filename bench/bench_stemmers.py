@@ -1,6 +1,6 @@
 """Benchmark: vocabulary size and tokenize time per stemmer, and BM25-only dev-set figures.
 
-    python bench/bench_stemmers.py [--corpus ../shared/corpus/por-almeida1911.usfx.xml] [--no-eval]
+    python bench/bench_stemmers.py [--corpus corpus/por-almeida1911.usfx.xml.gz] [--no-eval]
 
 Prints, for rslp / snowball / none: distinct tokens over the whole corpus and the time to
 tokenize it with a cold stemmer cache; then lexical-only retrieval on bench/devset.jsonl for
@@ -27,7 +27,7 @@ from pastor.text.normalize import _modern_token, fold, normalize  # noqa: E402
 from pastor.text.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer  # noqa: E402
 from pastor.text.stopwords import STOPWORDS  # noqa: E402
 
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "por-almeida1911.usfx.xml"
+DEFAULT_CORPUS = ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"  # shipped
 STEMMERS = {"rslp": RSLPStemmer, "snowball": SnowballStemmer, "none": NoStemmer}
 
 

@@ -189,6 +189,17 @@ SPEC: tuple[Spec, ...] = tuple(
     for f in fields(Settings))
 
 
+def markdown_table() -> str:
+    """The README's Configuration table, from the declarations (a test keeps the README equal to it)."""
+    rows = ["| variable | default | meaning |", "|---|---|---|"]
+    for spec in SPEC:
+        default = f"`{spec.default}`" if spec.default else "(empty)"
+        rows.append(f"| `{spec.var}` | {default} | {spec.help} |")
+    keys = ", ".join(f"`{var}`" for var in SECRET_VARS)
+    rows.append(f"| {keys} | (empty) | API keys, read from the environment or `.env`; never logged or shown |")
+    return "\n".join(rows)
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """The process-wide settings, read once."""

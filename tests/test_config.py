@@ -231,3 +231,14 @@ class TestGetSettings:
             assert config.get_settings() is first
         finally:
             config.get_settings.cache_clear()
+
+
+# --- The README ----------------------------------------------------------------------------------
+
+def test_readme_configuration_table_is_the_declarations():
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert config.markdown_table() in readme, (
+        "a tabela Configuration do README difere de pastor/config.py; gere-a com "
+        "python -c 'from pastor.config import markdown_table; print(markdown_table())'")
+    for spec in SPEC:
+        assert f"| `{spec.var}` |" in readme

@@ -12,7 +12,7 @@ from pastor.text.normalize import fold, modernize, normalize, tokenize
 from pastor.text.stemmer import NoStemmer
 from pastor.text.stopwords import STOPWORDS
 
-# Whole verses of /work/shared/corpus/por-almeida1911.usfx.xml and their modern form.
+# Whole verses of corpus/por-almeida1911.usfx.xml.gz and their modern form.
 VERSES = [
     ("JHN 3:16",
      "Porque Deus amou o mundo de tal maneira, que deu o seu Filho unigenito, para que todo "
