@@ -177,7 +177,7 @@ def details_markdown(status: dict) -> str:
         ("Modelo alcançável", _reachable_text(llm)),
     ]
     for extra in status.get("extra_corpora") or []:
-        rows.append(("Tradução extra", f"{extra.get('file')} ({number(extra.get('verses'))} versículos)"))
+        rows.append(("Tradução extra (só na busca)", f"{extra.get('file')} ({number(extra.get('verses'))} versículos)"))
     if status.get("documents"):
         rows.append(("Documentos", _documents_text(status["documents"])))
     table = ["| Item | Valor |", "| --- | --- |"] + [f"| {cell(k)} | {cell(v)} |" for k, v in rows]
