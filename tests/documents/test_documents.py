@@ -476,3 +476,22 @@ class TestExample:
         titles = {c.title for c in by["example/declaracao-de-fe.md"].chunks}
         assert "Declaração de fé › Sobre a Bíblia" in titles
         assert all(re.fullmatch(r"example/[\w.-]+#p\d+-c\d+", c.ref) for c in scan.chunks)
+
+
+class TestCompressed:
+    def test_a_gzip_copy_reads_like_the_file(self, tmp_path):
+        import gzip
+        plain = (EXAMPLE / "faq.json").read_bytes()
+        a = parse_document("faq.json", plain)
+        b = parse_document("faq.json.gz", gzip.compress(plain))
+        assert b.error is None and [c.text for c in b.chunks] == [c.text for c in a.chunks]
+        assert b.chunks[0].ref.startswith("faq.json.gz#p0-c")  # cited by the file's own name
+
+    def test_a_tiny_archive_cannot_expand_past_the_cap(self):
+        import gzip
+        bomb = gzip.compress(b"a" * 50_000)
+        result = parse_document("muito.txt.gz", bomb, max_bytes=10_000)
+        assert result.error and "depois de descompactado" in result.error and len(bomb) < 10_000
+
+    def test_a_broken_archive_is_an_error_for_that_file(self):
+        assert parse_document("x.csv.gz", b"\x1f\x8bnao-e-gzip").error == "arquivo .gz corrompido ou truncado"
