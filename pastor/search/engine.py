@@ -39,7 +39,8 @@ class Engine:
         """Corpus, extra translations, BM25 and prominence; raises CorpusError if no corpus."""
         from pastor.search.retrieval import Retriever
         self.bible = load_bible(self.settings.corpus)
-        self.extras = [load_bible(p) for p in self.settings.extra_corpora]
+        # The default extra is Bíblia Livre; when it is also the main text it adds nothing.
+        self.extras = [b for b in map(load_bible, self.settings.extra_corpora) if b.sha256 != self.bible.sha256]
         self.lexical = self._load_lexical()
         self.prominence = self._load_prominence()
         self._load_embedder()

@@ -71,6 +71,10 @@ class TestStatus:
         hits = engine.retriever.search("Jeová", use_vectors=False, gated=False).results
         assert hits[0].id == "PSA 23:1"
 
+    def test_an_extra_that_is_the_main_text_is_not_loaded_twice(self, make_engine):
+        engine = make_engine(index=False, PASTOR_EXTRA_CORPORA=str(MINI))
+        assert engine.extras == [] and engine.status()["extra_corpora"] == []
+
     def test_credits_follow_the_data_in_use(self, make_engine, tmp_path):
         folder = tmp_path / "dados"
         folder.mkdir()
