@@ -7,6 +7,7 @@ import sys
 import time
 
 from pastor.config import get_settings
+from pastor.search.modes import Mode
 
 
 def _dump(data) -> None:
@@ -108,7 +109,8 @@ def cmd_ask(args) -> int:
     else:
         print(result["answer"])
         print(f"\n[modo: {result['mode']}; fontes: {', '.join(s['reference'] for s in result['sources'])}]")
-    return 1 if result.get("error") else 0
+    # The answer is printed either way; the status tells a script that the model did not answer.
+    return 1 if result.get("error") or result["mode"] == Mode.PROVIDER_UNAVAILABLE else 0
 
 
 def register_chat(sub) -> None:

@@ -9,10 +9,17 @@ from pastor.answer.degraded import PROVIDER_DOWN_INTRO, PROVIDER_DOWN_NO_VERSES
 from pastor.providers.fake import FakeProvider
 from pastor.providers.ollama_provider import OllamaProvider
 from pastor.search.modes import Mode
-from tests.answer.test_chat import FORGIVE, JOHN, chat_engine, run  # noqa: F401 (module fixture)
+from tests.answer.test_chat import FORGIVE, JOHN, load_engine, run
+from tests.support.core_fixtures import HashEmbedder, settings_for
 from tests.support.helpers import free_port
 
 KINDS = ("unreachable", "timeout", "auth", "config", "rate_limit", "bad_response")
+
+
+@pytest.fixture(scope="module")
+def chat_engine(tmp_path_factory):
+    """Tiny corpus, fake embedder, vectors built once for the module (read-only)."""
+    return load_engine(settings_for(tmp_path_factory.mktemp("degraded") / "data"), HashEmbedder())
 
 
 @pytest.fixture

@@ -224,12 +224,14 @@ class TestAsk:
         assert out.startswith("Deus amou o mundo (João 3:16).")
         assert "[modo: reference; fontes: João 3:16]" in out
 
-    def test_model_failure_exits_1(self, env, capsys, tmp_path):
+    def test_model_failure_prints_the_verses_and_exits_1(self, env, capsys, tmp_path):
         self.script(env, tmp_path, {"error": "auth"})
         code, out, _ = main(capsys, "ask", "o que diz João 3:16?", "--json")
         from pastor.providers.fake import FakeProvider
+        result = json.loads(out)
         assert code == 1
-        assert json.loads(out)["answer"] == FakeProvider().error("auth").user_message
+        assert result["mode"] == "provider_unavailable" and "(auth)" in result["reason"]
+        assert "**João 3:16**" in result["answer"] and FakeProvider().setup_hint() in result["answer"]
 
     def test_bad_responses_file_exits_2(self, env, capsys, tmp_path):
         env(PASTOR_FAKE_RESPONSES=str(tmp_path / "nao-ha.json"))
