@@ -102,7 +102,7 @@ def actions_html(answer: str, sources) -> str:
     """The copy button under a final answer; the text it copies rides along, hidden, as escaped HTML."""
     hidden = escape(copy_text(answer, sources)).replace("\n", "<br>")
     return ('<div class="pastor-actions"><button type="button" class="pastor-copy" '
-            'title="Copiar a resposta com as referências" aria-label="Copiar a resposta com as referências">'
+            'title="Copiar a resposta com as referências">'
             f'📋 Copiar</button><span class="pastor-copytext" aria-hidden="true">{hidden}</span></div>')
 
 

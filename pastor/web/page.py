@@ -69,11 +69,11 @@ def _chat_tab(handlers: Handlers) -> None:
         examples=[{"text": e} for e in EXAMPLES], buttons=[],  # copying is the answer's own button
         placeholder="Conte como você está, ou peça um versículo (ex.: Salmos 23).")
     mode = gr.Markdown(elem_id=ELEM_IDS["mode"])
-    with gr.Row(elem_id="input-row", equal_height=True):
+    with gr.Row(elem_id="input-row"):
         # One line that grows to eight: Enter sends, Shift+Enter breaks the line (Gradio's rule for lines=1).
         textbox = gr.Textbox(elem_id=ELEM_IDS["textbox"], label="Sua mensagem", show_label=False, lines=1,
                              max_lines=8, scale=8, min_width=120, placeholder="Escreva sua mensagem…",
-                             autofocus=True, container=False)
+                             autofocus=True)
         send = gr.Button("Enviar", variant="primary", elem_id=ELEM_IDS["send"], scale=0, min_width=80, size="md")
         stop = gr.Button("Parar", variant="stop", elem_id=ELEM_IDS["stop"], scale=0, min_width=80, size="md")
     notice = gr.HTML(elem_id=ELEM_IDS["notice"])

@@ -101,7 +101,7 @@ class TestCopy:
 
     def test_the_button_carries_the_text_escaped(self):
         html = chatview.actions_html("Paz <b>", SOURCES)
-        assert 'class="pastor-copy"' in html and "aria-label=" in html
+        assert 'class="pastor-copy"' in html and 'title="Copiar a resposta com as referências"' in html
         assert_inert(html) and "Paz &lt;b><br><br>Referências:" in html
 
 
