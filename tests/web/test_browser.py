@@ -88,7 +88,7 @@ def chat_app(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser-chat")
     script = tmp / "respostas.json"
     script.write_text(json.dumps([SCRIPTED], ensure_ascii=False), encoding="utf-8")
-    app = start_app(tmp, PASTOR_FAKE_RESPONSES=str(script), PASTOR_FAKE_DELAY="0.05", PASTOR_FAKE_CHUNK="3")
+    app = start_app(tmp, PASTOR_FAKE_RESPONSES=str(script), PASTOR_FAKE_DELAY="0.1", PASTOR_FAKE_CHUNK="3")
     app.data = tmp / "data"
     wait_for(lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"], 120,
              f"o índice vetorial não ficou pronto:\n{app.log()}")
