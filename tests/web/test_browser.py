@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests.support.app_fixtures import app_env
-from tests.support.helpers import wait_for
+from tests.support.helpers import css_colour, wait_for
 from tests.support.browser_support import (
     ARTIFACTS, CHROMIUM_ARGS, AppProcess, chromium_path, missing_browser_reason, write_synthetic_usfx)
 
@@ -300,9 +300,9 @@ class TestChatPage:
         from playwright.sync_api import expect
         ask(page, open_chat(chat_app, page), QUESTION)
         chat = page.locator("#chatbot")
-        chat.get_by_role("button", name="Não gostei").click()
+        chat.get_by_role("button", name="Não gostei", exact=True).click()
         expect(page.locator("#chat-notice")).to_contain_text("Obrigado pela avaliação", timeout=10 * MS)
-        chat.get_by_role("button", name="Gostei").click()
+        chat.get_by_role("button", name="Gostei", exact=True).click()
         comment = page.locator("#comment-box textarea")
         expect(comment).to_be_visible()
         comment.fill("Me trouxe paz")
@@ -314,6 +314,7 @@ class TestChatPage:
         assert [(r["rating"], r["comment"]) for r in ratings] == [("up", "Me trouxe paz")]
 
     def test_gradios_own_strings_and_every_control_have_portuguese_labels(self, chat_app, page):
+        from playwright.sync_api import expect
         ask(page, open_chat(chat_app, page), QUESTION)  # the browser is en-US: Gradio would say "Clear", "Retry"
         names = page.evaluate("""() => [...document.querySelectorAll('#chat-tab button, #chat-tab textarea')]
             .filter(e => e.offsetParent !== null)
@@ -323,6 +324,32 @@ class TestChatPage:
         english = {"Clear", "Retry", "Like", "Dislike", "Copy message", "Undo", "Submit"}
         assert not english & set(names), names
         assert {"Limpar conversa", "Gerar a resposta de novo", "Gostei", "Não gostei", "Sua mensagem"} <= set(names), names
+
+        # After a rating, and on the messages themselves: no English, no raw markup read aloud.
+        page.locator("#chatbot").get_by_role("button", name="Gostei", exact=True).click()
+        expect(page.locator("#chatbot").get_by_role("button", name="Gostei (marcado)")).to_be_visible(timeout=5 * MS)
+        labels = page.evaluate("""() => [...document.querySelectorAll('#chatbot [aria-label]')]
+            .map(e => e.getAttribute('aria-label'))""")
+        assert "Conversa" in labels and not english & set(labels) and "Liked" not in labels, labels
+        spoken = [label for label in labels if label.startswith(("Pastor Online: ", "Você: "))]
+        assert spoken and not any("<" in label or "message:" in label for label in labels), labels
+        assert any(label.startswith("Pastor Online: Não tenha medo do amanhã") for label in spoken), spoken
+
+
+    def test_the_mode_line_colours_apply_in_light_and_dark(self, chat_app, page):
+        from playwright.sync_api import expect
+        from pastor.web.page import CSS
+        colour = "() => getComputedStyle(document.querySelector('#mode-label .pastor-mode span')).color"
+        for theme, selector in (("light", "#mode-label"), ("dark", ".dark #mode-label")):
+            page.goto(f"{chat_app.url}/?__theme={theme}")
+            box = page.locator("#message-box textarea")
+            expect(box).to_be_visible(timeout=60 * MS)
+            ask(page, box, "Como perdoar quem me feriu?")
+            expect(page.locator("#mode-label")).to_contain_text("Modo:")
+            hex_colour = css_colour(CSS, selector)
+            rgb = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+            assert page.evaluate(colour) == "rgb({}, {}, {})".format(*rgb), theme
+        screenshot(page, "browser-dark")
 
 
 class TestMobile:

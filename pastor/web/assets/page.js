@@ -83,15 +83,43 @@
     }
   }, true);
 
-  // Gradio renders some icon buttons with an empty label; name them for screen readers.
+  // Labels Gradio leaves empty, in English (its i18n does not cover them) or as raw message markup.
+  const ENGLISH = { "Liked": "Gostei (marcado)", "Disliked": "Não gostei (marcado)", "Feedback": "Avaliação",
+    "chatbot conversation": "Conversa", "Loading response": "Preparando a resposta" };
+  const SPEAKERS = { "bot's message: ": "Pastor Online: ", "user's message: ": "Você: " };
+
+  function relabel(element) {
+    for (const name of ["aria-label", "title"]) {
+      const value = element.getAttribute(name);
+      if (value && ENGLISH[value]) element.setAttribute(name, ENGLISH[value]);
+    }
+    const label = element.getAttribute("aria-label") || "";
+    for (const [english, portuguese] of Object.entries(SPEAKERS)) {
+      // Gradio puts the message's raw markup in the label; a screen reader should hear the text.
+      if (label.startsWith(english)) element.setAttribute("aria-label", portuguese + element.innerText.trim());
+    }
+  }
+
   function label() {
-    document.querySelectorAll("#chatbot .thought-group .title button[aria-label='']").forEach((b) => {
+    const chat = document.querySelector("#chatbot");
+    if (!chat) return;
+    chat.querySelectorAll(".thought-group .title button[aria-label='']").forEach((b) => {
       b.setAttribute("aria-label", LABEL_TOGGLE);
       b.setAttribute("title", LABEL_TOGGLE);
     });
-    document.querySelectorAll("#chatbot .thought-group .title[role='button']:not([aria-label])").forEach((t) => {
+    chat.querySelectorAll(".thought-group .title[role='button']:not([aria-label])").forEach((t) => {
       t.setAttribute("aria-label", LABEL_TOGGLE + ": " + t.innerText.trim());
     });
+    chat.querySelectorAll("[aria-label], [title]").forEach(relabel);
   }
-  new MutationObserver(label).observe(document.documentElement, { subtree: true, childList: true });
+
+  let pending = false;
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; label(); });
+  };
+  new MutationObserver(schedule).observe(document.documentElement, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label", "title"],
+  });
 })();
