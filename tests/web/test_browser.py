@@ -352,6 +352,29 @@ class TestChatPage:
         screenshot(page, "browser-dark")
 
 
+@pytest.fixture(scope="module")
+def limited_app(tmp_path_factory):
+    """One question per client every 10 minutes: the second question is always too soon."""
+    app = start_app(tmp_path_factory.mktemp("browser-limited"), PASTOR_RATE_LIMIT_SECONDS="600")
+    yield app
+    app.stop()
+
+
+class TestRateLimit:
+    def test_asking_again_too_soon_is_a_notice_that_keeps_everything(self, limited_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(limited_app, page)
+        ask(page, box, QUESTION)
+        box.fill("Como perdoar quem me feriu?")
+        box.press("Enter")
+        notice = page.locator("#chat-notice .pastor-notice")
+        expect(notice).to_contain_text("Aguarde", timeout=10 * MS)
+        assert box.input_value() == "Como perdoar quem me feriu?"
+        assert page.locator('#chatbot [data-testid="user"]').count() == 1
+        assert page.locator(".toast-body").count() == 0
+        screenshot(page, "browser-rate-limit")
+
+
 class TestMobile:
     def test_the_input_stays_visible_and_full_width_after_an_answer(self, chat_app, browser):
         from playwright.sync_api import expect
