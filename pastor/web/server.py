@@ -31,8 +31,7 @@ def create_app(settings: Settings, *, provider=None) -> tuple[FastAPI, Runtime]:
     demo.queue(default_concurrency_limit=settings.concurrency)
     # run_history off: Gradio would otherwise keep users' messages in its run history.
     app = gr.mount_gradio_app(app, demo, path="/", css=CSS, head=HEAD, i18n=portuguese(), footer_links=["api"],
-                              run_history=False,
-                              ssr_mode=False, mcp_server=False, server_name=settings.host,
+                              run_history=False, ssr_mode=False, mcp_server=False, server_name=settings.host,
                               server_port=settings.port)
     return app, runtime
 
