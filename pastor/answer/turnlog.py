@@ -27,15 +27,34 @@ class TurnLog:
         self._recent.add(record.get("turn_id", ""))
 
     def feedback(self, turn_id: str, rating: str, comment: str = "") -> dict:
-        """Attach thumbs up/down (+ optional comment) to a logged turn."""
+        """Attach thumbs up/down (+ optional comment) to a logged turn: one rating per turn, so
+        rating again replaces the earlier record instead of adding a second one."""
         if rating not in ("up", "down"):
             raise ValueError("Avaliação inválida: use 'up' ou 'down'.")
         if not self.knows(turn_id):
             raise KeyError(f"Conversa {turn_id!r} não encontrada no registro.")
         record = {"type": "feedback", "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                   "turn_id": turn_id, "rating": rating, "comment": comment[:1000]}
-        self._append(record)
+        if not self._replace_feedback(record):
+            self._append(record)
         return record
+
+    def _replace_feedback(self, record: dict) -> bool:
+        """Rewrite the current file with `record` in place of the turn's earlier feedback, if it has one;
+        a new rating without a comment keeps the earlier comment. (An earlier rating already rotated
+        out stays there; the newest record is the one that counts.)"""
+        with self._lock:
+            lines = _lines(self.path)
+            for i, old in enumerate(lines):
+                earlier = json.loads(old) if '"type": "feedback"' in old else {}
+                if earlier.get("turn_id") == record["turn_id"]:
+                    record["comment"] = record["comment"] or earlier.get("comment", "")
+                    lines[i] = _redact(json.dumps(record, ensure_ascii=False))
+                    temporary = self.path.with_suffix(".jsonl.tmp")
+                    temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
+                    os.replace(temporary, self.path)
+                    return True
+        return False
 
     def knows(self, turn_id: str) -> bool:
         if turn_id in self._recent:

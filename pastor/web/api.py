@@ -1,13 +1,16 @@
 """The named API endpoints for `gradio_client`: chat, search, lookup, status, reindex and feedback."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: Gradio reads the return annotations as objects to
+# document each endpoint's output shape in `view_api()` (strings would show as "Any").
 import threading
+from typing import Literal
 
 import gradio as gr
 
 from pastor.web.ratelimit import RateLimited, client_key
 from pastor.web.runtime import Runtime
+from pastor.web.schemas import (ChatUpdate, FeedbackResult, LookupResult, ModelStatus, ReindexResult, SearchResult, Status,
+                                plain_json)
 
 SOURCES = ("all", "bible", "docs")
 MAX_K = 50
@@ -16,20 +19,23 @@ MAX_HISTORY_MESSAGES = 200
 DESCRIPTIONS = {
     "chat": ("Conversa com o Pastor Online (streaming). Cada resultado parcial é "
              "{turn_id, answer, done: false} com a resposta já validada até ali; o último tem done: true "
-             "e também mode, reason, citations, removed_citations, sources, provider, model e error. "
+             "e também mode, reason, query (a pergunta usada na busca, quando reescrita), citations, "
+             "removed_citations, sources, provider, model e error. "
              "history: lista opcional de {role: 'user'|'assistant', content}."),
     "search": ("Busca versículos para uma pergunta: {mode, reason, results: [{id, reference, text, score, "
-               "vector_rank, vector_score, lexical_rank, lexical_score, kind}]}. k: 1 a 50; "
+               "vector_rank, vector_score, lexical_rank, lexical_score, kind}], references, not_found}. k: 1 a 50; "
                "source: 'all', 'bible' ou 'docs'."),
     "lookup": ("Resolve referências bíblicas escritas no texto (ex.: 'João 3:16', 'Sl 23'): "
                "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}."),
     "status": ("Estado do serviço: índice (estado, progresso), corpus (arquivo, SHA-256, versículos), modelo de "
-               "embeddings, BM25, modelo de linguagem (alcançável?), últimos erros. Nunca inclui chaves."),
+               "embeddings, BM25, modelo de linguagem (alcançável?), documentos (cada arquivo em 'file'), "
+               "últimos erros. Nunca inclui chaves."),
     "reindex": ("Reconstrói o índice vetorial em segundo plano. Pede o token quando REINDEX_TOKEN está definido; "
                 "recusado se uma indexação já está em andamento."),
     "check_provider": ("Verifica de novo, agora, se o modelo de linguagem responde: {provider, model, reachable, "
                        "detail, checked_at}. Sem modelo, o chat mostra os versículos encontrados e como ativá-lo."),
-    "feedback": "Registra a avaliação de uma resposta: turn_id (do chat), rating 'up' ou 'down', comentário opcional.",
+    "feedback": ("Registra a avaliação de uma resposta: turn_id (do chat), rating 'up' ou 'down', comentário "
+                 "opcional. Uma avaliação por resposta: avaliar de novo substitui a anterior."),
 }
 
 
@@ -52,7 +58,8 @@ class WebAPI:
     # -- endpoints -------------------------------------------------------------------------------
     # `chat` is a generator; its annotation names the type of each yielded value, which is what
     # Gradio reads to describe the endpoint's output.
-    def chat(self, message: str, history: list | None = None, request: gr.Request = None) -> dict:
+    def chat(self, message: str, history: list[dict[str, str]] | None = None,
+             request: gr.Request = None) -> ChatUpdate:
         """Stream one grounded answer."""
         text = self._message(message)
         self._available(need_chat=True)
@@ -63,7 +70,7 @@ class WebAPI:
         try:
             for update in turn:
                 if update.done:
-                    yield update.as_dict()
+                    yield plain_json(update.as_dict())
                 else:
                     yield {"turn_id": update.turn_id, "answer": update.answer, "done": False}
         finally:
@@ -71,38 +78,39 @@ class WebAPI:
             cancel.set()
             turn.close()
 
-    def search(self, question: str, k: int = 6, source: str = "all") -> dict:
+    def search(self, question: str, k: int = 6,
+               source: Literal["all", "bible", "docs"] = "all") -> SearchResult:
         """Retrieve verses for a question."""
         question = self._text(question, "question")
         k = _integer(k, "k", 1, MAX_K)
         if source not in SOURCES:
             raise fail(f"source inválido: {source!r}. Use um destes: {', '.join(SOURCES)}.")
         self._available()
-        return self.runtime.engine.retriever.search(question, k=k, source=source).as_dict()
+        return plain_json(self.runtime.engine.retriever.search(question, k=k, source=source).as_dict())
 
-    def lookup(self, text: str) -> dict:
+    def lookup(self, text: str) -> LookupResult:
         """Resolve Bible references written in the text."""
         from pastor.bible.references import lookup
         text = self._text(text, "text")
         self._available()
-        return lookup(text, self.runtime.engine.bible)
+        return plain_json(lookup(text, self.runtime.engine.bible))
 
-    def status(self) -> dict:
+    def status(self) -> Status:
         """The service's state."""
-        return self.runtime.status()
+        return plain_json(self.runtime.status())
 
-    def check_provider(self) -> dict:
+    def check_provider(self) -> ModelStatus:
         """Check now whether the language model answers."""
-        return self.runtime.check_provider()
+        return plain_json(self.runtime.check_provider())
 
-    def reindex(self, token: str = "") -> dict:
+    def reindex(self, token: str = "") -> ReindexResult:
         """Rebuild the vector index in the background."""
         outcome = self.runtime.reindex(token if isinstance(token, str) else "")
         if not outcome.ok:
             raise fail(outcome.message)
         return {"started": True, "message": outcome.message}
 
-    def feedback(self, turn_id: str, rating: str, comment: str = "") -> dict:
+    def feedback(self, turn_id: str, rating: Literal["up", "down"], comment: str = "") -> FeedbackResult:
         """Record thumbs up/down for an answer."""
         if not isinstance(turn_id, str) or not turn_id.strip():
             raise fail("Informe o turn_id da resposta (ele vem no resultado final do chat).")
