@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pastor.web import chatview
-from pastor.web.runtime import OPENBIBLE_CREDIT
+from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT
 
 XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> ![rastreio](http://mal.example/p.png)'
 
