@@ -9,7 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastor.answer.citations import StreamingValidator, validate  # noqa: E402
+from pastor.answer.citations import validate  # noqa: E402
+from pastor.answer.streaming import StreamingValidator  # noqa: E402
 
 ALLOWED = {"JHN 3:16", "JHN 14:27", "PHP 4:6", "PHP 4:7", "MAT 11:28", "PSA 23:1", "PSA 23:4", "PSA 34:18",
            "ROM 8:28", "ISA 41:10", "1PE 5:7", "1CO 13:4", "1CO 13:5", "1CO 13:6", "1CO 13:7"}

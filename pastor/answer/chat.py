@@ -10,7 +10,8 @@ from typing import Iterator
 
 from pastor.search.modes import Mode
 from pastor.answer import prompts, safety
-from pastor.answer.citations import NO_ANCHOR_NOTE, StreamingValidator
+from pastor.answer.citations import NO_ANCHOR_NOTE
+from pastor.answer.streaming import StreamingValidator
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.providers import ProviderError
 from pastor.bible.references import find_references

@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pastor.answer.citations import NO_ANCHOR_NOTE, StreamingValidator, validate
+from pastor.answer.citations import NO_ANCHOR_NOTE, validate
+from pastor.answer.streaming import StreamingValidator
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.bible.references import find_references
 
@@ -55,9 +56,12 @@ class TestKept:
         assert result.citations == ["João 3:16", "1 Coríntios 13:4", "estatuto.md#p0-c3"]
         assert result.removed == []
 
-    def test_times_and_unknown_words_before_numbers_are_just_text(self):
-        text = "O culto é no Domingo 19:30 e Hezequias 3:16 não é um livro."
+    def test_clock_times_are_just_text(self):
+        text = "O culto é no Domingo 19:30, e o ensaio às 18:00. Às 9:30 tem café."
         assert check(text) == text
+
+    def test_an_unknown_book_shaped_like_a_reference_is_removed_even_alone(self):
+        assert check("Como disse Hezequias 3:16, confie.") == "Como disse, confie."
 
 
 # -- what is removed, and how the text is left -------------------------------------------------------
