@@ -63,13 +63,14 @@ def _viable(text: str, folded: str, pos: int) -> bool:
 
 
 def _is_word(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
+    return ch.isalnum()  # `_Romanos` may still become a citation: the underscore starts no word
 
 
 def _first_viable(text: str, folded: str, start: int) -> int:
-    """The first word start from `start` on whose tail may still become a citation."""
+    """The first position from `start` on, not inside a word, whose tail may still become a
+    citation (a name may follow digits or an underscore: `3:16Romanos 8:28`, `_Romanos_`)."""
     for pos in range(start, len(text)):
-        if not _is_word(char(text, pos - 1)) and (_is_word(text[pos]) or text[pos] in ".-") \
+        if not char(text, pos - 1).isalpha() and (_is_word(text[pos]) or text[pos] in ".-") \
                 and _viable(text, folded, pos):
             return pos
     return len(text)

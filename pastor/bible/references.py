@@ -121,7 +121,8 @@ def _chapter_total(book: str, counts: Counts) -> int:
 def _book_pattern() -> re.Pattern:
     # Folded aliases, longest first; inner spaces match any run of spaces, dots are optional.
     forms = [r"\s*".join(re.escape(p) for p in form.split(" ")) for form in canon.alias_forms()]
-    return re.compile(r"(?<![\w])(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
+    # Only a letter right before a name hides it: `_Romanos_` (emphasis) or `3:16Romanos 8:28` do not.
+    return re.compile(r"(?<![^\W\d_])(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
 
 
 _ORDINAL_WORD = re.compile(r"(?:primeir|segund|terceir)[ao]s?\s", re.UNICODE)
@@ -131,6 +132,8 @@ _NUM = re.compile(r"\d+")
 _MAX_DIGITS = 3
 # Digits glued to a reference by `:` or a dash that could not be read (`Jo 3:1000`, `Jo 3:16-1000`).
 _DANGLING = re.compile(r"[:\-–—]\d+")
+# A numbered book this parser does not know (`; 1 Corinthians 13:4`) starts a new citation.
+_NUMBERED_NAME = re.compile(r"[1-3]\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
 _CHAPTER_WORD = re.compile(r"\s*(?:capitulos?|cap\.?)\s*")
 _VERSE_WORD = re.compile(r"\s*,?\s*(?:versiculos?|vers\.|vv?\.|v\.?)\s*")
 _RANGE = re.compile(r"\s*[-–—]\s*")
@@ -225,7 +228,7 @@ class _Scanner:
         """`5:3,5`, `5:3 e 5`, `3:16; 4:1` continue the same book."""
         save = self.pos
         sep = self.take(re.compile(r"\s*(,|;|\be\b)\s*(?=\d)"))
-        if not sep or _book_pattern().match(self.text, self.pos):
+        if not sep or _book_pattern().match(self.text, self.pos) or _NUMBERED_NAME.match(self.text, self.pos):
             self.pos = save  # `João 3:16 e 2 Coríntios 5:17`: the number starts the next book
             return None
         number = self.number()
