@@ -71,11 +71,14 @@ def _supported(match, allowed_verses) -> bool:
 
 
 def pseudo_references(text: str):
-    """Spans shaped like a reference whatever the book: `Hezequias 3:16`, `John 14:6`."""
+    """(start, end) of spans shaped like a reference whatever the book: `Hezequias 3:16`,
+    `John 14:6`, also glued to a lower-case word (`eHezequias 3:16` reads as one)."""
     for match in PSEUDO.finditer(text):
         word = match.group("word")
-        if word[0].isupper() and fold(word) not in CLOCK_WORDS:
-            yield match
+        cut = next((i for i, ch in enumerate(word) if ch.isupper()), None)
+        if cut is None or fold(word[cut:]) in CLOCK_WORDS:
+            continue
+        yield (match.start("word") + cut if cut else match.start()), match.end()
 
 
 def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset()) -> list[Found]:
@@ -86,9 +89,9 @@ def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset()) -> l
         if not _overlaps(match.start, match.end, found):
             ok = _supported(match, allowed_verses)
             found.append(Found(match.start, match.end, match.reference.format() if ok else match.text, ok))
-    for match in pseudo_references(text):
-        if not _overlaps(match.start(), match.end(), found):
-            found.append(Found(match.start(), match.end(), match.group(), False, "pseudo"))
+    for start, end in pseudo_references(text):
+        if not _overlaps(start, end, found):
+            found.append(Found(start, end, text[start:end], False, "pseudo"))
     return sorted(found)
 
 

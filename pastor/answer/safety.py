@@ -60,9 +60,43 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (SUICIDE, r"\b(?:pensamentos?|ideias?|ideacao)\s+suicidas?\b"),
     (SUICIDE, r"\b(?:estou|to|me\s+sinto|ando)\s+suicida\b"),
     (SUICIDE, r"\b(?:queria|quero)\s+(?:nao\s+ter\s+nascido|sumir\s+para\s+sempre|desaparecer\s+para\s+sempre)\b"),
+    # Indirect: wishing to vanish or sleep for ever, feeling a burden, saying goodbye, no way out.
+    (SUICIDE, r"\b(?:quero|queria|vou|prefiro|preferia)\s+(?:dormir|apagar)\s+(?:pra|para)\s+sempre\b"),
+    (SUICIDE, r"\bdormir\s+e\s+(?:nunca\s+mais|nao)\s+(?:mais\s+)?acordar\b"),
+    (SUICIDE, r"\b(?:fechar\s+os\s+olhos|deitar)\s+e\s+(?:nunca\s+mais|nao)\s+(?:mais\s+)?(?:abrir|acordar|levantar)\b"),
+    (SUICIDE, _NOT + r"\b(?:melhor|quero|queria|vou|preciso)\s+(?:eu\s+)?(?:sumir|desaparecer)\b"
+              r"(?!\s+(?:de\s+vergonha|um\s+pouco|por\s+(?:um|uns|alguns)|daqui|do\s+mapa\s+de\s+vergonha))"),
+    (SUICIDE, r"\bse\s+eu\s+(?:morrer|morresse|sumir|sumisse|nao\s+existisse|nao\s+estivesse\s+(?:mais\s+)?aqui|"
+              r"desaparecer|desaparecesse|me\s+matar|me\s+matasse)\b"),
+    (SUICIDE, r"\b(?:sou|me\s+sinto|sentindo|virei)\s+(?:so\s+)?(?:um\s+)?(?:peso|fardo|estorvo)\b"),
+    (SUICIDE, r"\bnao\s+vejo\s+(?:mais\s+)?(?:nenhuma?\s+)?(?:saida|futuro|esperanca|razao|sentido)"
+              r"(?!\s+(?:para|pra|no|na|em|nesse|nessa|neste|nesta)\s+(?!nada|mim|minha\s+vida))"),
+    (SUICIDE, r"\bacabou\s+(?:pra|para)\s+mim\b"),
+    (SUICIDE, r"\b(?:pensando\s+em|penso\s+em|vou|quero)\s+tentar\s+(?:de\s+novo|outra\s+vez|novamente)\b"),
+    (SUICIDE, r"\b(?:vou|quero|queria|decidi|hoje)\s+(?:dar|por)\s+(?:um\s+)?fim\s+(?:a|em|n)?\s*(?:isso|tudo|nisso|"
+              r"minha\s+vida|essa\s+dor|esse\s+sofrimento)\b"),
+    (SUICIDE, r"\b(?:vou|quero|queria|decidi)\s+acabar\s+com\s+(?:isso|tudo\s+isso|isso\s+tudo|essa\s+dor|"
+              r"esse\s+sofrimento)\s*$"),
+    (SUICIDE, r"\b(?:me\s+despedi|estou\s+me\s+despedindo|carta\s+de\s+despedida|ultima\s+vez\s+que\s+"
+              r"(?:escrevo|falo|voces\s+me\s+veem))\b"),
+    (SUICIDE, r"\b(?:cansei|cansado|cansada|exausto|exausta)\s+de\s+existir\b"),
+    (SUICIDE, r"\b(?:minha\s+)?vida\s+(?:nao\s+vale\s+(?:mais\s+)?nada|perdeu\s+(?:o\s+|todo\s+o\s+)?sentido|"
+              r"nao\s+tem\s+mais\s+sentido)\b"),
+    (SUICIDE, r"\bsei\s+(?:por\s+que|porque|pra\s+que|para\s+que)\s+(?:ainda\s+)?(?:continuo|estou|to)\s+"
+              r"(?:aqui|vivo|viva|vivendo)\b"),
+    (SUICIDE, r"\b(?:vou|quero|queria|pensando\s+em|penso\s+em|vontade\s+de)\s+(?:me\s+)?(?:pular|jogar|atirar)\s+"
+              r"(?:me\s+)?(?:da|de|do|na|no|em\s+frente)\s+(?:\w+\s+)?(?:ponte|janela|predio|viaduto|telhado|sacada|"
+              r"laje|andar|penhasco|trem|metro|carro|onibus|caminhao)\b"),
+    (SUICIDE, r"\b(?:estou|to|tou)\s+(?:em\s+cima|no\s+alto|na\s+beira|no\s+parapeito)\s+d[aoe]\s+"
+              r"(?:ponte|predio|viaduto|telhado|laje|janela|penhasco)\b"),
     (OVERDOSE, r"\b(?:tomei|engoli|ingeri)\s+(?:muitos|muitas|varios|varias|um\s+monte\s+de|uma\s+caixa\s+de|"
                r"uma\s+cartela\s+de|todos\s+os|todas\s+as|o\s+vidro\s+de|o\s+frasco\s+de)\s+(?:\w+\s+)?" + _PILLS),
     (OVERDOSE, r"\b(?:tomei|engoli)\s+(?:remedios?|comprimidos?)\s+(?:demais|a\s+mais)\b"),
+    (OVERDOSE, r"\b(?:tomei|engoli|ingeri)\s+(?:uma\s+caixa|um\s+vidro|o\s+vidro|a\s+cartela|uma\s+cartela|"
+               r"o\s+frasco|um\s+frasco|a\s+caixa)(?:\s+inteira|\s+inteiro|\s+toda|\s+todo)?\s+de\b"),
+    (OVERDOSE, r"\b(?:tomei|engoli|ingeri)\s+(?:uns\s+|umas\s+|mais\s+de\s+)?\d{2,}\s+\w+"),
+    (OVERDOSE, r"\b(?:tomei|engoli|bebi|ingeri)\s+(?:\w+\s+){0,2}(?:agua\s+sanitaria|veneno|chumbinho|soda\s+caustica|"
+               r"raticida|desinfetante|alvejante|formicida|inseticida)\b"),
     (OVERDOSE, r"\b(?:vou|quero|pensei\s+em)\s+tomar\s+(?:todos\s+os|todas\s+as|muitos|muitas|uma\s+caixa\s+de)\s+"
                + _PILLS),
     # "me ferir" alone is not enough: "quando ele me ferir" is someone else hurting the person.
@@ -72,12 +106,17 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (SELF_HARM, r"\b(?:estou|to|ando|vivo|fico)\s+me\s+(?:cortando|machucando|ferindo|queimando)\b"),
     (SELF_HARM, r"\b(?:cortar|cortei|corto)\s+(?:os\s+|meus\s+)?(?:pulsos|bracos|braco|pernas)\b"),
     (SELF_HARM, r"\b(?:automutilacao|automutilo|automutilando|autolesao|autoflagelo)\b"),
+    (SELF_HARM, r"\b(?:queimei|queimo|cortei|corto|arranhei|arranho)\s+(?:o\s+|a\s+|meu\s+|minha\s+|meus\s+|minhas\s+)?"
+                r"(?:braco|bracos|pulso|pulsos|perna|pernas|pele|coxa|coxas|barriga|mao|maos)\s+(?:com|de\s+proposito)\b"),
     (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+)?me\s+" + _HARM_VERB + r"\b"),
     (ABUSE, r"\b(?:estao|esta|ta|tao|ele|ela|eles|alguem)\s+(?:\w+\s+)?me\s+(?:abusando|abusar|batendo|"
             r"espancando|agredindo|violentando|estuprando|ameacando|machucando)\b"),
     (ABUSE, r"\bfui\s+(?:abusad|estuprad|violentad|agredid|espancad)[oa]s?\b"),
     (ABUSE, r"\b(?:apanho|apanhei|apanhando)\s+(?:do|da|de)\s+(?:meu|minha)\b"),
     (ABUSE, r"\bme\s+(?:estuprou|estupraram|violentou|violentaram|abusou|abusaram|espancou|espancaram)\b"),
+    (ABUSE, r"\b(?:abusa|abusava|abusou|abusaram|abusavam)\s+de\s+mim\b"),
+    (ABUSE, r"\b(?:ele|ela|eles|" + _PERPETRATOR[3:-1] + r")\s+(?:\w+\s+){0,3}(?:vai|ameacou|ameaca|jurou|prometeu)\s+"
+            r"(?:que\s+vai\s+)?(?:me\s+matar|acabar\s+comigo)\b"),
 )
 
 # Topic words: they count only when the message also speaks in the first person.

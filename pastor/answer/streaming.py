@@ -49,7 +49,7 @@ _CUE_PREFIXES = frozenset((cue + " ")[:i] for cue in CUES for i in range(1, len(
 
 def _pseudo_viable(text: str, pos: int) -> bool:
     match = _PSEUDO_TAIL.fullmatch(text, pos)
-    return bool(match) and (not match.group("word") or match.group("word")[0].isupper())
+    return bool(match) and (not match.group("word") or any(ch.isupper() for ch in match.group("word")))
 
 
 def _viable(text: str, folded: str, pos: int) -> bool:
