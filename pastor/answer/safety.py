@@ -40,6 +40,8 @@ _HARM_VERB = (r"(?:bate|batia|bateu|agride|agredia|agrediu|espanca|espancava|esp
               r"estupra|estuprou|abusa|abusava|abusou|machuca|machucava|machucou|ameaca|ameacou|"
               r"enforca|enforcou|empurra|empurrou|tranca|trancou|forca|forcou)")
 _PILLS = r"(?:comprimidos|remedios|pilulas|calmantes|capsulas|medicamentos|remedio|comprimido)"
+_MEANS = (r"(?:comprimidos|remedios|pilulas|calmantes|veneno|chumbinho|corda|arma|revolver|faca|gilete|lamina|"
+          r"navalha)")
 
 # Phrases that are about the person themself: they count on their own.
 _PERSONAL: tuple[tuple[str, str], ...] = (
@@ -88,13 +90,26 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
               r"(?:me\s+)?(?:da|de|do|na|no|em\s+frente)\s+(?:\w+\s+)?(?:ponte|janela|predio|viaduto|telhado|sacada|"
               r"laje|andar|penhasco|trem|metro|carro|onibus|caminhao)\b"),
     (SUICIDE, r"\b(?:estou|to|tou)\s+(?:em\s+cima|no\s+alto|na\s+beira|no\s+parapeito)\s+d[aoe]\s+"
-              r"(?:ponte|predio|viaduto|telhado|laje|janela|penhasco)\b"),
+              r"(?:ponte|predio|viaduto|telhado|laje|janela|penhasco|linha\s+do\s+trem|trilhos?)\b"),
+    (SUICIDE, _NOT + r"\b(?:penso|pensei|pensando|fico\s+pensando|penso\s+muito)\s+em\s+(?:morrer|sumir|acabar\s+com\s+tudo)\b"),
+    (SUICIDE, r"\b(?:ja\s+)?(?:tenho|esta|ta)\s+tudo\s+planejado\b"),
+    (SUICIDE, r"\b(?:separei|guardei|juntei|comprei|arrumei|consegui|tenho|peguei)\s+(?:\w+\s+){0,4}?" + _MEANS +
+              r"\b.{0,50}?(?:(?:pra|para)\s+(?:mim|tomar|acabar|me\s+matar)\b|de\s+uma\s+vez|usar\s+em\s+mim)"),
+    (SUICIDE, r"\b(?:vou|quero|pensei\s+em|penso\s+em)\s+(?:ligar|abrir)\s+o\s+gas\b"),
+    (SUICIDE, r"\b(?:ficariam?|seriam?|estariam?|viveriam?)\s+(?:muito\s+)?(?:melhor|melhores|mais\s+felizes)\s+sem\s+mim\b"),
+    (SUICIDE, r"\bnao\s+(?:tem|ha)\s+mais\s+(?:jeito|saida|solucao|volta|esperanca)\s+(?:pra|para)\s+mim\b"),
+    (SUICIDE, r"\bdesisti\s+(?:de\s+tudo|de\s+viver|da\s+vida|de\s+mim)\b"),
+    (SUICIDE, r"\b(?:quero|queria)\s+que\s+(?:(?:tudo|isso|essa\s+dor|esse\s+sofrimento|a\s+dor)\s+(?:acabe|termine)|"
+              r"(?:acabe|termine)\s+(?:tudo|essa\s+dor|esse\s+sofrimento|a\s+dor|de\s+uma\s+vez))\b"),
     (OVERDOSE, r"\b(?:tomei|engoli|ingeri)\s+(?:muitos|muitas|varios|varias|um\s+monte\s+de|uma\s+caixa\s+de|"
                r"uma\s+cartela\s+de|todos\s+os|todas\s+as|o\s+vidro\s+de|o\s+frasco\s+de)\s+(?:\w+\s+)?" + _PILLS),
     (OVERDOSE, r"\b(?:tomei|engoli)\s+(?:remedios?|comprimidos?)\s+(?:demais|a\s+mais)\b"),
     (OVERDOSE, r"\b(?:tomei|engoli|ingeri)\s+(?:uma\s+caixa|um\s+vidro|o\s+vidro|a\s+cartela|uma\s+cartela|"
                r"o\s+frasco|um\s+frasco|a\s+caixa)(?:\s+inteira|\s+inteiro|\s+toda|\s+todo)?\s+de\b"),
     (OVERDOSE, r"\b(?:tomei|engoli|ingeri)\s+(?:uns\s+|umas\s+|mais\s+de\s+)?\d{2,}\s+\w+"),
+    (OVERDOSE, r"\b(?:exagerei|abusei)\s+(?:n[ao]s?|d[ao]s?)\s+(?:\w+\s+){0,3}?(?:dose|remedios?|comprimidos?|"
+               r"calmantes?|medicamentos?|pilulas?)\b"),
+    (OVERDOSE, r"\bmisturei\s+(?:\w+\s+){0,4}?(?:remedios?|comprimidos?|calmantes?|pilulas?|medicamentos?)\b"),
     (OVERDOSE, r"\b(?:tomei|engoli|bebi|ingeri)\s+(?:\w+\s+){0,2}(?:agua\s+sanitaria|veneno|chumbinho|soda\s+caustica|"
                r"raticida|desinfetante|alvejante|formicida|inseticida)\b"),
     (OVERDOSE, r"\b(?:vou|quero|pensei\s+em)\s+tomar\s+(?:todos\s+os|todas\s+as|muitos|muitas|uma\s+caixa\s+de)\s+"
@@ -106,6 +121,8 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (SELF_HARM, r"\b(?:estou|to|ando|vivo|fico)\s+me\s+(?:cortando|machucando|ferindo|queimando)\b"),
     (SELF_HARM, r"\b(?:cortar|cortei|corto)\s+(?:os\s+|meus\s+)?(?:pulsos|bracos|braco|pernas)\b"),
     (SELF_HARM, r"\b(?:automutilacao|automutilo|automutilando|autolesao|autoflagelo)\b"),
+    (SELF_HARM, r"\bate\s+sangrar\b"),
+    (SELF_HARM, r"\b(?:bato|bati|me\s+bato)\s+(?:a\s+|minha\s+)?cabeca\s+(?:na|contra\s+a|no)\s+(?:parede|chao|porta)\b"),
     (SELF_HARM, r"\b(?:queimei|queimo|cortei|corto|arranhei|arranho)\s+(?:o\s+|a\s+|meu\s+|minha\s+|meus\s+|minhas\s+)?"
                 r"(?:braco|bracos|pulso|pulsos|perna|pernas|pele|coxa|coxas|barriga|mao|maos)\s+(?:com|de\s+proposito)\b"),
     (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+)?me\s+" + _HARM_VERB + r"\b"),
@@ -115,6 +132,9 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (ABUSE, r"\b(?:apanho|apanhei|apanhando)\s+(?:do|da|de)\s+(?:meu|minha)\b"),
     (ABUSE, r"\bme\s+(?:estuprou|estupraram|violentou|violentaram|abusou|abusaram|espancou|espancaram)\b"),
     (ABUSE, r"\b(?:abusa|abusava|abusou|abusaram|abusavam)\s+de\s+mim\b"),
+    (ABUSE, r"\b(?:mexe|mexia|mexeu)\s+em\s+mim\b|\bpassa(?:va)?\s+a\s+mao\s+em\s+mim\b"),
+    (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,3}(?:me\s+(?:toca|tocava|tocou|apalpa|agarra|agarrou)|"
+            r"nao\s+me\s+deixa\s+sair|me\s+(?:tranca|trancou|prende|prendeu)\s+(?:em\s+casa|no\s+quarto))\b"),
     (ABUSE, r"\b(?:ele|ela|eles|" + _PERPETRATOR[3:-1] + r")\s+(?:\w+\s+){0,3}(?:vai|ameacou|ameaca|jurou|prometeu)\s+"
             r"(?:que\s+vai\s+)?(?:me\s+matar|acabar\s+comigo)\b"),
 )
@@ -135,19 +155,34 @@ _COMPILED_TOPICAL = tuple((kind, re.compile(p), _OWN_STATE if kind in (SUICIDE, 
                           for kind, p in _TOPICAL)
 
 
+# Chat spellings (folded), word for word: `qro morrer` is `quero morrer`.
+_SPELLINGS = {"qro": "quero", "kero": "quero", "qero": "quero", "qria": "queria", "keria": "queria", "n": "nao",
+              "naum": "nao", "hj": "hoje", "pq": "porque", "vc": "voce", "mt": "muito", "msm": "mesmo",
+              "tb": "tambem", "tbm": "tambem", "oq": "o que", "q": "que", "d": "de", "mim": "mim", "vo": "vou",
+              "ngm": "ninguem", "td": "tudo", "tds": "todos", "mto": "muito", "pro": "pra"}
+
+
+def _signals(normal: str) -> list[tuple[str, re.Match]]:
+    found = [(kind, m) for kind, pattern in _COMPILED_PERSONAL for m in [pattern.search(normal)] if m]
+    if not found:
+        found = [(kind, m) for kind, pattern, person in _COMPILED_TOPICAL
+                 for m in [pattern.search(normal)] if m and person.search(normal)]
+    return found
+
+
 def detect_crisis(text: str) -> CrisisMatch | None:
     """The most urgent crisis signal in a message, or None."""
     if not text:
         return None
     normal = _normalise(text)
-    found = [(kind, m) for kind, pattern in _COMPILED_PERSONAL for m in [pattern.search(normal)] if m]
-    if not found:
-        found = [(kind, m) for kind, pattern, person in _COMPILED_TOPICAL
-                 for m in [pattern.search(normal)] if m and person.search(normal)]
+    found, source = _signals(normal), text
+    if not found:  # respelled, the phrase is reported as read (`quero morrer` for `qro morrer`)
+        source = " ".join(_SPELLINGS.get(word, word) for word in normal.split())
+        found = _signals(source)
     if not found:
         return None
     kind, match = min(found, key=lambda f: (_PRIORITY.index(f[0]), f[1].start()))
-    return CrisisMatch(kind, text[match.start():match.end()].strip())
+    return CrisisMatch(kind, source[match.start():match.end()].strip())
 
 
 # -- the message shown before a few comforting verses ---------------------------------------------------
