@@ -49,13 +49,14 @@ class TurnUpdate:
 
 class ChatService:
     def __init__(self, engine, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
-                 max_chars: int = 4000):
+                 max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS):
         self.engine = engine
         self.provider = provider
         self.turnlog = turnlog
         self.top_k = top_k
         self.history_turns = history_turns
         self.max_chars = max_chars
+        self.crisis_contacts = crisis_contacts
 
     # -- public ------------------------------------------------------------------------------------
     def check_message(self, message) -> str:
@@ -91,7 +92,8 @@ class ChatService:
             yield from self._finish(update, update, message, started, timings, result)
             return
         if self.provider.name == "none":
-            update.answer = self._verses_only(result)
+            # Without a model, conversation gets the fixed self-description; anything else the verses.
+            update.answer = prompts.SELF_DESCRIPTION if result.mode == Mode.CONVERSATIONAL else self._verses_only(result)
             yield from self._finish(update, update, message, started, timings, result)
             return
         yield from self._generate(update, message, history, result, cancel, timings, started)
@@ -120,7 +122,7 @@ class ChatService:
     def _crisis(self, crisis) -> TurnUpdate:
         bible = self.engine.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
-        lines = [safety.crisis_message(crisis.kind), ""]
+        lines = [safety.crisis_message(crisis.kind, self.crisis_contacts), ""]
         lines += [f"> {v.text} — **{v.reference}**" for v in verses]
         sources = [{"id": v.id, "reference": v.reference, "text": v.text, "score": 1.0,
                     "cited": True, "kind": "verse"} for v in verses]
@@ -195,7 +197,7 @@ def build_chat(settings, engine, provider=None) -> ChatService:
     return ChatService(engine, provider or load_provider(settings),
                        turnlog=TurnLog(settings.data_dir / "logs", max_bytes=settings.log_max_bytes),
                        top_k=settings.top_k, history_turns=settings.history_turns,
-                       max_chars=settings.max_message_chars)
+                       max_chars=settings.max_message_chars, crisis_contacts=settings.crisis_contacts)
 
 
 def _source(hit) -> dict:

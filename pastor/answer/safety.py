@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
 from pastor.text.smalltalk import normalise as _normalise
 
 SUICIDE, SELF_HARM, ABUSE, OVERDOSE = "suicide", "self_harm", "abuse", "overdose"
@@ -43,10 +44,13 @@ _PILLS = r"(?:comprimidos|remedios|pilulas|calmantes|capsulas|medicamentos|remed
 _MEANS = (r"(?:comprimidos|remedios|pilulas|calmantes|veneno|chumbinho|corda|arma|revolver|faca|gilete|lamina|"
           r"navalha)")
 
+# "Meu irmão me ameaçou de processo" is a quarrel, not violence.
+_NOT_LEGAL = r"(?!\s+(?:de\s+)?(?:processo|processar|na\s+justica|demissao|demitir|mandar\s+embora|denunciar))"
+
 # Phrases that are about the person themself: they count on their own.
 _PERSONAL: tuple[tuple[str, str], ...] = (
     (SUICIDE, _NOT + r"\b(?:quero|queria|vou|vontade\s+de|desejo\s+de|prefiro|preferia)\s+morrer\b"
-              r"(?!\s+de\s+(?:rir|vergonha|saudade|fome|sede|calor|frio|tedio|medo|sono|amor))"),
+              r"(?!\s+de\s+(?:tanto\s+)?(?:rir|vergonha|saudade|fome|sede|calor|frio|tedio|medo|sono|amor))"),
     (SUICIDE, _NOT + r"\b(?:quero|queria|vou|penso\s+em|pensei\s+em|pensando\s+em|vontade\s+de|"
               r"tentei|tentar|decidi|planejando|planejo)\s+(?:me\s+)?" + _ME_KILL),
     (SUICIDE, _NOT + r"\b(?:vou|quero|posso|vontade\s+de)\s+me\s+(?:matar|enforcar|jogar\s+(?:da|de|do|na))\b"),
@@ -66,7 +70,7 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (SUICIDE, r"\b(?:quero|queria|vou|prefiro|preferia)\s+(?:dormir|apagar)\s+(?:pra|para)\s+sempre\b"),
     (SUICIDE, r"\bdormir\s+e\s+(?:nunca\s+mais|nao)\s+(?:mais\s+)?acordar\b"),
     (SUICIDE, r"\b(?:fechar\s+os\s+olhos|deitar)\s+e\s+(?:nunca\s+mais|nao)\s+(?:mais\s+)?(?:abrir|acordar|levantar)\b"),
-    (SUICIDE, _NOT + r"\b(?:melhor|quero|queria|vou|preciso)\s+(?:eu\s+)?(?:sumir|desaparecer)\b"
+    (SUICIDE, _NOT + r"\b(?:melhor|quero|queria|vou|preciso|vontade\s+de)\s+(?:eu\s+)?(?:sumir|desaparecer)\b"
               r"(?!\s+(?:de\s+vergonha|um\s+pouco|por\s+(?:um|uns|alguns)|daqui|do\s+mapa\s+de\s+vergonha))"),
     (SUICIDE, r"\bse\s+eu\s+(?:morrer|morresse|sumir|sumisse|nao\s+existisse|nao\s+estivesse\s+(?:mais\s+)?aqui|"
               r"desaparecer|desaparecesse|me\s+matar|me\s+matasse)\b"),
@@ -79,9 +83,19 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
               r"minha\s+vida|essa\s+dor|esse\s+sofrimento)\b"),
     (SUICIDE, r"\b(?:vou|quero|queria|decidi)\s+acabar\s+com\s+(?:isso|tudo\s+isso|isso\s+tudo|essa\s+dor|"
               r"esse\s+sofrimento)\s*$"),
-    (SUICIDE, r"\b(?:me\s+despedi|estou\s+me\s+despedindo|carta\s+de\s+despedida|ultima\s+vez\s+que\s+"
+    (SUICIDE, r"\b(?:me\s+despedi|(?:estou|to|tou)\s+me\s+despedindo|carta\s+de\s+despedida|ultima\s+vez\s+que\s+"
               r"(?:escrevo|falo|voces\s+me\s+veem))\b"),
     (SUICIDE, r"\b(?:cansei|cansado|cansada|exausto|exausta)\s+de\s+existir\b"),
+    (SUICIDE, r"\b(?:vou|acho\s+que\s+vou|vontade\s+de|medo\s+de|hora\s+de|posso|quero)\s+fazer\s+(?:uma\s+)?"
+              r"(?:besteira|bobagem|loucura|merda)\b"),
+    (SUICIDE, r"\b(?:vou|quero|queria|decidi|preciso)\s+acabar\s+com\s+(?:o\s+|meu\s+|esse\s+|essa\s+|a\s+minha\s+|"
+              r"minha\s+)?(?:sofrimento|dor)\b"),
+    (SUICIDE, r"\bnao\s+quero\s+mais\s+nada\b(?!\s+(?:com|d[aoe]))"),
+    (SUICIDE, r"\bnao\s+(?:aguento|suporto)\s+mais\s+(?:essa|esta|a\s+minha|minha)\s+vida\b"),
+    (SUICIDE, r"\b(?:quero|queria)\s+que\s+(?:a|essa|minha)\s+dor\s+(?:pare|parasse|acabe|acabasse|termine|terminasse)\b"),
+    (SUICIDE, r"\b(?:queria|quero|preferia|gostaria\s+de)\s+(?:estar|ser|ficar)\s+mort[oa]\b"),
+    (SUICIDE, r"\b(?:estou|to|tou)\s+com\s+(?:a|uma|o|os|as)\s+(?:faca|arma|gilete|lamina|corda|navalha|revolver|"
+              r"remedios|comprimidos)\s+na\s+mao\b"),
     (SUICIDE, r"\b(?:minha\s+)?vida\s+(?:nao\s+vale\s+(?:mais\s+)?nada|perdeu\s+(?:o\s+|todo\s+o\s+)?sentido|"
               r"nao\s+tem\s+mais\s+sentido)\b"),
     (SUICIDE, r"\bsei\s+(?:por\s+que|porque|pra\s+que|para\s+que)\s+(?:ainda\s+)?(?:continuo|estou|to)\s+"
@@ -118,25 +132,29 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (SELF_HARM, _NOT + r"\b(?:vou|quero|queria|penso\s+em|pensei\s+em|pensando\s+em|(?:tenho\s+|sinto\s+)?vontade\s+de|"
                 r"preciso|costumo|comecei\s+a|voltei\s+a|parar\s+de)\s+me\s+(?:cortar|machucar|ferir|queimar|arranhar)\b"),
     (SELF_HARM, _NOT + r"\bme\s+(?:corto|cortei|machuco|machuquei|firo|feri|queimo|queimei)\b"),
-    (SELF_HARM, r"\b(?:estou|to|ando|vivo|fico)\s+me\s+(?:cortando|machucando|ferindo|queimando)\b"),
+    (SELF_HARM, r"\bme\s+(?:cortando|machucando|ferindo|queimando|arranhando)\b"),
+    (SELF_HARM, r"\b(?:peguei|usei|voltei\s+a\s+usar|escondo|guardo)\s+(?:as\s+|a\s+|uma\s+|umas\s+)?"
+                r"(?:laminas?|giletes?|navalhas?|estilete)\b"),
     (SELF_HARM, r"\b(?:cortar|cortei|corto)\s+(?:os\s+|meus\s+)?(?:pulsos|bracos|braco|pernas)\b"),
     (SELF_HARM, r"\b(?:automutilacao|automutilo|automutilando|autolesao|autoflagelo)\b"),
     (SELF_HARM, r"\bate\s+sangrar\b"),
     (SELF_HARM, r"\b(?:bato|bati|me\s+bato)\s+(?:a\s+|minha\s+)?cabeca\s+(?:na|contra\s+a|no)\s+(?:parede|chao|porta)\b"),
     (SELF_HARM, r"\b(?:queimei|queimo|cortei|corto|arranhei|arranho)\s+(?:o\s+|a\s+|meu\s+|minha\s+|meus\s+|minhas\s+)?"
                 r"(?:braco|bracos|pulso|pulsos|perna|pernas|pele|coxa|coxas|barriga|mao|maos)\s+(?:com|de\s+proposito)\b"),
-    (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+)?me\s+" + _HARM_VERB + r"\b"),
+    (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+)?me\s+" + _HARM_VERB + r"\b" + _NOT_LEGAL),
     (ABUSE, r"\b(?:estao|esta|ta|tao|ele|ela|eles|alguem)\s+(?:\w+\s+)?me\s+(?:abusando|abusar|batendo|"
             r"espancando|agredindo|violentando|estuprando|ameacando|machucando)\b"),
     (ABUSE, r"\bfui\s+(?:abusad|estuprad|violentad|agredid|espancad)[oa]s?\b"),
     (ABUSE, r"\b(?:apanho|apanhei|apanhando)\s+(?:do|da|de)\s+(?:meu|minha)\b"),
     (ABUSE, r"\bme\s+(?:estuprou|estupraram|violentou|violentaram|abusou|abusaram|espancou|espancaram)\b"),
-    (ABUSE, r"\b(?:abusa|abusava|abusou|abusaram|abusavam)\s+de\s+mim\b"),
+    (ABUSE, r"\b(?:abusa|abusava|abusou|abusaram|abusavam)\s+(?:\w+\s+){0,4}?de\s+mim\b"),
+    (ABUSE, r"\bme\s+(?:ameaca|ameacou|ameacava|ameacando)\s+com\s+(?:uma\s+|um\s+)?(?:faca|arma|revolver|facao|tesoura)\b"),
+    (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,2}me\s+(?:persegue|perseguindo|perseguiu|vigia|segue)\b"),
     (ABUSE, r"\b(?:mexe|mexia|mexeu)\s+em\s+mim\b|\bpassa(?:va)?\s+a\s+mao\s+em\s+mim\b"),
     (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,3}(?:me\s+(?:toca|tocava|tocou|apalpa|agarra|agarrou)|"
             r"nao\s+me\s+deixa\s+sair|me\s+(?:tranca|trancou|prende|prendeu)\s+(?:em\s+casa|no\s+quarto))\b"),
     (ABUSE, r"\b(?:ele|ela|eles|" + _PERPETRATOR[3:-1] + r")\s+(?:\w+\s+){0,3}(?:vai|ameacou|ameaca|jurou|prometeu)\s+"
-            r"(?:que\s+vai\s+)?(?:me\s+matar|acabar\s+comigo)\b"),
+            r"(?:que\s+vai\s+)?(?:me\s+matar|acabar\s+comigo|me\s+pegar)\b"),
 )
 
 # Topic words: they count only when the message also speaks in the first person.
@@ -210,6 +228,18 @@ _CLOSING = ("Deus está perto dos que têm o coração quebrantado, e eu continu
             "Estas palavras das Escrituras são para você agora:")
 
 
-def crisis_message(kind: str) -> str:
-    """Safety first, in Portuguese, warm, and with no phone number (numbers differ by country)."""
-    return "\n\n".join((_OPENING, _BY_KIND.get(kind, _BY_KIND[SUICIDE]), _CLOSING))
+DEFAULT_CONTACTS = parse_contacts(CRISIS_CONTACTS_DEFAULT)
+
+
+def contact_lines(contacts=DEFAULT_CONTACTS) -> str:
+    """The configured help lines, as a Markdown list: the only numbers a crisis reply contains."""
+    lines = ["Se puder, fale agora com quem pode ajudar:"]
+    for contact in contacts:
+        note = f" ({contact.note})" if contact.note else ""
+        lines.append(f"- {contact.country}: {contact.service} — **{contact.number}**{note}")
+    return "\n".join(lines)
+
+
+def crisis_message(kind: str, contacts=DEFAULT_CONTACTS) -> str:
+    """Safety first, in Portuguese and warm; the phone numbers are only the configured, verified ones."""
+    return "\n\n".join((_OPENING, _BY_KIND.get(kind, _BY_KIND[SUICIDE]), contact_lines(contacts), _CLOSING))
