@@ -38,7 +38,9 @@ _NOT_LEGAL = r"(?!\s+(?:de\s+)?(?:processo|processar|na\s+justica|demissao|demit
 
 # Phrases that are about the person themself: they count on their own.
 _PERSONAL: tuple[tuple[str, str], ...] = (
-    (SUICIDE, _NOT + r"\b(?:quero|queria|vou|vontade\s+de|desejo\s+de|prefiro|preferia)\s+morrer\b"
+    # "parece que vou morrer" (panic) and "sei que vou morrer" (illness) are fear, not a wish.
+    (SUICIDE, _NOT + r"(?<!parece que )(?<!sei que )(?<!sinto que )\b(?:quero|queria|vou|vontade\s+de|desejo\s+de|"
+              r"prefiro|preferia)\s+morrer\b"
               r"(?!\s+de\s+(?:tanto\s+)?(?:rir|vergonha|saudade|fome|sede|calor|frio|tedio|medo|sono|amor))"),
     (SUICIDE, _NOT + r"\b(?:quero|queria|vou|penso\s+em|pensei\s+em|pensando\s+em|vontade\s+de|"
               r"tentei|tentar|decidi|planejando|planejo)\s+(?:me\s+)?" + _ME_KILL),
