@@ -30,9 +30,15 @@ _HARM_VERB = (r"(?:bate|batia|bateu|agride|agredia|agrediu|espanca|espancava|esp
               r"estupra|estuprou|abusa|abusava|abusou|machuca|machucava|machucou|ameaca|ameacou|"
               r"enforca|enforcou|empurra|empurrou|tranca|trancou|forca|forcou)")
 _PILLS = r"(?:comprimidos|remedios|pilulas|calmantes|capsulas|medicamentos|remedio|comprimido)"
+_DRUGS = (r"(?:diazepam|rivotril|clonazepam|fluoxetina|sertralina|paracetamol|dipirona|tylenol|zolpidem|"
+          r"amitriptilina|litio|lorazepam|alprazolam|frontal|quetiapina|insulina|tarja\s+preta)")
+_POISONS = r"(?:chumbinho|veneno|raticida|formicida|inseticida|agua\s+sanitaria|soda\s+caustica|alvejante|desinfetante)"
 _MEANS = (r"(?:comprimidos|remedios|pilulas|calmantes|veneno|chumbinho|corda|arma|revolver|faca|gilete|lamina|"
           r"navalha)")
 
+# Someone else doing it ("quando ele me ferir", "ele vai me matar") is not self-harm: abuse patterns see it.
+_BY_OTHERS = ("(?<!ele )(?<!ela )(?<!eles )(?<!elas )(?<!voce )(?<!alguem )(?<!vai )(?<!vao )(?<!quer )"
+              "(?<!querem )(?<!tentou )")
 # "Meu irmão me ameaçou de processo" is a quarrel, not violence.
 _NOT_LEGAL = r"(?!\s+(?:de\s+)?(?:processo|processar|na\s+justica|demissao|demitir|mandar\s+embora|denunciar))"
 
@@ -41,7 +47,7 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     # "parece que vou morrer" (panic) and "sei que vou morrer" (illness) are fear, not a wish.
     (SUICIDE, _NOT + r"(?<!parece que )(?<!sei que )(?<!sinto que )\b(?:quero|queria|vou|vontade\s+de|desejo\s+de|"
               r"prefiro|preferia)\s+morrer\b"
-              r"(?!\s+de\s+(?:tanto\s+)?(?:rir|vergonha|saudade|fome|sede|calor|frio|tedio|medo|sono|amor))"),
+              r"(?!\s+de\s+(?:tanto\s+)?(?:rir|vergonha|saudade|fome|sede|calor|frio|tedio|medo|sono|amor)|\s+(?:velh|em\s+paz|ao\s+lado))"),
     (SUICIDE, _NOT + r"\b(?:quero|queria|vou|penso\s+em|pensei\s+em|pensando\s+em|vontade\s+de|"
               r"tentei|tentar|decidi|planejando|planejo)\s+(?:me\s+)?" + _ME_KILL),
     (SUICIDE, _NOT + r"\b(?:vou|quero|posso|vontade\s+de)\s+me\s+(?:matar|enforcar|jogar\s+(?:da|de|do|na))\b"),
@@ -115,6 +121,23 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
               r"acabar\s+com\s+(?:tudo|minha\s+vida))\b"),
     (SUICIDE, r"\bpensamentos?\s+de\s+(?:morte|morrer|suicidio|me\s+matar)\b"),
     (SUICIDE, r"\bpra\s+ver\s+se\s+(?:apago|morro|nao\s+acordo|durmo\s+pra\s+sempre)\b"),
+    # A lethal act turned on oneself, whoever voices it: "a voz manda eu me matar", "de tanto me cortar".
+    (SUICIDE, _NOT + _BY_OTHERS + r"\b(?:eu\s+)?me\s+(?:matar|enforcar|suicidar|envenenar|afogar)\b"),
+    (SELF_HARM, _NOT + _BY_OTHERS + r"(?<!medo de )\b(?:eu\s+)?me\s+(?:cortar|ferir|machucar|mutilar|queimar)\b"
+                r"(?!\s+(?:o|a|os|as)\s+(?:cabelo|unha|unhas|dedo)|\s+(?:na|no)\s+(?:academia|treino|jogo|trabalho))"),
+    (SUICIDE, r"\b(?:desejo|vontade|saida|solucao|alivio)\b(?:\s+\w+){0,3}?\s+(?:e\s+|de\s+)?morrer\b"
+              r"(?!\s+de\s+(?:tanto\s+)?(?:rir|vergonha|saudade|fome|sede|calor|frio|tedio|medo|sono|amor))"),
+    (SUICIDE, r"\bcaso\s+eu\s+nao\s+(?:volte|esteja|acorde)\b|\bdei\s+(?:todas\s+as\s+)?minhas\s+coisas\b|"
+              r"\bem\s+paz\s+com\s+(?:a|minha)\s+decisao\b"),
+    (SUICIDE, r"(?<!medo de )\b(?:ser|sou)\s+(?:so\s+)?(?:um\s+)?(?:peso|fardo|estorvo)\b"),
+    (SUICIDE, r"\b(?:subi|estou|to|tou)\s+(?:no|na|em\s+cima\s+d[oa])\s+(?:terraco|telhado|laje|topo|alto|beira|parapeito)"
+              r"\s+d[oa]\s+(?:predio|ponte|viaduto|edificio)\b"),
+    (SUICIDE, r"\bnao\s+sentir\s+mais\s+nada\b|\b(?:seria\s+(?:tao\s+)?bom|queria|quero|melhor)\s+(?:\w+\s+){0,2}?nao\s+"
+              r"(?:acordar|existir|ter\s+nascido)\b"),
+    (SUICIDE, r"\bnao\s+tenho\s+(?:mais\s+)?(?:\w+\s+)?(?:forcas?|vontade|animo|motivos?|razao|razoes)\s+(?:pra|para|de)\s+viver\b"),
+    (SUICIDE, r"\b(?:coragem|forca)\s+(?:pra|para)\s+(?:acabar\s+com|me\s+matar|pular|fazer\s+isso)\b|"
+              r"\bacabar\s+com\s+(?:isso|tudo)\s+(?:hoje|amanha|esta\s+noite|essa\s+noite|de\s+vez)\b"),
+    (SUICIDE, r"\bvontade\s+(?:e\s+)?de\s+sumir\b|\bsumir\s+e\s+nunca\s+mais\s+(?:aparecer|voltar)\b"),
     (SUICIDE, r"\b(?:quero|queria)\s+que\s+(?:(?:tudo|isso|essa\s+dor|esse\s+sofrimento|a\s+dor)\s+(?:acabe|termine)|"
               r"(?:acabe|termine)\s+(?:tudo|essa\s+dor|esse\s+sofrimento|a\s+dor|de\s+uma\s+vez))\b"),
     (OVERDOSE, r"\b(?:tomei|engoli|ingeri|acabei\s+de\s+tomar)\s+(?:uns|umas|muitos|muitas|varios|varias|um\s+monte\s+de|uma\s+caixa\s+de|"
@@ -124,6 +147,11 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (OVERDOSE, r"\b(?:tomei|engoli)\s+(?:o|a|os|as)\s+" + _PILLS + r"\b(?:\s+\w+){0,5}?\s+(?:inteiro|inteira|todo|toda|"
                r"todos|todas)\b"),
     (OVERDOSE, r"\b(?:com|segurando)\s+(?:\w+\s+){0,4}?" + _PILLS + r"\s+na\s+mao\b"),
+    (OVERDOSE, r"\b(?:tomei|engoli|bebi|tomar|engolir|beber)\s+(?:\w+\s+){0,3}?" + _POISONS + r"\b"),
+    (OVERDOSE, r"\b(?:tomei|engoli)\s+(?:uns|umas|varios|varias|muitos|muitas|\d+)\s+(?:\w+\s+)?" + _DRUGS + r"\b"),
+    (OVERDOSE, r"\b(?:tomei|engoli)\s+(?:\w+\s+){0,2}" + _PILLS + r"\s+todos\b"),
+    (OVERDOSE, r"\b(?:engoli|tomei|engolir|tomar)\s+tudo\s+(?:que\s+(?:tinha|havia)\s+)?(?:\w+\s+){0,3}?"
+               r"(?:remedios?|comprimidos?|caixinha|cartela|frasco|vidro)\b"),
     (OVERDOSE, r"\b(?:tomei|engoli|ingeri)\s+(?:uma\s+caixa|um\s+vidro|o\s+vidro|a\s+cartela|uma\s+cartela|"
                r"o\s+frasco|um\s+frasco|a\s+caixa)(?:\s+inteira|\s+inteiro|\s+toda|\s+todo)?\s+de\b"),
     (OVERDOSE, r"\b(?:tomei|engoli|ingeri)\s+(?:uns\s+|umas\s+|mais\s+de\s+)?\d{2,}\s+\w+"),
@@ -156,6 +184,13 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (ABUSE, r"\b(?:apanho|apanhei|apanhando)\s+(?:do|da|de)\s+(?:meu|minha)\b"),
     (ABUSE, r"\bme\s+(?:estuprou|estupraram|violentou|violentaram|abusou|abusaram|espancou|espancaram)\b"),
     (ABUSE, r"\b(?:abusa|abusava|abusou|abusaram|abusavam)\s+(?:\w+\s+){0,4}?de\s+mim\b"),
+    # Violence done to the person, whoever does it; "me bateu uma saudade" is a feeling.
+    (ABUSE, r"(?<!quem )\bme\s+(?:bate|batia|bateu|espanca|espancou|agride|agrediu|estrangul\w+|sufoc\w+|enforcou|queima|queimou|"
+            r"queimava|esfaqueou|chuta|chutou|chutava|assedi\w+|tranca|trancou|trancava|estupr\w+)\b" + _NOT_LEGAL +
+            r"(?!\s+(?:uma?|aquela|aquele|essa|esse|a|o)?\s*(?:saudade|tristeza|vontade|desanimo|medo|fome|sono|culpa|"
+            r"angustia|duvida|ansiedade|preguica|sentimento|alegria|paz|certeza|inveja|raiva|vergonha|pena)\b)"),
+    (ABUSE, r"\bme\s+(?:tocou|toca|tocava|agarrou|agarra|beijou)\s+(?:a|na)\s+forca\b"),
+    (ABUSE, r"\bquebrou\s+(?:o\s+)?meu\s+(?:braco|nariz|dente|perna|costela|mao|dedo|queixo)\b"),
     (ABUSE, r"\bme\s+(?:deu|da|dava|deram|davam)\s+(?:um\s+|uns\s+|uma\s+)?(?:tapa|soco|chute|surra|pancada|murro)s?\b"),
     (ABUSE, r"\bme\s+(?:obriga|obrigou|obrigava|forca|forcou|forcava)\s+a\s+(?:fazer\s+coisas|transar|fazer\s+sexo|"
             r"ter\s+relac|tirar\s+a\s+roupa|ficar\s+com|beijar)"),
@@ -165,7 +200,7 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (ABUSE, r"\b(?:mexe|mexia|mexeu)\s+em\s+mim\b|\bpassa(?:va)?\s+a\s+mao\s+em\s+mim\b"),
     (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,3}(?:me\s+(?:toca|tocava|tocou|apalpa|agarra|agarrou)|"
             r"nao\s+me\s+deixa\s+sair|me\s+(?:tranca|trancou|prende|prendeu)\s+(?:em\s+casa|no\s+quarto))\b"),
-    (ABUSE, r"\b(?:ele|ela|eles|" + _PERPETRATOR[3:-1] + r")\s+(?:\w+\s+){0,3}(?:vai|ameacou|ameaca|jurou|prometeu)\s+"
+    (ABUSE, r"\b(?:ele|ela|eles|" + _PERPETRATOR[3:-1] + r")\s+(?:\w+\s+){0,3}(?:vai|ameacou|ameaca|jurou|prometeu|quer|queria|tentou)\s+"
             r"(?:que\s+vai\s+)?(?:me\s+matar|acabar\s+comigo|me\s+pegar|me\s+bater|me\s+espancar|me\s+machucar)\b"),
 )
 
