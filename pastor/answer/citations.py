@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pastor.answer.removal import deletions_for
-from pastor.bible.references import find_references
+from pastor.bible.references import BOOK_START, find_references
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.text.canonical import Canonical, canonical
 from pastor.text.fold import fold
@@ -22,7 +22,7 @@ NO_ANCHOR_NOTE = ("Observação: não foi possível ancorar esta resposta em um 
 
 # Shaped like a reference: a word (any script; checked to be capitalised), optionally numbered,
 # then chapter:verse, the chapter arabic or roman. `Hezequias 3:16`, `Romans 8:28`, `Romanos VIII:28`.
-PSEUDO = re.compile(r"(?<![^\W\d_])(?:[1-3][ \t]*)?(?P<word>[^\W\d_]+)\.?[ \t]+(?:\d+|[IVXLCDMivxlcdm]+)"
+PSEUDO = re.compile(BOOK_START + r"(?:[1-3][ \t]*)?(?P<word>[^\W\d_]+)\.?[ \t]+(?:\d+|[IVXLCDMivxlcdm]+)"
                     r"[ \t]*:[ \t]*\d+(?:[ \t]*[-–][ \t]*\d+)?(?!\d)")
 # Capitalised words that come before clock times, not books (`Domingo 19:30`, `Às 9:30`), folded.
 CLOCK_WORDS = frozenset((

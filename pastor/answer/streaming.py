@@ -66,11 +66,20 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum()  # `_Romanos` may still become a citation: the underscore starts no word
 
 
+def _may_start(text: str, pos: int) -> bool:
+    """Not inside a word or a number, or a capital glued to a word (`dizHezequias 3:16` reads as a
+    citation), or a letter right after digits (`3:16Romanos 8:28`)."""
+    before = char(text, pos - 1)
+    if text[pos].isdigit():
+        return not before.isalnum()
+    return not before.isalpha() or (text[pos].isupper() and not before.isupper())
+
+
 def _first_viable(text: str, folded: str, start: int) -> int:
     """The first position from `start` on, not inside a word, whose tail may still become a
     citation (a name may follow digits or an underscore: `3:16Romanos 8:28`, `_Romanos_`)."""
     for pos in range(start, len(text)):
-        if not char(text, pos - 1).isalpha() and (_is_word(text[pos]) or text[pos] in ".-") \
+        if _may_start(text, pos) and (_is_word(text[pos]) or text[pos] in ".-") \
                 and _viable(text, folded, pos):
             return pos
     return len(text)
@@ -105,6 +114,11 @@ def _stable_end(text: str, folded: str, planned: Plan, open_from: int) -> int:
     else:
         limit = lookback(text, folded, cursor)  # even at the very end: `(` may open a citation
     limit = min(limit, _cue_hold(text, folded))
+    # A citation may still start at any later word start of the open tail, with a complete cue
+    # before it that began before `open_start` (`como dizHezequias 3:16`).
+    for pos in range(open_start + 1, len(text)):
+        if text[pos].isalpha() and _may_start(text, pos):
+            limit = min(limit, lookback(text, folded, pos))
     # A cleanup reaching the limit may still grow with the next characters.
     changed = True
     while changed:
@@ -175,10 +189,12 @@ class StreamingValidator:
         limit = min(_stable_end(text, self._folded, planned, self._open_from), settled)
         final = planned.output.position(limit)  # output characters no future edit can touch
         end = _safe_output_end(planned.output.text, final, len(self._shown), self._window.out)
-        shown = planned.output.text[:end]
+        if end <= len(self._shown):
+            return ""
+        released_c = view.cluster_start(planned.output.original(end - 1) + 1)
+        shown = planned.output.text[:planned.output.position(released_c)]
         if len(shown) <= len(self._shown) or not shown.startswith(self._shown):
             return ""
-        released_c = planned.output.original(len(shown) - 1) + 1
         released = view.boundary(released_c)
         emitted = apply(self._buffer, original_deletions(view, planned.deletions), limit=released).text
         if not emitted.startswith(self._emitted):

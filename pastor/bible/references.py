@@ -117,12 +117,17 @@ def _chapter_total(book: str, counts: Counts) -> int:
     return chapter
 
 
+# Where a book name may start: not after a letter, and not after a digit when it begins with one.
+BOOK_START = r"(?:(?<![^\W_])(?=\d)|(?<![^\W\d_])(?!\d))"
+
+
 @lru_cache(maxsize=1)
 def _book_pattern() -> re.Pattern:
     # Folded aliases, longest first; inner spaces match any run of spaces, dots are optional.
     forms = [r"\s*".join(re.escape(p) for p in form.split(" ")) for form in canon.alias_forms()]
-    # Only a letter right before a name hides it: `_Romanos_` (emphasis) or `3:16Romanos 8:28` do not.
-    return re.compile(r"(?<![^\W\d_])(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
+    # A letter right before a name hides it, and so does a digit before a numbered one (`21Co`);
+    # `_Romanos_` (emphasis) or `3:16Romanos 8:28` do not.
+    return re.compile(BOOK_START + r"(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
 
 
 _ORDINAL_WORD = re.compile(r"(?:primeir|segund|terceir)[ao]s?\s", re.UNICODE)

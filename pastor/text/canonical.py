@@ -56,11 +56,28 @@ class Canonical:
             position = self.boundary(start)
             return position, position
         first, last = self.starts[start], self.ends[end - 1]
-        if self.text[start].isalnum():
+        if self.text[start].isalnum() and first == self.boundary_before(start):
             first = self.ends[start - 1] if start > 0 else 0
-        if self.text[end - 1].isalnum():
+        if self.text[end - 1].isalnum() and last == self.boundary_after(end - 1):
             last = self.starts[end] if end < len(self.text) else len(self.original)
         return first, last
+
+    def boundary_before(self, position: int) -> int:
+        """Where character `position` starts in the original when it begins its cluster, else -1."""
+        starts_cluster = position == 0 or self.starts[position] != self.starts[position - 1]
+        return self.starts[position] if starts_cluster else -1
+
+    def boundary_after(self, position: int) -> int:
+        """Where character `position` ends in the original when it ends its cluster, else -1."""
+        ends_cluster = position == len(self.text) - 1 or self.ends[position] != self.ends[position + 1]
+        return self.ends[position] if ends_cluster else -1
+
+    def cluster_start(self, position: int) -> int:
+        """`position`, moved back to the first character that one original cluster expanded into
+        (`ﬁ` → `f`, `i`): a cut inside such an expansion has no original position."""
+        while 0 < position < len(self.text) and self.starts[position] == self.starts[position - 1]:
+            position -= 1
+        return position
 
     def boundary(self, position: int) -> int:
         """Original position right after canonical character `position - 1`."""

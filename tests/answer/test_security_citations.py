@@ -34,6 +34,8 @@ BYPASSES = {
     "english numbered": "1 Corinthians 13:4",
     "roman chapter": "Romanos VIII:28",
     "invisible inside the numbers": "Romanos 8:2\u200b8",
+    "roman numeral character": "Romanos \u2167:28",
+    "ligature in the name": "\ufb01lipenses 4:13",
 }
 TEMPLATES = (
     "Como disse {form}, confie.",
@@ -104,7 +106,8 @@ class TestOrdinaryTextStays:
 
 PIECES = list(BYPASSES.values()) + [SUPPORTED, "Salmos 23:1", "Deus", "cuida", "de", "nós", "(", ")", ";", ",",
                                      "e", "como diz", "Leia", "\u200b", "*", "**", "_", "~~", "\u0303", "Jo", "Rom",
-                                     "8:28", "VIII", "\n- ", ".", "Domingo 19:30"]
+                                     "8:28", "VIII", "\n- ", ".", "Domingo 19:30", "\ufb01", "\u2167", "\u00bd",
+                                     "Ｊｏ", "\u0301"]
 texts = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(["", " ", " ", ", ", "\n"])),
                  max_size=30).map(lambda parts: "".join(p + s for p, s in parts))
 chunkings = st.lists(st.integers(1, 13), min_size=1, max_size=20)
