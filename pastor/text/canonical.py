@@ -51,26 +51,25 @@ class Canonical:
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original span of canonical `[start, end)`, widened over the invisible characters
-        and emphasis markers that hug a word at either end (`**Rom*anos 8:28**` goes whole)."""
+        and emphasis markers that hug a word at either end (`**Rom*anos 8:28**` goes whole), never
+        into a character another canonical character also comes from (`ﬁ` → `f`, `i`)."""
         if start >= end:
             position = self.boundary(start)
             return position, position
         first, last = self.starts[start], self.ends[end - 1]
-        if self.text[start].isalnum() and first == self.boundary_before(start):
-            first = self.ends[start - 1] if start > 0 else 0
-        if self.text[end - 1].isalnum() and last == self.boundary_after(end - 1):
+        if self.text[start].isalnum() and (start == 0 or self.ends[start - 1] <= first):
+            first = self.ends[start - 1] if start else 0
+        if self.text[end - 1].isalnum() and (end == len(self.text) or self.starts[end] >= last):
             last = self.starts[end] if end < len(self.text) else len(self.original)
         return first, last
 
-    def boundary_before(self, position: int) -> int:
-        """Where character `position` starts in the original when it begins its cluster, else -1."""
-        starts_cluster = position == 0 or self.starts[position] != self.starts[position - 1]
-        return self.starts[position] if starts_cluster else -1
+    def boundary(self, position: int) -> int:
+        """Original position right after canonical character `position - 1`."""
+        return self.ends[position - 1] if position > 0 else 0
 
-    def boundary_after(self, position: int) -> int:
-        """Where character `position` ends in the original when it ends its cluster, else -1."""
-        ends_cluster = position == len(self.text) - 1 or self.ends[position] != self.ends[position + 1]
-        return self.ends[position] if ends_cluster else -1
+    def slice(self, start: int, end: int) -> str:
+        """The original text behind canonical `[start, end)`, as written."""
+        return self.original[self.starts[start]:self.ends[end - 1]] if start < end else ""
 
     def cluster_start(self, position: int) -> int:
         """`position`, moved back to the first character that one original cluster expanded into
@@ -78,18 +77,6 @@ class Canonical:
         while 0 < position < len(self.text) and self.starts[position] == self.starts[position - 1]:
             position -= 1
         return position
-
-    def boundary(self, position: int) -> int:
-        """Original position right after canonical character `position - 1`."""
-        return self.ends[position - 1] if position > 0 else 0
-
-    def index(self, original: int) -> int:
-        """Canonical position of the first character that comes from `original` or later."""
-        return bisect_left(self.starts, original)
-
-    def slice(self, start: int, end: int) -> str:
-        """The original text behind canonical `[start, end)`, as written."""
-        return self.original[self.starts[start]:self.ends[end - 1]] if start < end else ""
 
 
 def canonical(text: str) -> Canonical:

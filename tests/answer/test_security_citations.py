@@ -23,7 +23,7 @@ BYPASSES = {
     "word joiner": "Jo\u2060ão 14:6",
     "decomposed accent": "Joa\u0303o 14:6",
     "cyrillic o": "R\u043emanos 8:28",
-    "greek rho": "\u03a1omanos 8:28",
+    "greek omicron": "R\u03bfmanos 8:28",
     "emphasis inside the name": "*Rom*anos 8:28",
     "bold reference": "**Romanos 8:28**",
     "underscore emphasis": "_Romanos_ 8:28",
@@ -46,13 +46,24 @@ TEMPLATES = (
     "{form} — Ele cuida de você, como em {supported}.",
 )
 # A reader's view of a text: what the page shows, in plain letters.
-_LOOKALIKES = str.maketrans({"\u043e": "o", "\u03a1": "P"})
+_LOOKALIKES = str.maketrans({"\u043e": "o", "\u03bf": "o"})
 
 
 def visible(text: str) -> str:
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
     return " ".join(re.sub(r"[*_~]", "", text).split())
+
+
+def appears(form: str, text: str) -> bool:
+    """Whether `form` reads as a citation in `text`: not glued inside a word (`cuidafilipenses 4:13`)
+    unless it starts with a capital (`eHezequias 3:16` still reads as one)."""
+    form, text = visible(form), visible(text)
+    for match in re.finditer(re.escape(form), text):
+        before = text[match.start() - 1] if match.start() else ""
+        if not (before.isalpha() and not form[0].isupper()) and not (before.isdigit() and form[0].isdigit()):
+            return True
+    return False
 
 
 def streamed(text: str, size: int) -> tuple[list[str], StreamingValidator]:
@@ -76,10 +87,9 @@ class TestBypassForms:
         final = validate(text, ALLOWED).text
         partials, validator = streamed(text, size)
         assert partials[-1] == final
-        reference = visible(form)
         for partial in partials:
             assert final.startswith(partial)
-            assert reference not in visible(partial), (name, partial)
+            assert not appears(form, partial), (name, partial)
         assert form in validator.removed or visible(form) in map(visible, validator.removed)
         if "{supported}" in template:
             assert SUPPORTED in final and validator.citations == [SUPPORTED]
@@ -127,7 +137,7 @@ class TestProperties:
             assert final.startswith(shown), (text, shown)
         assert shown + validator.finish() == final
         for form in BYPASSES.values():
-            assert visible(form) not in visible(final), (text, final)
+            assert not appears(form, final), (text, final)
 
     @PROPERTY
     @given(st.text(alphabet="Jo\u200bão Salmos1234567890:;,.-e\u0303*VIII", max_size=60), chunkings)
