@@ -166,6 +166,7 @@ def _repair_joins(text: str, deletions: list, allowed_verses, allowed_docs, out_
     """Deleting can glue text into a new reference (`Jo (Jo 3:17) 3:18` → `Jo 3:18`): drop the
     glued part after the junction, never what precedes it, so released text stays valid."""
     repaired: list[str] = []
+    repairs: list[tuple[int, int]] = []
     while deletions:
         out = apply(text, deletions)
         bad = [c for c in output_citations(out.text[out_from:], allowed_verses, allowed_docs) if not c.supported]
@@ -175,7 +176,8 @@ def _repair_joins(text: str, deletions: list, allowed_verses, allowed_docs, out_
         joint = next((j for j in out.junctions() if start <= j < end), start)
         deletions = deletions + [(out.original(joint), out.original(end - 1) + 1)]
         repaired.append(out.text[start:end])
-    return deletions, repaired
+        repairs.append((out.original(joint), out.original(end - 1) + 1))
+    return deletions, repaired, repairs
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,7 @@ class Plan:
     deletions: tuple[tuple[int, int], ...]  # sorted spans of the canonical text to drop
     output: Output
     repaired: tuple[str, ...]  # glued references removed after the first pass
+    repairs: tuple[tuple[int, int], ...] = ()  # their spans, in the order they were found
 
 
 def plan(text: str, folded: str, allowed_verses, allowed_docs, window: Window = Window()) -> Plan:
@@ -202,8 +205,8 @@ def plan(text: str, folded: str, allowed_verses, allowed_docs, window: Window = 
     fresh = [i.shifted(window.start) for i in _items(text[window.start:], allowed_verses, allowed_docs)]
     items = list(window.items) + fresh
     deletions = deletions_for(text, folded, items)
-    deletions, repaired = _repair_joins(text, deletions, allowed_verses, allowed_docs, window.out)
-    return Plan(tuple(items), tuple(sorted(deletions)), apply(text, deletions), tuple(repaired))
+    deletions, repaired, repairs = _repair_joins(text, deletions, allowed_verses, allowed_docs, window.out)
+    return Plan(tuple(items), tuple(sorted(deletions)), apply(text, deletions), tuple(repaired), tuple(repairs))
 
 
 def validate(text: str, allowed_verses: set[str], allowed_docs: set[str] = frozenset()) -> ValidationResult:

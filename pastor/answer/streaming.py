@@ -114,6 +114,12 @@ def _stable_end(text: str, folded: str, planned: Plan, open_from: int) -> int:
     else:
         limit = lookback(text, folded, cursor)  # even at the very end: `(` may open a citation
     limit = min(limit, _cue_hold(text, folded))
+    # A glued reference found after the open tail was removed depends on that tail, and so does
+    # every repair found after it (`3:16estatuto.md#p0-c3` is a document only while `João 3` goes).
+    for index, (_, end) in enumerate(planned.repairs):
+        if end >= open_start:
+            limit = min([limit] + [start for start, _ in planned.repairs[index:]])
+            break
     # A citation may still start at any later word start of the open tail, with a complete cue
     # before it that began before `open_start` (`como dizHezequias 3:16`).
     for pos in range(open_start + 1, len(text)):
@@ -188,7 +194,7 @@ class StreamingValidator:
         self._open_from = min(_first_viable(text, self._folded, self._open_from), settled)
         limit = min(_stable_end(text, self._folded, planned, self._open_from), settled)
         final = planned.output.position(limit)  # output characters no future edit can touch
-        end = _safe_output_end(planned.output.text, final, len(self._shown), self._window.out)
+        end = self._closed(planned, _safe_output_end(planned.output.text, final, len(self._shown), self._window.out))
         if end <= len(self._shown):
             return ""
         released_c = view.cluster_start(planned.output.original(end - 1) + 1)
@@ -203,6 +209,18 @@ class StreamingValidator:
         self._shown, self._emitted, self._released, self._released_c = shown, emitted, released, released_c
         self._advance_window(text, planned)
         return out
+
+    def _closed(self, planned: Plan, end: int) -> int:
+        """Shorten a releasable output so that, cut there, it holds no unsupported citation
+        (`… 3.16estatuto.md#p0-c3` reads as a document reference only because the cut ends it)."""
+        start = self._window.out
+        while end > len(self._shown):
+            bad = [f for f in output_citations(planned.output.text[start:end], self.allowed_verses, self.allowed_docs)
+                   if not f.supported]
+            if not bad:
+                break
+            end = bad[0].start + start
+        return end
 
     def finish(self) -> str:
         """The rest of the validated answer; `citations` and `removed` are set from here on."""
