@@ -178,6 +178,19 @@ class TestStreaming:
         assert shown.startswith("A paz de Deus guarda o coração de quem confia nele todos os")
         assert validator.held <= 8  # `dias, ` waits: a citation may follow the comma
 
+    @pytest.mark.parametrize("text", [
+        "João 3:16estatuto.md#p0-c3João 3:16",  # a repair that only holds while `João 3` is open
+        "Jo 3.16estatuto.md#p0-c3João 3:16João 3:16",  # a cut that would end a document reference
+        "João 3:16, 1111Co 13,4João 3:16",  # a numbered book never starts inside a number
+        "Hezequias 3:16Hezequias 3:16 como dizHezequias 3:16",  # a cue before a glued name
+    ])
+    def test_glued_text_never_shows_a_partial_that_is_retracted_or_unsupported(self, text):
+        final, validator, shown = validate(text, ALLOWED, DOCS).text, StreamingValidator(ALLOWED, DOCS), ""
+        for ch in text:
+            shown += validator.feed(ch)
+            assert final.startswith(shown) and unsupported_in(shown) == [], shown
+        assert shown + validator.finish() == final
+
     def test_citations_and_removed_are_set_by_finish(self):
         _, validator = stream(EXAMPLES[0], [4])
         assert validator.citations == ["João 3:16", "Mateus 5:3"]
