@@ -142,7 +142,8 @@ _NUMBERED_NAME = re.compile(r"[1-3]\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
 _CHAPTER_WORD = re.compile(r"\s*(?:capitulos?|cap\.?)\s*")
 _VERSE_WORD = re.compile(r"\s*,?\s*(?:versiculos?|vers\.|vv?\.|v\.?)\s*")
 _RANGE = re.compile(r"\s*[-–—]\s*")
-_CV_SEP = re.compile(r"\s*[:.]\s*(?=\d)")
+# A dot separates chapter and verse only inside a number (`3.16`): `João 3:16-18. 1 Coríntios` is two sentences.
+_CV_SEP = re.compile(r"\s*:\s*(?=\d)|\.(?=\d)")
 
 
 class _Scanner:
