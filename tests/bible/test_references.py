@@ -367,6 +367,14 @@ class TestNumbersThatAreNotReferences:
         assert [m.reference.format() for m in matches if not m.error] == found
         assert all(m.error is None for m in matches)
 
+    @pytest.mark.parametrize("text, found", [
+        ("Deus, como diz João 3:16-18. 1 Coríntios 13:4 — Deus.", ["João 3:16-18", "1 Coríntios 13:4"]),
+        ("Leia Salmos 23. 1 Coríntios 13:4 também.", ["Salmos 23", "1 Coríntios 13:4"]),
+        ("Veja Sl 23; 1 Corinthians 13:4", ["Salmos 23"]),
+    ])
+    def test_a_sentence_end_or_an_unknown_numbered_book_ends_the_reference(self, text, found):
+        assert [m.reference.format() for m in find_references(text)] == found
+
     @pytest.mark.parametrize("text", ["Sl 1000", "Jd 12345", "Salmos 00000023"])
     def test_a_book_before_a_huge_number_is_no_reference(self, text):
         assert find_references(text) == []
