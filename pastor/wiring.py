@@ -27,4 +27,5 @@ def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: Tu
     """A chat service over the engine's retriever and Bible, with the configured provider and turn log."""
     return ChatService(engine.retriever, engine.bible, provider or build_provider(settings),
                        turnlog=turnlog or build_turnlog(settings), top_k=settings.top_k,
-                       history_turns=settings.history_turns, max_chars=settings.max_message_chars)
+                       history_turns=settings.history_turns, max_chars=settings.max_message_chars,
+                       crisis_contacts=settings.crisis_contacts)

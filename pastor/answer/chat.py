@@ -8,7 +8,8 @@ from typing import Iterator
 
 from pastor.answer import degraded, prompts, safety
 from pastor.answer.checks import InputError, check_message
-from pastor.answer.citations import NO_ANCHOR_NOTE, StreamingValidator
+from pastor.answer.citations import NO_ANCHOR_NOTE
+from pastor.answer.streaming import StreamingValidator
 from pastor.answer.turn import Turn, TurnUpdate
 from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
@@ -28,7 +29,7 @@ class ChatService:
     """Runs turns against what it is given: a retriever, the Bible shown, a provider and a turn log."""
 
     def __init__(self, retriever, bible, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
-                 max_chars: int = 4000):
+                 max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS):
         self.retriever = retriever
         self.bible = bible
         self.provider = provider
@@ -36,6 +37,7 @@ class ChatService:
         self.top_k = top_k
         self.history_turns = history_turns
         self.max_chars = max_chars
+        self.crisis_contacts = crisis_contacts
 
     # -- public ------------------------------------------------------------------------------------
     def turn(self, message: str, history: list[dict] | None = None,
@@ -60,7 +62,8 @@ class ChatService:
             yield from self._finish(turn)
             return
         if not self.provider.generates:
-            update.answer = degraded.verses_only(result)
+            # Without a model, conversation gets the fixed self-description; anything else the verses.
+            update.answer = prompts.SELF_DESCRIPTION if result.mode == Mode.CONVERSATIONAL else degraded.verses_only(result)
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel)
@@ -92,7 +95,7 @@ class ChatService:
     def _crisis(self, crisis) -> TurnUpdate:
         bible = self.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
-        lines = [safety.crisis_message(crisis.kind), ""]
+        lines = [safety.crisis_message(crisis.kind, self.crisis_contacts), ""]
         lines += [f"> {v.text} — **{v.reference}**" for v in verses]
         sources = [{"id": v.id, "reference": v.reference, "text": v.text, "score": 1.0,
                     "cited": True, "kind": "verse"} for v in verses]
