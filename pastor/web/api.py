@@ -80,7 +80,7 @@ class WebAPI:
 
     def lookup(self, text: str) -> dict:
         """Resolve Bible references written in the text."""
-        from pastor.bible.references import lookup
+        from pastor.bible.lookup import lookup
         text = self._text(text, "text")
         self._available()
         return lookup(text, self.runtime.engine.bible)
