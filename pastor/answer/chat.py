@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
-from dataclasses import asdict, dataclass, field
 from typing import Iterator
 
-from pastor.search.modes import Mode
 from pastor.answer import prompts, safety
+from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE, StreamingValidator
+from pastor.answer.turn import Turn, TurnUpdate
+from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.providers import ProviderError
-from pastor.bible.references import find_references
+from pastor.search.modes import Mode
+
+__all__ = ["ChatService", "InputError", "TurnUpdate", "CRISIS_VERSES", "LEXICAL_NOTE"]
 
 # Verses offered after the safety message in a crisis: God's nearness, refuge and rest.
 CRISIS_VERSES = ("PSA 34:18", "PSA 46:1", "MAT 11:28", "ISA 41:10", "PSA 23:4")
@@ -22,34 +24,13 @@ LEXICAL_NOTE = ("_(O índice semântico ainda está sendo preparado; busquei os 
                 "palavras-chave.)_\n\n")
 
 
-class InputError(ValueError):
-    """The user's message cannot be processed as sent; the message says why, in Portuguese."""
-
-
-@dataclass
-class TurnUpdate:
-    """What the UI/API shows: the validated answer so far, and at the end everything else."""
-
-    turn_id: str
-    answer: str
-    done: bool = False
-    mode: str = ""
-    reason: str = ""
-    citations: list[str] = field(default_factory=list)
-    removed_citations: list[str] = field(default_factory=list)
-    sources: list[dict] = field(default_factory=list)
-    provider: str = ""
-    model: str = ""
-    error: dict | None = None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
 class ChatService:
-    def __init__(self, engine, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
+    """Runs turns against what it is given: a retriever, the Bible shown, a provider and a turn log."""
+
+    def __init__(self, retriever, bible, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
                  max_chars: int = 4000):
-        self.engine = engine
+        self.retriever = retriever
+        self.bible = bible
         self.provider = provider
         self.turnlog = turnlog
         self.top_k = top_k
@@ -57,43 +38,31 @@ class ChatService:
         self.max_chars = max_chars
 
     # -- public ------------------------------------------------------------------------------------
-    def check_message(self, message) -> str:
-        if not isinstance(message, str) or not message.strip():
-            raise InputError("Escreva uma mensagem antes de enviar.")
-        if len(message) > self.max_chars:
-            raise InputError(f"Sua mensagem tem {len(message)} caracteres; o limite é {self.max_chars}. "
-                             "Resuma um pouco e envie de novo.")
-        return message.strip()
-
     def turn(self, message: str, history: list[dict] | None = None,
              cancel: threading.Event | None = None) -> Iterator[TurnUpdate]:
         """Yield updates with the validated answer so far; the last one has done=True."""
-        message = self.check_message(message)
-        history = _trim(history or [], self.history_turns)
-        turn_id = uuid.uuid4().hex[:16]
-        timings: dict[str, float] = {}
-        started = time.perf_counter()
-        update = TurnUpdate(turn_id, "", provider=self.provider.name, model=self.provider.model)
-
-        crisis = safety.detect_crisis(message)
+        turn = Turn.start(check_message(message, self.max_chars), self.provider)
+        history = history or []
+        crisis = safety.detect_crisis(turn.message)
         if crisis is not None:
-            yield from self._finish(update, self._crisis(crisis), message, started, timings, None)
+            yield from self._finish(turn, self._crisis(crisis))
             return
-        query = self._standalone(message, history, timings)
+        query = self._standalone(turn, history)
         t0 = time.perf_counter()
-        result = self.engine.retriever.search(query, k=self.top_k)
-        timings["retrieval_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+        result = turn.result = self.retriever.search(query, k=self.top_k)
+        turn.lap("retrieval_ms", t0)
+        update = turn.update
         update.mode, update.reason = result.mode, result.reason
         update.sources = [_source(h) for h in result.results]
         if result.mode == Mode.NO_EVIDENCE:
             update.answer = prompts.NO_EVIDENCE_MESSAGE
-            yield from self._finish(update, update, message, started, timings, result)
+            yield from self._finish(turn)
             return
-        if self.provider.name == "none":
+        if not self.provider.generates:
             update.answer = self._verses_only(result)
-            yield from self._finish(update, update, message, started, timings, result)
+            yield from self._finish(turn)
             return
-        yield from self._generate(update, message, history, result, cancel, timings, started)
+        yield from self._generate(turn, history, cancel)
 
     def ask(self, message: str, history: list[dict] | None = None) -> dict:
         final = None
@@ -102,9 +71,10 @@ class ChatService:
         return final.as_dict()
 
     # -- steps -------------------------------------------------------------------------------------
-    def _standalone(self, message: str, history: list[dict], timings: dict) -> str:
+    def _standalone(self, turn: Turn, history: list[dict]) -> str:
         """Rewrite a contextual follow-up into a standalone query; on failure use the message."""
-        if self.provider.name == "none" or not prompts.needs_rewrite(message, history):
+        message = turn.message
+        if not self.provider.generates or not prompts.needs_rewrite(message, history):
             return message
         t0 = time.perf_counter()
         try:
@@ -113,11 +83,11 @@ class ChatService:
         except ProviderError:
             return message
         finally:
-            timings["rewrite_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+            turn.lap("rewrite_ms", t0)
         return rewritten if 0 < len(rewritten) <= 500 else message
 
     def _crisis(self, crisis) -> TurnUpdate:
-        bible = self.engine.bible
+        bible = self.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
         lines = [safety.crisis_message(crisis.kind), ""]
         lines += [f"> {v.text} — **{v.reference}**" for v in verses]
@@ -131,14 +101,15 @@ class ChatService:
         lines += [f"> {h.text} — **{h.reference}**" for h in result.results]
         return "\n".join(lines)
 
-    def _generate(self, update, message, history, result, cancel, timings, started) -> Iterator[TurnUpdate]:
+    def _generate(self, turn: Turn, history: list[dict], cancel) -> Iterator[TurnUpdate]:
+        update, result = turn.update, turn.result
         sources = [{"reference": h.reference, "text": h.text, "kind": h.kind} for h in result.results]
-        system, messages = prompts.build_messages(result.mode, message, sources, history)
-        allowed_verses = {h.id for h in result.results if h.kind == "verse"}
-        allowed_docs = {h.id for h in result.results if h.kind == "doc"}
-        validator = StreamingValidator(allowed_verses, allowed_docs)
-        prefix = LEXICAL_NOTE if result.mode == Mode.LEXICAL_FALLBACK and not self.engine.retriever.vectors_ready else ""
-        update.answer = prefix
+        system, messages = prompts.build_messages(result.mode, turn.message, sources, history,
+                                                  history_turns=self.history_turns)
+        validator = StreamingValidator({h.id for h in result.results if h.kind == "verse"},
+                                       {h.id for h in result.results if h.kind == "doc"})
+        lexical_only = result.mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready
+        update.answer = LEXICAL_NOTE if lexical_only else ""
         yield update  # "preparando resposta…" is the UI's state until the first token
         t0 = time.perf_counter()
         stream = self.provider.stream(system, messages, cancel=cancel)
@@ -146,8 +117,8 @@ class ChatService:
             for delta in stream:
                 if cancel is not None and cancel.is_set():
                     break
-                if "first_token_ms" not in timings:
-                    timings["first_token_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+                if "first_token_ms" not in turn.timings:
+                    turn.lap("first_token_ms", t0)
                 safe = validator.feed(delta)
                 if safe:
                     update.answer += safe
@@ -156,7 +127,7 @@ class ChatService:
         except ProviderError as exc:
             update.answer = exc.user_message
             update.error = {"type": exc.kind, "message": exc.user_message, "provider": self.provider.name}
-            yield from self._finish(update, update, message, started, timings, result, partial=True)
+            yield from self._finish(turn)
             return
         finally:
             close = getattr(stream, "close", None)
@@ -168,33 +139,25 @@ class ChatService:
         update.removed_citations = list(validator.removed)
         if result.mode != Mode.CONVERSATIONAL and not update.citations and not update.error:
             update.answer = update.answer.rstrip() + "\n\n" + NO_ANCHOR_NOTE
-        yield from self._finish(update, update, message, started, timings, result)
+        yield from self._finish(turn)
 
-    def _finish(self, update, final, message, started, timings, result, partial=False) -> Iterator[TurnUpdate]:
-        final.turn_id = update.turn_id
-        final.provider, final.model = update.provider, update.model
+    def _finish(self, turn: Turn, final: TurnUpdate | None = None) -> Iterator[TurnUpdate]:
+        """Close the turn: `final` (default: the turn's own update) gets its id, cited sources and log line."""
+        final = final or turn.update
+        final.turn_id = turn.update.turn_id
+        final.provider, final.model = turn.update.provider, turn.update.model
         final.done = True
         _mark_cited(final)
-        timings["total_ms"] = round((time.perf_counter() - started) * 1000, 1)
+        turn.lap("total_ms", turn.started)
         if self.turnlog is not None:
             self.turnlog.write({
-                "turn_id": final.turn_id, "question": message, "mode": final.mode, "reason": final.reason,
+                "turn_id": final.turn_id, "question": turn.message, "mode": final.mode, "reason": final.reason,
                 "retrieved": [{"id": s["id"], "score": s["score"]} for s in final.sources],
                 "answer": final.answer, "citations": final.citations,
                 "removed_citations": final.removed_citations, "provider": final.provider,
-                "model": final.model, "error": final.error, "latency": timings,
+                "model": final.model, "error": final.error, "latency": turn.timings,
             })
         yield final
-
-
-def build_chat(settings, engine, provider=None) -> ChatService:
-    """A chat service wired from settings: the configured provider and the turn log."""
-    from pastor.providers import load_provider
-    from pastor.answer.turnlog import TurnLog
-    return ChatService(engine, provider or load_provider(settings),
-                       turnlog=TurnLog(settings.data_dir / "logs", max_bytes=settings.log_max_bytes),
-                       top_k=settings.top_k, history_turns=settings.history_turns,
-                       max_chars=settings.max_message_chars)
 
 
 def _source(hit) -> dict:
@@ -213,10 +176,3 @@ def _mark_cited(update: TurnUpdate) -> None:
     for source in update.sources:
         source["cited"] = source["cited"] or source["id"] in cited
     update.sources.sort(key=lambda s: not s["cited"])
-
-
-def _trim(history: list[dict], turns: int) -> list[dict]:
-    """Keep the last `turns` exchanges of well-formed user/assistant messages."""
-    clean = [{"role": m["role"], "content": str(m["content"])} for m in history
-             if isinstance(m, dict) and m.get("role") in ("user", "assistant") and m.get("content")]
-    return clean[-2 * turns:] if turns else []

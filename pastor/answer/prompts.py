@@ -84,6 +84,8 @@ def _history(history: list[dict] | None, turns: int) -> list[dict]:
     """The last `turns` exchanges as alternating user/assistant messages, starting with the user."""
     clean: list[dict] = []
     for message in history or []:
+        if not isinstance(message, dict):
+            continue  # the API accepts any JSON: a stray item is ignored, not a crash
         role, content = message.get("role"), str(message.get("content") or "").strip()
         if role not in ("user", "assistant") or not content:
             continue
@@ -98,9 +100,11 @@ def _history(history: list[dict] | None, turns: int) -> list[dict]:
     return clean[-2 * turns:] if turns > 0 else []
 
 
-def build_messages(mode: str, question: str, sources: list[dict], history: list[dict] | None = None,
-                   history_turns: int = 10) -> tuple[str, list[dict]]:
-    """(system prompt, messages) for one turn in the given mode."""
+def build_messages(mode: str, question: str, sources: list[dict], history: list[dict] | None = None, *,
+                   history_turns: int) -> tuple[str, list[dict]]:
+    """(system prompt, messages) for one turn in the given mode, with the last `history_turns` exchanges.
+
+    `history_turns` has no default on purpose: the caller's setting (PASTOR_HISTORY_TURNS) must reach here."""
     if mode not in _MODE_GUIDE:
         raise ValueError(f"modo de resposta desconhecido: {mode!r}")
     system = SYSTEM_PROMPT + "\n\nNesta resposta: " + _MODE_GUIDE[mode]

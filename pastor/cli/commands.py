@@ -14,8 +14,8 @@ def _dump(data) -> None:
 
 
 def _engine():
-    from pastor.search.engine import load_engine
-    engine = load_engine(get_settings())
+    from pastor.wiring import build_engine
+    engine = build_engine(get_settings())
     if engine.embedder_error:
         print(f"aviso: {engine.embedder_error}", file=sys.stderr)
     return engine
@@ -93,7 +93,8 @@ def cmd_eval(args) -> int:
 
 # -- ask -----------------------------------------------------------------------------------------
 def cmd_ask(args) -> int:
-    from pastor.answer.chat import InputError, build_chat
+    from pastor.answer.checks import InputError
+    from pastor.wiring import build_chat
     from pastor.providers import ProviderError
     engine = _engine()
     try:

@@ -36,6 +36,8 @@ class Provider:
 
     name = "base"
     default_model = ""
+    # Whether the provider writes text at all; the chat answers with the verses alone when it does not.
+    generates = True
     # The environment variable holding the key, named in messages (never its value).
     key_var: str | None = None
 

@@ -11,6 +11,7 @@ from pastor.providers.base import Provider, ProviderError
 class NoneProvider(Provider):
     name = "none"
     default_model = ""
+    generates = False
 
     def _refuse(self) -> ProviderError:
         return ProviderError(

@@ -112,7 +112,7 @@ class WebAPI:
 
     # -- validation ------------------------------------------------------------------------------
     def _message(self, message) -> str:
-        from pastor.answer.chat import InputError
+        from pastor.answer.checks import InputError
         try:
             return self.runtime.check_message(message)
         except InputError as exc:

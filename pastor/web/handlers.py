@@ -7,7 +7,8 @@ import logging
 import gradio as gr
 
 from pastor.web import render as render
-from pastor.answer.chat import LEXICAL_NOTE, InputError
+from pastor.answer.chat import LEXICAL_NOTE
+from pastor.answer.checks import InputError
 from pastor.web.ratelimit import RateLimited, client_key
 from pastor.web.runtime import Runtime
 

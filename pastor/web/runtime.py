@@ -117,8 +117,8 @@ class Runtime:
     # -- start-up ------------------------------------------------------------------------------
     def start(self, *, background: bool = True) -> "Runtime":
         """Load the provider at once and the engine in a thread, so the server is up in seconds."""
-        from pastor.answer.turnlog import TurnLog
-        self.turnlog = TurnLog(self.settings.data_dir / "logs", max_bytes=self.settings.log_max_bytes)
+        from pastor.wiring import build_turnlog
+        self.turnlog = build_turnlog(self.settings)
         self._load_provider()
         self._loader = threading.Thread(target=self._load_engine, daemon=True, name="pastor-loader")
         self._loader.start()
@@ -127,10 +127,11 @@ class Runtime:
         return self
 
     def _load_provider(self) -> None:
-        from pastor.providers import ProviderError, load_provider
+        from pastor.providers import ProviderError
+        from pastor.wiring import build_provider
         if self.provider is None:
             try:
-                self.provider = load_provider(self.settings)
+                self.provider = build_provider(self.settings)
             except ProviderError as exc:
                 self.provider_error = exc.user_message
                 return
@@ -138,9 +139,9 @@ class Runtime:
 
     def _load_engine(self) -> None:
         from pastor.bible.usfx import CorpusError
-        from pastor.search.engine import Engine
+        from pastor.wiring import build_engine
         try:
-            engine = self.engine or Engine(self.settings).load()
+            engine = self.engine or build_engine(self.settings)
         except CorpusError as exc:
             self.load_error = str(exc)
         except Exception as exc:  # the page must say why instead of crashing the server
@@ -158,10 +159,8 @@ class Runtime:
         if self.provider is None:
             return
         try:
-            from pastor.answer.chat import ChatService
-            self.chat = ChatService(engine, self.provider, turnlog=self.turnlog, top_k=self.settings.top_k,
-                                    history_turns=self.settings.history_turns,
-                                    max_chars=self.settings.max_message_chars)
+            from pastor.wiring import build_chat
+            self.chat = build_chat(self.settings, engine, self.provider, turnlog=self.turnlog)
         except Exception as exc:  # search and status still work; the chat says why it cannot
             log.exception("chat service failed to start")
             self.provider_error = f"Falha ao preparar a conversa: {exc}"
@@ -192,10 +191,9 @@ class Runtime:
         return None
 
     def check_message(self, message) -> str:
-        """The chat service's own validation (raises InputError), available even while loading."""
-        from pastor.answer.chat import ChatService
-        checker = self.chat or ChatService(None, None, max_chars=self.settings.max_message_chars)
-        return checker.check_message(message)
+        """The chat's validation (raises InputError), available even while loading."""
+        from pastor.answer.checks import check_message
+        return check_message(message, self.settings.max_message_chars)
 
     def attributions(self) -> list[str]:
         """Credits the licences require for what is loaded now."""

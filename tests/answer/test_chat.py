@@ -9,7 +9,8 @@ import threading
 import pytest
 
 from pastor.answer import prompts, safety
-from pastor.answer.chat import CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError, build_chat
+from pastor.answer.chat import CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError
+from pastor.wiring import build_chat
 from pastor.answer.citations import NO_ANCHOR_NOTE
 from pastor.search.engine import Engine
 from pastor.providers.fake import FakeProvider
@@ -56,7 +57,7 @@ def log(tmp_path) -> TurnLog:
 
 @pytest.fixture
 def chat(chat_engine, provider, log) -> ChatService:
-    return ChatService(chat_engine, provider, turnlog=log)
+    return ChatService(chat_engine.retriever, chat_engine.bible, provider, turnlog=log)
 
 
 @pytest.fixture
@@ -185,14 +186,14 @@ class TestModes:
     def test_lexical_note_while_vectors_are_not_ready(self, tmp_path, provider):
         engine = load_engine(settings_for(tmp_path / "data"), HashEmbedder(), index=False)
         provider.enqueue("Jesus disse: setenta vezes sete (Mateus 18:22).")
-        _, final = run(ChatService(engine, provider), FORGIVE)
+        _, final = run(ChatService(engine.retriever, engine.bible, provider), FORGIVE)
         assert final.mode == "lexical_fallback"
         assert final.answer.startswith(LEXICAL_NOTE)
         assert "(Mateus 18:22)" in final.answer
 
     def test_no_model_configured_lists_the_verses(self, chat_engine):
         provider = NoneProvider()
-        _, final = run(ChatService(chat_engine, provider), JOHN)
+        _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)
         assert final.answer.startswith(prompts.NONE_PROVIDER_INTRO)
         assert "— **João 3:16**" in final.answer
         assert provider.calls == 0 and final.sources[0]["cited"] is True
@@ -239,8 +240,18 @@ class TestFollowUp:
         assert queries == ["quantas vezes devo perdoar meu irmão quando ele me ofende"]
         assert provider.calls == 1
 
+    def test_history_above_ten_turns_reaches_the_model(self, chat_engine, provider):
+        # PASTOR_HISTORY_TURNS=12 used to be capped at 10 by a default inside the prompt builder.
+        chat = ChatService(chat_engine.retriever, chat_engine.bible, provider, history_turns=12)
+        history = []
+        for i in range(15):
+            history += [{"role": "user", "content": f"pergunta {i}"}, {"role": "assistant", "content": f"resposta {i}"}]
+        run(chat, "quantas vezes devo perdoar meu irmão quando ele me ofende", history)
+        contents = [m["content"] for m in provider.last_messages]
+        assert contents[0] == "pergunta 3" and len(contents) == 2 * 12 + 1
+
     def test_history_is_trimmed(self, chat_engine, provider):
-        chat = ChatService(chat_engine, provider, history_turns=1)
+        chat = ChatService(chat_engine.retriever, chat_engine.bible, provider, history_turns=1)
         older = [{"role": "user", "content": "primeira"}, {"role": "assistant", "content": "resposta 1"}]
         run(chat, "quantas vezes devo perdoar meu irmão quando ele me ofende", older + HISTORY)
         contents = [m["content"] for m in provider.last_messages]
@@ -279,7 +290,7 @@ class TestFailures:
 
     def test_too_long_message(self, chat_engine, provider):
         with pytest.raises(InputError, match="limite é 10"):
-            ChatService(chat_engine, provider, max_chars=10).ask("x" * 11)
+            ChatService(chat_engine.retriever, chat_engine.bible, provider, max_chars=10).ask("x" * 11)
 
 
 # -- the turn log ----------------------------------------------------------------------------------
@@ -338,7 +349,7 @@ class TestRealEmbedder:
     def test_a_pastoral_turn_end_to_end(self, tmp_path, real_embedder):
         engine = load_engine(settings_for(tmp_path / "data", EMBEDDING_MODEL="use-multilingual"), real_embedder)
         provider = FakeProvider(chunk=4)  # the echo quotes the first sources it was given
-        _, final = run(ChatService(engine, provider), "Estou muito ansioso com tudo")
+        _, final = run(ChatService(engine.retriever, engine.bible, provider), "Estou muito ansioso com tudo")
         assert final.mode == "rag"
         assert final.citations and final.removed_citations == []
         assert final.sources[0]["cited"] and final.sources[0]["id"] in {"PHP 4:6", "1PE 5:7"}

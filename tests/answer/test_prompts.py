@@ -59,7 +59,7 @@ class TestFormatSources:
 class TestBuildMessages:
     @pytest.mark.parametrize("mode", ["rag", "lexical_fallback", "reference", "crisis"])
     def test_grounded_modes_put_sources_and_question_in_the_last_message(self, mode):
-        system, messages = build_messages(mode, "Estou ansioso", [VERSE, DOC], HISTORY)
+        system, messages = build_messages(mode, "Estou ansioso", [VERSE, DOC], HISTORY, history_turns=10)
         assert system.startswith(SYSTEM_PROMPT)
         assert messages[-1]["role"] == "user"
         assert "[FONTE 1] João 3:16" in messages[-1]["content"]
@@ -67,14 +67,14 @@ class TestBuildMessages:
         assert messages[:-1] == HISTORY
 
     def test_each_mode_has_its_own_guidance(self):
-        systems = {mode: build_messages(mode, "x", [VERSE], [])[0] for mode in prompts.MODES}
+        systems = {mode: build_messages(mode, "x", [VERSE], [], history_turns=10)[0] for mode in prompts.MODES}
         assert len(set(systems.values())) == len(prompts.MODES)
         assert "palavras-chave" in systems["lexical_fallback"]
         assert "passagem específica" in systems["reference"]
         assert "emergência local" in systems["crisis"]
 
     def test_conversational_mode_sends_no_sources_and_asks_not_to_cite(self):
-        system, messages = build_messages("conversational", "Obrigado!", [VERSE], HISTORY)
+        system, messages = build_messages("conversational", "Obrigado!", [VERSE], HISTORY, history_turns=10)
         assert "sem citar versículos" in system
         assert messages[-1] == {"role": "user", "content": "Obrigado!"}
         assert "FONTE" not in messages[-1]["content"]
@@ -86,21 +86,21 @@ class TestBuildMessages:
         _, messages = build_messages("rag", "nova", [VERSE], history, history_turns=3)
         assert [m["content"] for m in messages[:-1]] == ["pergunta 12", "resposta 12", "pergunta 13",
                                                           "resposta 13", "pergunta 14", "resposta 14"]
-        _, default = build_messages("rag", "nova", [VERSE], history)
-        assert len(default) == 2 * 10 + 1
+        with pytest.raises(TypeError):
+            build_messages("rag", "nova", [VERSE], history)  # the setting must be passed, never defaulted
 
     def test_history_is_cleaned_for_strict_providers(self):
         messy = [{"role": "assistant", "content": "olá"}, {"role": "system", "content": "x"},
                  {"role": "user", "content": "a"}, {"role": "user", "content": "b"},
                  {"role": "assistant", "content": ""}, {"role": "assistant", "content": "c"},
                  {"role": "user", "content": "sem resposta"}]
-        _, messages = build_messages("rag", "nova", [VERSE], messy)
+        _, messages = build_messages("rag", "nova", [VERSE], messy, history_turns=10)
         assert messages[:-1] == [{"role": "user", "content": "a\n\nb"}, {"role": "assistant", "content": "c"}]
         assert [m["role"] for m in messages] == ["user", "assistant", "user"]
 
     def test_unknown_mode_is_refused(self):
         with pytest.raises(ValueError, match="modo"):
-            build_messages("no_evidence", "x", [], [])
+            build_messages("no_evidence", "x", [], [], history_turns=10)
 
 
 class TestRewrite:

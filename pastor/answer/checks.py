@@ -1,0 +1,17 @@
+"""Checks on a person's message before any work is done: plain functions, usable while the app loads."""
+
+from __future__ import annotations
+
+
+class InputError(ValueError):
+    """The user's message cannot be processed as sent; the message says why, in Portuguese."""
+
+
+def check_message(message, max_chars: int) -> str:
+    """The message without surrounding blanks; InputError when it is empty or too long."""
+    if not isinstance(message, str) or not message.strip():
+        raise InputError("Escreva uma mensagem antes de enviar.")
+    if len(message) > max_chars:
+        raise InputError(f"Sua mensagem tem {len(message)} caracteres; o limite é {max_chars}. "
+                         "Resuma um pouco e envie de novo.")
+    return message.strip()
