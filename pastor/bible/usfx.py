@@ -201,7 +201,7 @@ def load_bible(path: Path | str, name: str = "") -> Bible:
     path = Path(path)
     if not path.is_file():
         raise CorpusError(
-            f"Arquivo do corpus não encontrado: {path}. Defina PASTOR_CORPUS com o caminho de um "
+            f"Arquivo do corpus não encontrado: {path.name}. Defina PASTOR_CORPUS com o caminho de um "
             "arquivo USFX (veja a seção 'Corpus' do README).")
     verses: list[Verse] = []
     seen_books: set[str] = set()

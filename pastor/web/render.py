@@ -179,12 +179,17 @@ def details_markdown(status: dict) -> str:
         rows.append(("Tradução extra", f"{extra.get('file')} ({number(extra.get('verses'))} versículos)"))
     if status.get("documents"):
         rows.append(("Documentos", _documents_text(status["documents"])))
+    if status.get("index_notice"):
+        rows.append(("Integridade do índice", status["index_notice"]))
+    if status.get("storage_warning"):
+        rows.append(("Armazenamento", status["storage_warning"]))
     table = ["| Item | Valor |", "| --- | --- |"] + [f"| {cell(k)} | {cell(v)} |" for k, v in rows]
     errors = status.get("errors") or []
     if index.get("error"):
         errors = [index["error"], *errors]
     if errors:
         table += ["", "**Últimos erros**", ""] + [f"- {escape(one_line(e))}" for e in errors[-10:]]
+    table += _document_errors(status.get("documents"))
     credits = status.get("attributions") or []
     if credits:
         table += [""] + [f"<small>{escape(c)}</small>" for c in credits]
@@ -208,8 +213,22 @@ def _reachable_text(llm: dict) -> str:
 def _documents_text(documents) -> str:
     if isinstance(documents, dict):
         parts = [f"{k}: {v}" for k, v in documents.items() if isinstance(v, (str, int, float, bool))]
+        files = documents.get("files")
+        if isinstance(files, list):
+            failed = sum(1 for f in files if isinstance(f, dict) and f.get("error"))
+            parts.append(f"{len(files)} arquivo(s), {failed} com erro")
         return ", ".join(parts) or "—"
     return str(documents)
+
+
+def _document_errors(documents) -> list[str]:
+    """One line per document that could not be indexed, with its Portuguese reason."""
+    files = documents.get("files") if isinstance(documents, dict) else None
+    failed = [f for f in files or [] if isinstance(f, dict) and f.get("error")]
+    if not failed:
+        return []
+    return ["", "**Documentos com erro**", ""] + [
+        f"- `{escape(one_line(str(f.get('path'))))}`: {escape(one_line(str(f['error'])))}" for f in failed[:50]]
 
 
 def banner_markdown(status: dict) -> str:
