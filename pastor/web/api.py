@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 
 import gradio as gr
 
 from pastor.web.ratelimit import RateLimited, client_key
 from pastor.web.runtime import Runtime
+
+log = logging.getLogger("pastor.web")
 
 SOURCES = ("all", "bible", "docs")
 MAX_K = 50
@@ -32,7 +35,10 @@ DESCRIPTIONS = {
 
 
 def fail(message: str) -> gr.Error:
-    return gr.Error(message, title="Pastor Online")
+    """A refusal for the client: one log line, no traceback, never the client's input (messages
+    name the parameter, not its value)."""
+    log.info("pedido recusado: %s", message[:200])
+    return gr.Error(message, title="Pastor Online", print_exception=False)
 
 
 class WebAPI:
@@ -55,7 +61,7 @@ class WebAPI:
         text = self._message(message)
         self._available(need_chat=True)
         history = _history(history, self.runtime.settings.max_message_chars * 2)
-        self._rate_limit(request)
+        self._rate_limit(request, self.runtime.limiter)
         cancel = threading.Event()
         turn = self.runtime.chat.turn(text, history, cancel)
         try:
@@ -69,37 +75,41 @@ class WebAPI:
             cancel.set()
             turn.close()
 
-    def search(self, question: str, k: int = 6, source: str = "all") -> dict:
+    def search(self, question: str, k: int = 6, source: str = "all", request: gr.Request = None) -> dict:
         """Retrieve verses for a question."""
         question = self._text(question, "question")
         k = _integer(k, "k", 1, MAX_K)
         if source not in SOURCES:
-            raise fail(f"source inválido: {source!r}. Use um destes: {', '.join(SOURCES)}.")
+            raise fail(f"source inválido. Use um destes: {', '.join(SOURCES)}.")
         self._available()
+        self._rate_limit(request, self.runtime.limiters["search"])
         return self.runtime.engine.retriever.search(question, k=k, source=source).as_dict()
 
-    def lookup(self, text: str) -> dict:
-        """Resolve Bible references written in the text."""
+    def lookup(self, text: str, request: gr.Request = None) -> dict:
+        """Resolve Bible references written in the text (capped: see `bible.lookup`)."""
         from pastor.bible.lookup import lookup
         text = self._text(text, "text")
         self._available()
+        self._rate_limit(request, self.runtime.limiters["lookup"])
         return lookup(text, self.runtime.engine.bible)
 
     def status(self) -> dict:
         """The service's state."""
         return self.runtime.status()
 
-    def reindex(self, token: str = "") -> dict:
+    def reindex(self, token: str = "", request: gr.Request = None) -> dict:
         """Rebuild the vector index in the background."""
+        self._rate_limit(request, self.runtime.limiters["reindex"])
         outcome = self.runtime.reindex(token if isinstance(token, str) else "")
         if not outcome.ok:
             raise fail(outcome.message)
         return {"started": True, "message": outcome.message}
 
-    def feedback(self, turn_id: str, rating: str, comment: str = "") -> dict:
+    def feedback(self, turn_id: str, rating: str, comment: str = "", request: gr.Request = None) -> dict:
         """Record thumbs up/down for an answer."""
-        if not isinstance(turn_id, str) or not turn_id.strip():
+        if not isinstance(turn_id, str) or not turn_id.strip() or len(turn_id) > 64:
             raise fail("Informe o turn_id da resposta (ele vem no resultado final do chat).")
+        self._rate_limit(request, self.runtime.limiters["feedback"])
         if not isinstance(comment, str):
             raise fail("O comentário deve ser um texto.")
         if self.runtime.turnlog is None:
@@ -131,9 +141,9 @@ class WebAPI:
         if problem:
             raise fail(problem)
 
-    def _rate_limit(self, request) -> None:
+    def _rate_limit(self, request, limiter) -> None:
         try:
-            self.runtime.limiter.hit(client_key(request))
+            limiter.hit(client_key(request, self.runtime.settings.trusted_proxies))
         except RateLimited as exc:
             raise fail(str(exc)) from None
 

@@ -62,7 +62,8 @@ class Handlers:
         try:
             text = runtime.check_message(message)
         except InputError as exc:
-            raise gr.Error(str(exc), title="Mensagem não enviada") from None
+            log.info("mensagem recusada: %s", type(exc).__name__)
+            raise gr.Error(str(exc), title="Mensagem não enviada", print_exception=False) from None
         display = plain_messages(chat)
         if runtime.phase == "error":
             # Say in the chat itself what is missing; keep the text for after the fix.
@@ -71,11 +72,12 @@ class Handlers:
             return
         problem = runtime.unavailable(need_chat=True)
         if problem:
-            raise gr.Error(problem, title="Aguarde")
+            raise gr.Error(problem, title="Aguarde", print_exception=False)
         try:
-            runtime.limiter.hit(client_key(request))
+            runtime.limiter.hit(client_key(request, runtime.settings.trusted_proxies))
         except RateLimited as exc:
-            raise gr.Error(str(exc), title="Muitas perguntas seguidas") from None
+            log.info("pergunta recusada: limite de frequência")
+            raise gr.Error(str(exc), title="Muitas perguntas seguidas", print_exception=False) from None
         yield from self._turn(text, display, convo or new_conversation(), _session(request))
 
     def _turn(self, text: str, display: list[dict], convo: dict, session: str):
@@ -162,7 +164,11 @@ class Handlers:
         return (render.banner_markdown(status), render.state_markdown(status), render.progress_html(status),
                 render.details_markdown(status), f"<small>{render.escape(credits)}</small>" if credits else "")
 
-    def reindex(self, token: str) -> str:
+    def reindex(self, token: str, request: gr.Request = None) -> str:
+        try:
+            self.runtime.limiters["reindex"].hit(client_key(request, self.runtime.settings.trusted_proxies))
+        except RateLimited as exc:
+            return "⚠️ " + render.escape(str(exc))
         outcome = self.runtime.reindex(token or "")
         return ("✅ " if outcome.ok else "⚠️ ") + render.escape(outcome.message)
 
