@@ -15,6 +15,9 @@ log = logging.getLogger("pastor.web")
 SOURCES = ("all", "bible", "docs")
 MAX_K = 50
 MAX_HISTORY_MESSAGES = 200
+# A lookup may paste a reading plan longer than a chat message; the work stays capped by the
+# lookup's own limits on references and verses (see `bible.lookup`).
+MAX_LOOKUP_CHARS = 20_000
 
 DESCRIPTIONS = {
     "chat": ("Conversa com o Pastor Online (streaming). Cada resultado parcial é "
@@ -88,7 +91,7 @@ class WebAPI:
     def lookup(self, text: str, request: gr.Request = None) -> dict:
         """Resolve Bible references written in the text (capped: see `bible.lookup`)."""
         from pastor.bible.lookup import lookup
-        text = self._text(text, "text")
+        text = self._text(text, "text", max(MAX_LOOKUP_CHARS, self.runtime.settings.max_message_chars))
         self._available()
         self._rate_limit(request, self.runtime.limiters["lookup"])
         return lookup(text, self.runtime.engine.bible)
@@ -128,10 +131,10 @@ class WebAPI:
         except InputError as exc:
             raise fail(str(exc)) from None
 
-    def _text(self, value, name: str) -> str:
+    def _text(self, value, name: str, limit: int | None = None) -> str:
         if not isinstance(value, str) or not value.strip():
             raise fail(f"O parâmetro {name} deve ser um texto não vazio.")
-        limit = self.runtime.settings.max_message_chars
+        limit = limit or self.runtime.settings.max_message_chars
         if len(value) > limit:
             raise fail(f"O parâmetro {name} tem {len(value)} caracteres; o limite é {limit}.")
         return value.strip()
