@@ -76,5 +76,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except (CorpusError, ConfigError) as exc:
-        print(f"erro: {exc}", file=sys.stderr)
+        where = getattr(exc, "path", None)  # the full path helps here: this is the operator's terminal
+        print(f"erro: {exc}" + (f" (caminho: {where})" if where else ""), file=sys.stderr)
         return 2

@@ -163,13 +163,20 @@ class VerseIndex:
 
     # -- building ------------------------------------------------------------------------------
     def build(self, bible: Bible, extras: Sequence[Bible] = (), *, rebuild: bool = False,
-              progress: Progress | None = None, cancel: threading.Event | None = None) -> IndexStatus:
+              progress: Progress | None = None, cancel: threading.Event | None = None,
+              on_wait: Callable[[], None] | None = None) -> IndexStatus:
         """Build, resume or rebuild; nothing is recomputed when the manifest matches a complete,
-        readable table. Only one build runs per data directory (other processes included)."""
+        readable table. Only one build runs per data directory (other processes included);
+        `on_wait` is called once if this one has to wait for another."""
         from pastor.search.buildlock import BuildBusy
+
+        def waiting() -> None:
+            self.notice = WAITING_NOTICE
+            if on_wait is not None:
+                on_wait()
         with self.lock:
             try:
-                with BuildLock(self.dir, cancel=cancel, on_wait=lambda: setattr(self, "notice", WAITING_NOTICE)):
+                with BuildLock(self.dir, cancel=cancel, on_wait=waiting):
                     if self.notice == WAITING_NOTICE:
                         self.notice = None
                     return self._build(bible, extras, rebuild, progress, cancel)
