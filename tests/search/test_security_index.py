@@ -8,6 +8,7 @@ import shutil
 import threading
 
 import numpy as np
+import pytest
 
 from pastor.search.buildlock import BuildLock
 from pastor.search.index import WAITING_NOTICE, VerseIndex, embed_text
@@ -149,3 +150,29 @@ def test_numpy_copy_is_named_after_its_table(tmp_path, mini_bible):
     index.build(mini_bible)
     matrix = np.load(index.dir / "verses.vectors.npy")
     assert matrix.shape == (MINI_VERSES, index.embedder.dim)
+
+
+@pytest.mark.slow
+def test_two_index_processes_on_one_data_dir_leave_one_complete_index(tmp_path):
+    """`python -m pastor index` twice at once (the real model, the tiny corpus): the flock makes
+    one wait for the other, and the second finds a complete index instead of adding rows again."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.support.helpers import MINI_CORPUS, ROOT
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("PASTOR_", "LLM_", "EMBEDDING_"))}
+    env = {**base, "PASTOR_CORPUS": str(MINI_CORPUS), "PASTOR_DATA_DIR": str(tmp_path / "data"),
+           "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "HF_HUB_OFFLINE": "1", "PASTOR_EMBED_BATCH": "4"}
+    command = [sys.executable, "-m", "pastor", "index", "--json"]
+    runs = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for _ in range(2)]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], [err[-500:] for _, err in outputs]
+    for out, _ in outputs:
+        assert json.loads(out)["state"] == "complete"
+    from pastor.search.embedders import load_embedder
+    index = VerseIndex(tmp_path / "data", load_embedder("use-multilingual"))
+    ids = stored_ids(index)
+    assert len(ids) == len(set(ids)) == MINI_VERSES  # each verse once: nothing added twice
