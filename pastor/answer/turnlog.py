@@ -100,6 +100,7 @@ class TurnLog:
         oldest = self._rotated(KEEP_ROTATED)
         if oldest.exists():
             oldest.unlink()
+            self._known = None  # its turns can no longer get feedback: re-read the ids when asked
         for i in range(KEEP_ROTATED - 1, 0, -1):
             if self._rotated(i).exists():
                 os.replace(self._rotated(i), self._rotated(i + 1))

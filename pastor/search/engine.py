@@ -85,7 +85,7 @@ class Engine:
         try:
             return load_prominence(path)
         except Exception as exc:  # a bad prior must not stop the app; status shows why
-            self.errors.append(f"prominência: {exc}")
+            self.errors.append(f"prominência: {describe(exc)}")
             return None
 
     def _load_embedder(self) -> None:
@@ -94,8 +94,8 @@ class Engine:
         try:
             self.embedder = load_embedder(self.settings.embedding_model)
         except Exception as exc:  # never a silent switch to another model: vectors stay off
-            self.embedder_error = str(exc)
-            self.errors.append(f"modelo de embeddings: {exc}")
+            self.embedder_error = describe(exc)
+            self.errors.append(f"modelo de embeddings: {describe(exc)}")
             return
         self.index = VerseIndex(self.settings.data_dir, self.embedder, window=self.settings.embed_window,
                                 batch_size=self.settings.embed_batch, modernize=self.settings.modernize)

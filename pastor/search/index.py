@@ -19,7 +19,7 @@ import numpy as np
 from pastor.bible.usfx import Bible
 from pastor.search.buildlock import BuildLock
 from pastor.search.rows import Row, build_rows, embed_text, top_by_cosine  # noqa: F401 (re-exported)
-from pastor.search.storage import connect, table_names, write_json
+from pastor.search.storage import connect, describe, table_names, write_json
 
 MANIFEST_VERSION = 1
 TABLE = "verses"
@@ -185,7 +185,7 @@ class VerseIndex:
                 return self.status
             except Exception as exc:  # the status page shows it; the caller decides what next
                 self.status = IndexStatus("error", self.status.rows, self.status.total,
-                                          f"falha ao indexar: {exc}")
+                                          f"falha ao indexar: {describe(exc)}")
                 raise
 
     def _build(self, bible, extras, rebuild, progress, cancel) -> IndexStatus:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pastor.config import Settings
+from pastor.search.storage import describe
 from pastor.web.ratelimit import RateLimiter
 
 log = logging.getLogger("pastor.web")
@@ -158,7 +159,7 @@ class Runtime:
             log.warning("corpus não carregado: %s", exc)
         except Exception as exc:  # the page must say why instead of crashing the server
             log.exception("engine failed to load")
-            self.load_error = f"Falha ao carregar a busca: {exc}"
+            self.load_error = f"Falha ao carregar a busca: {describe(exc)}"
         else:
             self.load_error = None
             self._build_chat(engine)
@@ -176,7 +177,7 @@ class Runtime:
             self.chat = build_chat(self.settings, engine, self.provider, turnlog=self.turnlog)
         except Exception as exc:  # search and status still work; the chat says why it cannot
             log.exception("chat service failed to start")
-            self.provider_error = f"Falha ao preparar a conversa: {exc}"
+            self.provider_error = f"Falha ao preparar a conversa: {describe(exc)}"
 
     def wait_loaded(self, timeout: float | None = None) -> bool:
         return self._loaded.wait(timeout)
