@@ -40,7 +40,7 @@ DESCRIPTIONS = {
 def fail(message: str) -> gr.Error:
     """A refusal for the client: one log line, no traceback, never the client's input (messages
     name the parameter, not its value)."""
-    log.info("pedido recusado: %s", message[:200])
+    log.warning("pedido recusado: %s", message[:200])
     return gr.Error(message, title="Pastor Online", print_exception=False)
 
 

@@ -62,7 +62,7 @@ class Handlers:
         try:
             text = runtime.check_message(message)
         except InputError as exc:
-            log.info("mensagem recusada: %s", type(exc).__name__)
+            log.warning("mensagem recusada: %s", type(exc).__name__)
             raise gr.Error(str(exc), title="Mensagem não enviada", print_exception=False) from None
         display = plain_messages(chat)
         if runtime.phase == "error":
@@ -76,7 +76,7 @@ class Handlers:
         try:
             runtime.limiter.hit(client_key(request, runtime.settings.trusted_proxies))
         except RateLimited as exc:
-            log.info("pergunta recusada: limite de frequência")
+            log.warning("pergunta recusada: limite de frequência")
             raise gr.Error(str(exc), title="Muitas perguntas seguidas", print_exception=False) from None
         yield from self._turn(text, display, convo or new_conversation(), _session(request))
 
