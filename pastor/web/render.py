@@ -143,6 +143,8 @@ def state_markdown(status: dict) -> str:
         line += f" — {number(done)} de {number(total)} vetores ({done * 100 // total}%)"
     if status.get("corpus_error"):
         line += f"\n\n**O que falta:** {escape(status['corpus_error'])}"
+    elif state == "indexing" and status.get("vectors_ready"):
+        line += "\n\n_Reconstruindo ao lado do índice atual, que continua em uso até o novo ficar pronto._"
     elif state in ("indexing", "partial", "missing") and status.get("bm25_ready"):
         line += "\n\n_Enquanto o índice vetorial não fica pronto, as respostas usam a busca por palavras-chave._"
     return line
@@ -243,6 +245,8 @@ def banner_markdown(status: dict) -> str:
     if status.get("state") == "indexing":
         done, total = progress_counts(status)
         percent = f" ({done * 100 // total}%)" if total else ""
+        if status.get("vectors_ready"):  # a rebuild beside the live index: search keeps its vectors
+            return f"🔄 _Reconstruindo o índice semântico{percent}; a busca continua usando o índice atual._"
         return f"🔄 _Preparando o índice semântico{percent}; por enquanto a busca usa palavras-chave._"
     return ""
 

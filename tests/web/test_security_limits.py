@@ -241,3 +241,12 @@ def test_a_stop_during_a_silent_model_ends_the_wait(mini_bible):
     cancel.set()
     final = list(turn)[-1]
     assert final.done and final.error["type"] == "cancelled"
+
+
+def test_the_banner_says_search_keeps_its_vectors_during_a_rebuild():
+    from pastor.web import render
+    status = {"phase": "ready", "state": "indexing", "vectors_ready": True, "bm25_ready": True,
+              "progress": {"done": 8, "total": 25}, "index": {"rows": 8, "total": 25}}
+    assert "continua usando o índice atual" in render.banner_markdown(status)
+    assert "palavras-chave" not in render.state_markdown(status)
+    assert "palavras-chave" in render.banner_markdown({**status, "vectors_ready": False})
