@@ -54,6 +54,7 @@ class ChatService:
         result = turn.result = self.retriever.search(query, k=self.top_k)
         turn.lap("retrieval_ms", t0)
         update = turn.update
+        update.query = query if query != turn.message else ""
         update.mode, update.reason = result.mode, result.reason
         update.sources = [_source(h) for h in result.results]
         if result.mode == Mode.NO_EVIDENCE:
@@ -74,7 +75,9 @@ class ChatService:
 
     # -- steps -------------------------------------------------------------------------------------
     def _standalone(self, turn: Turn, history: list[dict]) -> str:
-        """Rewrite a contextual follow-up into a standalone query; on failure use the message."""
+        """Rewrite a genuine follow-up into a standalone query; on failure use the message.
+
+        References and greetings are recognised on the message itself (`prompts.understood_alone`)."""
         message = turn.message
         if not self.provider.generates or not prompts.needs_rewrite(message, history):
             return message
@@ -164,7 +167,7 @@ class ChatService:
             self.turnlog.write({
                 "turn_id": final.turn_id, "question": turn.message, "mode": final.mode, "reason": final.reason,
                 "retrieved": [{"id": s["id"], "score": s["score"]} for s in final.sources],
-                "answer": final.answer, "citations": final.citations,
+                "query": final.query, "answer": final.answer, "citations": final.citations,
                 "removed_citations": final.removed_citations, "provider": final.provider,
                 "model": final.model, "error": final.error, "latency": turn.timings,
             })

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
+from pastor.bible.references import find_references
 from pastor.text.fold import fold
+from pastor.text.smalltalk import is_greeting_or_thanks
 from pastor.search.modes import Mode
 
 MODES = (Mode.RAG, Mode.LEXICAL_FALLBACK, Mode.REFERENCE, Mode.CONVERSATIONAL, Mode.CRISIS)
@@ -132,9 +134,19 @@ _CONTEXT_WORDS = re.compile(
     r"anterior|acima|continue|continua|explique|explica|melhor|exemplo|exemplos)\b")
 
 
+def understood_alone(question: str) -> bool:
+    """A message whose meaning needs no conversation: it names a Bible passage (`Sl 23`) or is only
+    a greeting or thanks (`oi, tudo bem?`). Retrieval recognises both; a rewrite would lose them."""
+    if is_greeting_or_thanks(question):
+        return True
+    return any(m.reference is not None and not m.error for m in find_references(question or ""))
+
+
 def needs_rewrite(question: str, history: list[dict] | None) -> bool:
     """Whether a message only makes sense with the conversation (`e no Antigo Testamento?`)."""
     if not any(m.get("role") == "user" for m in history or []):
+        return False
+    if understood_alone(question):
         return False
     words = re.findall(r"\w+", fold(question or ""))
     if not words:

@@ -16,6 +16,7 @@ class TurnUpdate:
     done: bool = False
     mode: str = ""
     reason: str = ""
+    query: str = ""  # what retrieval searched when a follow-up was rewritten; empty otherwise
     citations: list[str] = field(default_factory=list)
     removed_citations: list[str] = field(default_factory=list)
     sources: list[dict] = field(default_factory=list)

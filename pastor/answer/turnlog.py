@@ -37,6 +37,7 @@ class TurnLog:
         self.memory: deque[dict] = deque(maxlen=MEMORY_TURNS)
         self._lock = threading.RLock()
         self._known: set[str] | None = None  # turn ids on disk, read once (see `knows`)
+        self._rated: set[str] = set()  # turn ids with a feedback record, read with `_known`
         self._pruned = 0.0
 
     # -- writing -------------------------------------------------------------------------------
@@ -46,15 +47,42 @@ class TurnLog:
         self._append(self._private(record))
 
     def feedback(self, turn_id: str, rating: str, comment: str = "") -> dict:
-        """Attach thumbs up/down (+ optional comment) to a logged turn."""
+        """Attach thumbs up/down (+ optional comment) to a logged turn: one rating per turn, so
+        rating again replaces the earlier record instead of adding a second one."""
         if rating not in ("up", "down"):
             raise ValueError("Avaliação inválida: use 'up' ou 'down'.")
         if not self.knows(turn_id):
             raise KeyError("Conversa não encontrada no registro (confira o turn_id).")
         record = {"type": "feedback", "timestamp": time.strftime(TIME_FORMAT),
                   "turn_id": turn_id, "rating": rating, "comment": comment[:1000]}
-        self._append(self._private(record))
+        record = self._private(record)
+        try:
+            replaced = record["turn_id"] in self._rated and self._replace_feedback(record)
+        except OSError:
+            replaced = False  # the disk refuses the rewrite: the append below keeps it in memory
+        if not replaced:
+            self._append(record)
+            self._rated.add(record["turn_id"])
         return record
+
+    def _replace_feedback(self, record: dict) -> bool:
+        """Rewrite the current file with `record` in place of the turn's earlier feedback, if it has one;
+        a new rating without a comment keeps the earlier comment. (An earlier rating already rotated
+        out stays there; the newest record is the one that counts.) Only called for a turn known to
+        have been rated, so a first rating never reads the file."""
+        with self._lock:
+            lines = _lines(self.path)
+            for i, old in enumerate(lines):
+                earlier = json.loads(old) if '"type": "feedback"' in old else {}
+                if earlier.get("turn_id") == record["turn_id"]:
+                    if "comment" in record:  # absent when text logging is off
+                        record["comment"] = record["comment"] or earlier.get("comment", "")
+                    lines[i] = _redact(json.dumps(record, ensure_ascii=False))
+                    temporary = self.path.with_suffix(".jsonl.tmp")
+                    temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
+                    os.replace(temporary, self.path)
+                    return True
+        return False
 
     def _private(self, record: dict) -> dict:
         if self.log_text:
@@ -140,8 +168,13 @@ class TurnLog:
         bench/bench_abuse.py), so feedback never scans the whole log again."""
         with self._lock:
             if self._known is None:
-                self._known = {_turn_id(line) for path in self._files() for line in _lines(path)}
-                self._known.update(r.get("turn_id", "") for r in self.memory)
+                self._known, self._rated = set(), set()
+                records = [_summary(line) for path in self._files() for line in _lines(path)]
+                records += [(r.get("turn_id", ""), r.get("type") == "feedback") for r in self.memory]
+                for known, rated in records:
+                    self._known.add(known)
+                    if rated:
+                        self._rated.add(known)
             return bool(turn_id) and turn_id in self._known
 
     def read(self) -> list[dict]:
@@ -163,11 +196,13 @@ def _lines(path: Path) -> list[str]:
     return [line for line in text.splitlines() if line.strip()]
 
 
-def _turn_id(line: str) -> str:
+def _summary(line: str) -> tuple[str, bool]:
+    """(turn id, whether the line is a feedback record) of one log line."""
     try:
-        return str(json.loads(line).get("turn_id", ""))
+        record = json.loads(line)
+        return str(record.get("turn_id", "")), record.get("type") == "feedback"
     except (ValueError, AttributeError):
-        return ""
+        return "", False
 
 
 def _older(line: str, cutoff: datetime) -> bool:

@@ -1,14 +1,17 @@
 """The named API endpoints for `gradio_client`: chat, search, lookup, status, reindex and feedback."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: Gradio reads the return annotations as objects to
+# document each endpoint's output shape in `view_api()` (strings would show as "Any").
 import logging
 import threading
+from typing import Literal
 
 import gradio as gr
 
 from pastor.web.ratelimit import RateLimited, client_key
 from pastor.web.runtime import Runtime
+from pastor.web.schemas import (ChatUpdate, FeedbackResult, LookupResult, ReindexResult, SearchResult, Status,
+                                plain_json)
 
 log = logging.getLogger("pastor.web")
 
@@ -22,18 +25,21 @@ MAX_LOOKUP_CHARS = 20_000
 DESCRIPTIONS = {
     "chat": ("Conversa com o Pastor Online (streaming). Cada resultado parcial é "
              "{turn_id, answer, done: false} com a resposta já validada até ali; o último tem done: true "
-             "e também mode, reason, citations, removed_citations, sources, provider, model e error. "
+             "e também mode, reason, query (a pergunta usada na busca, quando reescrita), citations, "
+             "removed_citations, sources, provider, model e error. "
              "history: lista opcional de {role: 'user'|'assistant', content}."),
     "search": ("Busca versículos para uma pergunta: {mode, reason, results: [{id, reference, text, score, "
-               "vector_rank, vector_score, lexical_rank, lexical_score, kind}]}. k: 1 a 50; "
+               "vector_rank, vector_score, lexical_rank, lexical_score, kind}], references, not_found}. k: 1 a 50; "
                "source: 'all', 'bible' ou 'docs'."),
     "lookup": ("Resolve referências bíblicas escritas no texto (ex.: 'João 3:16', 'Sl 23'): "
                "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}."),
     "status": ("Estado do serviço: índice (estado, progresso), corpus (arquivo, SHA-256, versículos), modelo de "
-               "embeddings, BM25, modelo de linguagem (alcançável?), últimos erros. Nunca inclui chaves."),
+               "embeddings, BM25, modelo de linguagem (alcançável?), documentos (cada arquivo em 'file'), "
+               "últimos erros. Nunca inclui chaves."),
     "reindex": ("Reconstrói o índice vetorial em segundo plano. Pede o token quando REINDEX_TOKEN está definido; "
                 "recusado se uma indexação já está em andamento."),
-    "feedback": "Registra a avaliação de uma resposta: turn_id (do chat), rating 'up' ou 'down', comentário opcional.",
+    "feedback": ("Registra a avaliação de uma resposta: turn_id (do chat), rating 'up' ou 'down', comentário "
+                 "opcional. Uma avaliação por resposta: avaliar de novo substitui a anterior."),
 }
 
 
@@ -59,7 +65,8 @@ class WebAPI:
     # -- endpoints -------------------------------------------------------------------------------
     # `chat` is a generator; its annotation names the type of each yielded value, which is what
     # Gradio reads to describe the endpoint's output.
-    def chat(self, message: str, history: list | None = None, request: gr.Request = None) -> dict:
+    def chat(self, message: str, history: list[dict[str, str]] | None = None,
+             request: gr.Request = None) -> ChatUpdate:
         """Stream one grounded answer."""
         text = self._message(message)
         self._available(need_chat=True)
@@ -70,7 +77,7 @@ class WebAPI:
         try:
             for update in turn:
                 if update.done:
-                    yield update.as_dict()
+                    yield plain_json(update.as_dict())
                 else:
                     yield {"turn_id": update.turn_id, "answer": update.answer, "done": False}
         finally:
@@ -78,7 +85,8 @@ class WebAPI:
             cancel.set()
             turn.close()
 
-    def search(self, question: str, k: int = 6, source: str = "all", request: gr.Request = None) -> dict:
+    def search(self, question: str, k: int = 6, source: Literal["all", "bible", "docs"] = "all",
+               request: gr.Request = None) -> SearchResult:
         """Retrieve verses for a question."""
         question = self._text(question, "question")
         k = _integer(k, "k", 1, MAX_K)
@@ -86,21 +94,21 @@ class WebAPI:
             raise fail(f"source inválido. Use um destes: {', '.join(SOURCES)}.")
         self._available()
         self._rate_limit(request, self.runtime.limiters["search"])
-        return self.runtime.engine.retriever.search(question, k=k, source=source).as_dict()
+        return plain_json(self.runtime.engine.retriever.search(question, k=k, source=source).as_dict())
 
-    def lookup(self, text: str, request: gr.Request = None) -> dict:
+    def lookup(self, text: str, request: gr.Request = None) -> LookupResult:
         """Resolve Bible references written in the text (capped: see `bible.lookup`)."""
         from pastor.bible.lookup import lookup
         text = self._text(text, "text", max(MAX_LOOKUP_CHARS, self.runtime.settings.max_message_chars))
         self._available()
         self._rate_limit(request, self.runtime.limiters["lookup"])
-        return lookup(text, self.runtime.engine.bible)
+        return plain_json(lookup(text, self.runtime.engine.bible))
 
-    def status(self) -> dict:
+    def status(self) -> Status:
         """The service's state."""
-        return self.runtime.status()
+        return plain_json(self.runtime.status())
 
-    def reindex(self, token: str = "", request: gr.Request = None) -> dict:
+    def reindex(self, token: str = "", request: gr.Request = None) -> ReindexResult:
         """Rebuild the vector index in the background."""
         self._rate_limit(request, self.runtime.limiters["reindex"])
         outcome = self.runtime.reindex(token if isinstance(token, str) else "")
@@ -108,7 +116,8 @@ class WebAPI:
             raise fail(outcome.message)
         return {"started": True, "message": outcome.message}
 
-    def feedback(self, turn_id: str, rating: str, comment: str = "", request: gr.Request = None) -> dict:
+    def feedback(self, turn_id: str, rating: Literal["up", "down"], comment: str = "",
+                 request: gr.Request = None) -> FeedbackResult:
         """Record thumbs up/down for an answer."""
         if not isinstance(turn_id, str) or not turn_id.strip() or len(turn_id) > 64:
             raise fail("Informe o turn_id da resposta (ele vem no resultado final do chat).")

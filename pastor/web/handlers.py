@@ -1,4 +1,4 @@
-"""The page's event handlers: streamed chat turns, stop, feedback, status refresh and reindex."""
+"""The page's event handlers: streamed chat turns, regenerate, new conversation, stop, feedback, status, reindex."""
 
 from __future__ import annotations
 
@@ -6,21 +6,24 @@ import logging
 
 import gradio as gr
 
-from pastor.web import render as render
-from pastor.answer.chat import LEXICAL_NOTE
-from pastor.answer.checks import InputError
+from pastor.answer.chat import LEXICAL_NOTE, InputError
+from pastor.web import chatview, render
 from pastor.web.ratelimit import RateLimited, client_key
 from pastor.web.runtime import Runtime
 
 log = logging.getLogger("pastor.web")
 
 UNEXPECTED = "⚠️ Ocorreu um erro inesperado ao preparar a resposta. Tente de novo em instantes."
+NOTHING_TO_REGENERATE = "Ainda não há resposta para gerar de novo."
+
+SKIP_TURN = (gr.skip(),) * 5  # (chatbot, textbox, mode, notice, conversation) left as they are
 
 
 def new_conversation() -> dict:
-    """Per-session state: the plain history sent to the model and the turn id of each answer,
-    keyed by the answer's index in the chat (what the like event reports)."""
-    return {"history": [], "turn_ids": {}}
+    """Per-session state: the plain history the model and the follow-up rewrite see, the turn id of
+    each answer keyed by its index in the chat (what the like event reports), the last question
+    as typed (for regenerate) and the last rating (for its comment)."""
+    return {"history": [], "turn_ids": {}, "last": "", "rated": None}
 
 
 def plain_messages(messages) -> list[dict]:
@@ -40,13 +43,19 @@ def plain_messages(messages) -> list[dict]:
 
 
 def answer_markdown(update, pending: bool) -> str:
-    """What the chat shows for an update: escaped, citations in bold, a waiting line before text."""
+    """What the chat shows for an update: escaped, citations linked, a waiting line before text."""
     if update.error and update.error.get("type") != "cancelled":
         return "⚠️ " + render.escape(update.answer)
-    text = render.highlight(update.answer, update.citations if update.done else None)
+    text = chatview.answer_html(update.answer, update.sources, update.turn_id,
+                                update.citations if update.done else None)
     if pending:
-        text = (text.rstrip() + "\n\n" if text.strip() else "") + render.PREPARING
+        text = (text.rstrip() + "\n\n" if text.strip() else "") + chatview.PREPARING
     return text
+
+
+def refused(message: str):
+    """A refusal shown beside the input: the chat and the typed text stay as they are."""
+    return gr.skip(), gr.skip(), gr.skip(), chatview.notice_html(message), gr.skip()
 
 
 class Handlers:
@@ -55,37 +64,57 @@ class Handlers:
 
     # -- chat ------------------------------------------------------------------------------------
     def respond(self, message: str, chat: list, convo: dict, request: gr.Request):
-        """Yields (chatbot, textbox, mode label, sources, conversation state).
-
-        Every refusal is raised before the first yield, so the textbox keeps the text."""
-        runtime = self.runtime
+        """Yields (chatbot, textbox, mode label, notice, conversation state)."""
         try:
-            text = runtime.check_message(message)
+            text = self.runtime.check_message(message)
         except InputError as exc:
-            log.warning("mensagem recusada: %s", type(exc).__name__)
-            raise gr.Error(str(exc), title="Mensagem não enviada", print_exception=False) from None
-        display = plain_messages(chat)
-        if runtime.phase == "error":
-            # Say in the chat itself what is missing; keep the text for after the fix.
-            display += [_user(text), _assistant("❌ " + render.escape(runtime.unavailable(need_chat=True)))]
-            yield display, gr.skip(), gr.skip(), gr.skip(), gr.skip()
+            log.warning("mensagem recusada: %s", type(exc).__name__)  # one line; never the text
+            yield refused(str(exc))
             return
-        problem = runtime.unavailable(need_chat=True)
+        display = plain_messages(chat)
+        if self.runtime.phase == "error":
+            # Say in the chat itself what is missing; keep the text for after the fix.
+            problem = self.runtime.unavailable(need_chat=True)
+            display += [_user(text), _assistant("❌ " + render.escape(problem))]
+            yield display, gr.skip(), gr.skip(), "", gr.skip()
+            return
+        yield from self._checked_turn(text, display, convo or new_conversation(), request)
+
+    def regenerate(self, chat: list, convo: dict, request: gr.Request):
+        """The last question asked again: its answer (and sources) replaced by a new one."""
+        convo = convo or new_conversation()
+        display = plain_messages(chat)
+        users = [i for i, m in enumerate(display) if m["role"] == "user"]
+        if not convo["last"] or not users:
+            yield refused(NOTHING_TO_REGENERATE)
+            return
+        cut = users[-1]
+        history = list(convo["history"])
+        if len(history) >= 2 and history[-2] == {"role": "user", "content": convo["last"]}:
+            history = history[:-2]  # the old answer must not reach the model as context
+        turn_ids = {i: t for i, t in convo["turn_ids"].items() if int(i) < cut}
+        convo = {**convo, "history": history, "turn_ids": turn_ids}
+        yield from self._checked_turn(convo["last"], display[:cut], convo, request)
+
+    def _checked_turn(self, text: str, display: list[dict], convo: dict, request):
+        problem = self.runtime.unavailable(need_chat=True)
         if problem:
-            raise gr.Error(problem, title="Aguarde", print_exception=False)
+            yield refused(problem)
+            return
         try:
-            runtime.limiter.hit(client_key(request, runtime.settings.trusted_proxies))
+            self.runtime.limiter.hit(client_key(request, self.runtime.settings.trusted_proxies))
         except RateLimited as exc:
             log.warning("pergunta recusada: limite de frequência")
-            raise gr.Error(str(exc), title="Muitas perguntas seguidas", print_exception=False) from None
-        yield from self._turn(text, display, convo or new_conversation(), _session(request))
+            yield refused(str(exc))
+            return
+        yield from self._turn(text, display, convo, _session(request))
 
     def _turn(self, text: str, display: list[dict], convo: dict, session: str):
         runtime = self.runtime
         cancel = runtime.turns.begin(session)  # also cancels this session's previous turn
-        display += [_user(text), _assistant(render.PREPARING)]
+        display += [_user(text), _assistant(chatview.PREPARING)]
         answer_at = len(display) - 1
-        yield list(display), "", "", gr.skip(), gr.skip()
+        yield list(display), "", "", "", gr.skip()
         first = None
         turn = runtime.chat.turn(text, convo["history"], cancel)
         try:
@@ -93,8 +122,9 @@ class Handlers:
                 if cancel.is_set():
                     return  # stopped, or replaced by a newer question: that one owns the page now
                 first = update.answer if first is None else first
-                display[answer_at] = _assistant(answer_markdown(update, not update.done and update.answer == first))
                 if not update.done:
+                    pending = update.answer == first
+                    display[answer_at] = _assistant(answer_markdown(update, pending))
                     yield list(display), gr.skip(), gr.skip(), gr.skip(), gr.skip()
                     continue
                 yield self._final(update, text, display, answer_at, convo)
@@ -107,12 +137,14 @@ class Handlers:
             runtime.turns.end(session, cancel)
 
     def _final(self, update, text: str, display: list[dict], answer_at: int, convo: dict):
-        credits = self.runtime.attributions()
-        sources_md = render.sources_markdown(update.sources, credits)
+        shown = answer_markdown(update, False)
+        if not update.error:
+            shown += "\n\n" + chatview.actions_html(update.answer, update.sources)
+        display[answer_at] = _assistant(shown)
         if update.sources:
-            display.append({"role": "assistant", "content": sources_md,
-                            "metadata": {"title": render.sources_title(update.sources), "status": "done",
-                                         "log": render.mode_text(update.mode)}})
+            sources = chatview.sources_html(update.sources, update.turn_id, self.runtime.attributions())
+            display.append({"role": "assistant", "content": sources,
+                            "metadata": {"title": chatview.sources_title(update.sources), "status": "done"}})
         history = list(convo["history"])
         if not update.error:
             # The keyword-search note is for the reader, not part of the conversation.
@@ -122,13 +154,20 @@ class Handlers:
         turn_ids = {**convo["turn_ids"], answer_at: update.turn_id}
         if update.sources:
             turn_ids[answer_at + 1] = update.turn_id
-        convo = {"history": history[-keep:] if keep else [], "turn_ids": turn_ids}
-        return list(display), gr.skip(), render.mode_markdown(update.mode, update.reason), sources_md, convo
+        convo = {**convo, "history": history[-keep:] if keep else [], "turn_ids": turn_ids, "last": text}
+        mode = chatview.mode_html(update.mode, update.reason, update.query)
+        return list(display), gr.skip(), mode, gr.skip(), convo
 
     def respond_example(self, chat: list, convo: dict, data: gr.SelectData, request: gr.Request):
         """An example clicked in the empty chat is sent as a question."""
         value = data.value if isinstance(data.value, dict) else {}
         yield from self.respond(value.get("text", ""), chat, convo, request)
+
+    def new_chat(self, request: gr.Request):
+        """A new conversation: chat, rewrite history, mode line, notice, rating and turn ids, all at once.
+        Yields (chatbot, mode label, notice, conversation state, comment row)."""
+        self.runtime.turns.cancel(_session(request))
+        return [], "", "", new_conversation(), gr.update(visible=False)
 
     def stop(self, chat: list, request: gr.Request) -> list[dict]:
         """Cancel this session's running turn; Gradio's `cancels=` closes the generator too."""
@@ -136,25 +175,47 @@ class Handlers:
         if not self.runtime.turns.cancel(_session(request)):
             return display
         if display and display[-1]["role"] == "assistant" and "metadata" not in display[-1]:
-            shown = display[-1]["content"].replace(render.PREPARING, "").rstrip()
-            display[-1] = _assistant((shown + "\n\n" if shown else "") + render.INTERRUPTED)
+            shown = display[-1]["content"].replace(chatview.PREPARING, "").rstrip()
+            display[-1] = _assistant((shown + "\n\n" if shown else "") + chatview.INTERRUPTED)
         return display
 
-    def like(self, convo: dict, data: gr.LikeData) -> None:
-        """Thumbs up/down on an answer, stored with the turn log."""
+    # -- feedback --------------------------------------------------------------------------------
+    def like(self, convo: dict, data: gr.LikeData):
+        """Thumbs up/down on an answer: one rating per turn (a new click replaces it); opens the comment box.
+        Returns (notice, conversation state, comment row)."""
         if data.liked not in (True, False):
-            return  # a removed rating or another option: nothing to record
+            return gr.skip(), gr.skip(), gr.skip()  # a removed rating or another option: nothing to record
+        convo = convo or new_conversation()
         index = data.index[0] if isinstance(data.index, (list, tuple)) else data.index
-        turn_id = (convo or {}).get("turn_ids", {}).get(index)
+        turn_id = convo["turn_ids"].get(index)
+        rating = "up" if data.liked else "down"
+        problem = self._record(turn_id, rating)
+        if problem:
+            return chatview.notice_html(problem), gr.skip(), gr.skip()
+        convo = {**convo, "rated": {"turn_id": turn_id, "rating": rating}}
+        return chatview.notice_html("Obrigado pela avaliação! Se quiser, deixe um comentário.", info=True), \
+            convo, gr.update(visible=True)
+
+    def comment(self, text: str, convo: dict):
+        """The optional comment on the last rating. Returns (notice, comment box, comment row)."""
+        rated = (convo or {}).get("rated")
+        if not rated:
+            return chatview.notice_html("Avalie uma resposta (👍 ou 👎) antes de comentar."), gr.skip(), gr.skip()
+        if not (text or "").strip():
+            return chatview.notice_html("Escreva o comentário antes de enviar."), gr.skip(), gr.skip()
+        problem = self._record(rated["turn_id"], rated["rating"], text.strip())
+        if problem:
+            return chatview.notice_html(problem), gr.skip(), gr.skip()
+        return chatview.notice_html("Comentário registrado. Obrigado!", info=True), "", gr.update(visible=False)
+
+    def _record(self, turn_id: str | None, rating: str, comment: str = "") -> str | None:
         if not turn_id or self.runtime.turnlog is None:
-            gr.Warning("Não foi possível registrar a avaliação desta mensagem.")
-            return
+            return "Não foi possível registrar a avaliação desta mensagem."
         try:
-            self.runtime.turnlog.feedback(turn_id, "up" if data.liked else "down")
+            self.runtime.turnlog.feedback(turn_id, rating, comment)
         except (ValueError, KeyError) as exc:
-            gr.Warning(str(exc.args[0]) if exc.args else "Avaliação não registrada.")
-            return
-        gr.Info("Obrigado pela avaliação!")
+            return str(exc.args[0]) if exc.args else "Avaliação não registrada."
+        return None
 
     # -- status ------------------------------------------------------------------------------------
     def refresh(self):

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import gradio as gr
 
+from pastor.web.api import WebAPI
 from pastor.web.handlers import Handlers, new_conversation
 from pastor.web.runtime import Runtime
-from pastor.web.api import WebAPI
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+CSS = (ASSETS / "page.css").read_text(encoding="utf-8")
+# Citations that open their source, the copy button, labels for Gradio's unnamed icon buttons.
+HEAD = "<script>\n" + (ASSETS / "page.js").read_text(encoding="utf-8") + "\n</script>"
 
 EXAMPLES = (
     "Estou com medo do futuro",
@@ -20,18 +27,14 @@ INTRO = ("# Pastor Online\n"
          "encontrados aqui, sempre com a referência. Não substitui o cuidado de um pastor, de um médico "
          "ou de um profissional de saúde mental.")
 
-CSS = """
-#mode-label { opacity: 0.7; }
-#chatbot strong { color: var(--color-accent); }
-.pastor-progress { display: flex; align-items: center; gap: 0.75rem; }
-.pastor-progress progress { flex: 1; height: 1rem; }
-"""
+INPUT_HINT = "**Enter** envia · **Shift+Enter** quebra a linha"
 
 # Stable element ids for browser tests.
 ELEM_IDS = {
     "textbox": "message-box", "send": "send-button", "stop": "stop-button", "chatbot": "chatbot",
-    "sources": "sources-accordion", "mode": "mode-label", "status_tab": "status-tab",
+    "new_chat": "new-chat-button", "notice": "chat-notice", "mode": "mode-label", "status_tab": "status-tab",
     "status_state": "status-state", "progress": "status-progress", "reindex": "reindex-button",
+    "comment": "comment-box", "send_comment": "comment-button",
 }
 
 STATUS_REFRESH_SECONDS = 2.0
@@ -40,7 +43,7 @@ STATUS_REFRESH_SECONDS = 2.0
 def build_blocks(runtime: Runtime) -> gr.Blocks:
     handlers = Handlers(runtime)
     with gr.Blocks(title="Pastor Online", analytics_enabled=False) as demo:
-        gr.Markdown(INTRO)
+        gr.Markdown(INTRO, elem_id="intro")
         banner = gr.Markdown(elem_id="startup-banner")
         with gr.Tabs():
             with gr.Tab("Conversa", id="chat", elem_id="chat-tab"):
@@ -63,20 +66,27 @@ def _chat_tab(handlers: Handlers) -> None:
     chatbot = gr.Chatbot(
         elem_id=ELEM_IDS["chatbot"], label="Conversa", height=520, render_markdown=True,
         sanitize_html=True, allow_tags=False, feedback_options=("Like", "Dislike"),
-        examples=[{"text": e} for e in EXAMPLES], buttons=["copy"],
+        examples=[{"text": e} for e in EXAMPLES], buttons=[],  # copying is the answer's own button
         placeholder="Conte como você está, ou peça um versículo (ex.: Salmos 23).")
     mode = gr.Markdown(elem_id=ELEM_IDS["mode"])
-    with gr.Row():
-        textbox = gr.Textbox(elem_id=ELEM_IDS["textbox"], show_label=False, lines=2, max_lines=8, scale=8,
-                             placeholder="Escreva sua mensagem…", autofocus=True)
-        with gr.Column(scale=1, min_width=120):
-            send = gr.Button("Enviar", variant="primary", elem_id=ELEM_IDS["send"])
-            stop = gr.Button("Parar", variant="stop", elem_id=ELEM_IDS["stop"])
-    with gr.Accordion("Fontes da última resposta", open=False, elem_id=ELEM_IDS["sources"]):
-        sources = gr.Markdown(elem_id="sources")
+    with gr.Row(elem_id="input-row"):
+        # One line that grows to eight: Enter sends, Shift+Enter breaks the line (Gradio's rule for lines=1).
+        textbox = gr.Textbox(elem_id=ELEM_IDS["textbox"], label="Sua mensagem", show_label=False, lines=1,
+                             max_lines=8, scale=8, min_width=120, placeholder="Escreva sua mensagem…",
+                             autofocus=True)
+        send = gr.Button("Enviar", variant="primary", elem_id=ELEM_IDS["send"], scale=0, min_width=80, size="md")
+        stop = gr.Button("Parar", variant="stop", elem_id=ELEM_IDS["stop"], scale=0, min_width=80, size="md")
+    notice = gr.HTML(elem_id=ELEM_IDS["notice"])
+    with gr.Row(elem_id="hint-row"):
+        gr.Markdown(INPUT_HINT, elem_id="input-hint")
+        new_chat = gr.Button("🗒️ Nova conversa", elem_id=ELEM_IDS["new_chat"], size="sm", scale=0, min_width=150)
+    with gr.Row(visible=False, elem_id="comment-row") as comment_row:
+        comment = gr.Textbox(label="Comentário sobre a resposta (opcional)", elem_id=ELEM_IDS["comment"],
+                             lines=1, max_lines=4, scale=4, placeholder="O que ajudou ou o que faltou?")
+        send_comment = gr.Button("Enviar comentário", elem_id=ELEM_IDS["send_comment"], scale=1, min_width=120)
     convo = gr.State(new_conversation())
 
-    outputs = [chatbot, textbox, mode, sources, convo]
+    outputs = [chatbot, textbox, mode, notice, convo]
     # trigger_mode="multiple": a new question runs at once and cancels the previous one itself.
     common = dict(outputs=outputs, api_visibility="private", concurrency_id="chat",
                   show_progress="hidden", trigger_mode="multiple")
@@ -84,10 +94,18 @@ def _chat_tab(handlers: Handlers) -> None:
         textbox.submit(handlers.respond, [textbox, chatbot, convo], api_name="ui_submit", **common),
         send.click(handlers.respond, [textbox, chatbot, convo], api_name="ui_send", **common),
         chatbot.example_select(handlers.respond_example, [chatbot, convo], api_name="ui_example", **common),
+        chatbot.retry(handlers.regenerate, [chatbot, convo], api_name="ui_retry", **common),
     ]
-    stop.click(handlers.stop, [chatbot], [chatbot], cancels=turns, api_name="ui_stop", api_visibility="private",
-               concurrency_limit=None, queue=False)
-    chatbot.like(handlers.like, [convo], None, api_name="ui_like", api_visibility="private", concurrency_limit=None)
+    private = dict(api_visibility="private", concurrency_limit=None, queue=False)
+    stop.click(handlers.stop, [chatbot], [chatbot], cancels=turns, api_name="ui_stop", **private)
+    reset = [chatbot, mode, notice, convo, comment_row]
+    new_chat.click(handlers.new_chat, None, reset, cancels=turns, api_name="ui_new_chat", **private)
+    chatbot.clear(handlers.new_chat, None, reset, cancels=turns, api_name="ui_clear", **private)
+    chatbot.like(handlers.like, [convo], [notice, convo, comment_row], api_name="ui_like", **private)
+    comment_args = dict(fn=handlers.comment, inputs=[comment, convo], outputs=[notice, comment, comment_row],
+                        **private)
+    send_comment.click(api_name="ui_comment", **comment_args)
+    comment.submit(api_name="ui_comment_submit", **comment_args)
 
 
 def _status_tab(handlers: Handlers, runtime: Runtime):

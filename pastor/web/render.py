@@ -1,14 +1,8 @@
-"""Safe Markdown for the web page: escaped text, highlighted citations, sources and status."""
+"""Safe Markdown for the web page: escaped text and the status tab (the chat's own view is `chatview`)."""
 
 from __future__ import annotations
 
-import re
-
-from pastor.bible.references import find_references
 from pastor.search.modes import Mode
-
-PREPARING = "⏳ _preparando resposta…_"
-INTERRUPTED = "_(Resposta interrompida.)_"
 
 MODE_LABELS = {
     Mode.RAG: "busca semântica",
@@ -27,8 +21,6 @@ STATE_LABELS = {
     "error": "❌ Erro",
     "missing": "⚪ Sem índice vetorial",
 }
-
-VERSE_ID = re.compile(r"^[1-4]?[A-Z]{2,3} \d+:\d+$")
 
 
 # -- text ----------------------------------------------------------------------------------------
@@ -51,78 +43,6 @@ def number(value: int | float | None) -> str:
 def cell(value) -> str:
     """A Markdown table cell: escaped, one line, pipes neutralised."""
     return escape(one_line(value)).replace("|", "\\|")
-
-
-# -- answers ---------------------------------------------------------------------------------------
-def cited_ids(citations) -> set[str]:
-    """Verse ids of the citations, given either as ids (`JHN 3:16`) or references (`João 3:16`)."""
-    ids: set[str] = set()
-    for citation in citations or ():
-        citation = str(citation).strip()
-        if VERSE_ID.match(citation):
-            ids.add(citation)
-            continue
-        for match in find_references(citation):
-            if match.reference is not None and not match.error:
-                ids.update(match.reference.verse_ids())
-    return ids
-
-
-def highlight(answer: str, citations=None) -> str:
-    """The answer escaped, with each supported citation in bold.
-
-    With `citations` None (while streaming) every valid reference is bold: the streamed text is
-    already validated, so it only holds supported ones; the final update lists them."""
-    wanted = None if citations is None else cited_ids(citations)
-    parts, pos = [], 0
-    for match in find_references(answer):
-        if match.reference is None or match.error or match.start < pos:
-            continue
-        if wanted is not None and not set(match.reference.verse_ids()) & wanted:
-            continue
-        if answer[max(0, match.start - 2):match.start] == "**" and answer[match.end:match.end + 2] == "**":
-            continue  # the chat service already set it in bold
-        parts += [escape(answer[pos:match.start]), f"**{escape(answer[match.start:match.end])}**"]
-        pos = match.end
-    parts.append(escape(answer[pos:]))
-    return "".join(parts)
-
-
-def mode_text(mode: str, reason: str = "") -> str:
-    label = MODE_LABELS.get(mode, mode or "—")
-    return f"Modo: {label}" + (f" — {one_line(reason)}" if reason else "")
-
-
-def mode_markdown(mode: str, reason: str = "") -> str:
-    """The mode in plain words; the technical reason (scores, thresholds) only as a tooltip."""
-    if not mode:
-        return ""
-    title = escape(one_line(reason)).replace('"', "&quot;")
-    return f'<small title="{title}">{escape(mode_text(mode))}</small>'
-
-
-def sources_markdown(sources: list[dict], credits: list[str] = ()) -> str:
-    """The retrieved passages, cited ones first, each with reference, text, score and whether cited."""
-    if not sources:
-        lines = ["_Nenhuma fonte consultada nesta resposta._"]
-    else:
-        ordered = sorted(sources, key=lambda s: not s.get("cited"))
-        lines = [_source_line(s) for s in ordered]
-    lines += [f"<small>{escape(c)}</small>" for c in credits]
-    return "\n\n".join(lines)
-
-
-def _source_line(source: dict) -> str:
-    icon = "📄" if source.get("kind") == "doc" else "📖"
-    cited = "✅ citado na resposta" if source.get("cited") else "não citado"
-    score = f"{float(source.get('score') or 0):.4f}".replace(".", ",")
-    head = f"{icon} **{escape(one_line(source.get('reference', '')))}** · {cited} · pontuação {score}"
-    return f"{head}\n> {escape(one_line(source.get('text', '')))}"
-
-
-def sources_title(sources: list[dict]) -> str:
-    cited = sum(1 for s in sources if s.get("cited"))
-    return f"📖 Fontes consultadas ({len(sources)}; {cited} citada{'s' if cited != 1 else ''})"
 
 
 # -- status ----------------------------------------------------------------------------------------

@@ -9,8 +9,9 @@ from fastapi import FastAPI
 
 from pastor.config import Settings
 from pastor.web.health import add_health_routes
+from pastor.web.i18n import portuguese
 from pastor.web.limits import BodyLimit
-from pastor.web.page import CSS, build_blocks
+from pastor.web.page import CSS, HEAD, build_blocks
 from pastor.web.runtime import Runtime
 
 
@@ -31,8 +32,8 @@ def create_app(settings: Settings, *, provider=None) -> tuple[FastAPI, Runtime]:
     demo = build_blocks(runtime)
     demo.queue(default_concurrency_limit=settings.concurrency)
     # run_history off: Gradio would otherwise keep users' messages in its run history.
-    app = gr.mount_gradio_app(app, demo, path="/", css=CSS, footer_links=["api"], run_history=False,
-                              ssr_mode=False, mcp_server=False, server_name=settings.host,
+    app = gr.mount_gradio_app(app, demo, path="/", css=CSS, head=HEAD, i18n=portuguese(), footer_links=["api"],
+                              run_history=False, ssr_mode=False, mcp_server=False, server_name=settings.host,
                               server_port=settings.port)
     return app, runtime
 

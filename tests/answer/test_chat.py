@@ -235,6 +235,25 @@ class TestFollowUp:
         assert queries == ["e quantas vezes?"]
         assert provider.calls == 2
 
+    def test_the_rewritten_query_is_reported(self, chat, provider):
+        provider.enqueue("Quantas vezes devo perdoar meu irmão?", "Setenta vezes sete (Mateus 18:22).")
+        _, final = run(chat, "e quantas vezes?", HISTORY)
+        assert final.query == "Quantas vezes devo perdoar meu irmão?"
+        _, plain = run(chat, "quantas vezes devo perdoar meu irmão quando ele me ofende", HISTORY)
+        assert plain.query == ""
+
+    def test_a_short_reference_mid_conversation_is_looked_up_not_rewritten(self, chat, provider, queries):
+        provider.enqueue("Quantas vezes devo perdoar?")  # what a rewrite would have returned
+        _, final = run(chat, "Sl 23", HISTORY)
+        assert queries == ["Sl 23"] and final.mode == "reference" and final.query == ""
+        assert final.sources and final.sources[0]["id"].startswith("PSA 23:")
+
+    def test_a_greeting_mid_conversation_stays_a_greeting(self, chat, provider, queries):
+        provider.enqueue("Quantas vezes devo perdoar?", "Tudo bem, graças a Deus! Estou aqui.")
+        _, final = run(chat, "oi, tudo bem?", HISTORY)
+        assert queries == ["oi, tudo bem?"] and final.mode == "conversational"
+        assert provider.calls == 1
+
     def test_standalone_question_is_not_rewritten(self, chat, provider, queries):
         run(chat, "quantas vezes devo perdoar meu irmão quando ele me ofende", HISTORY)
         assert queries == ["quantas vezes devo perdoar meu irmão quando ele me ofende"]
@@ -340,7 +359,7 @@ class TestBuildChat:
 
     def test_ask_returns_the_final_update(self, chat):
         result = chat.ask(JOHN)
-        assert set(result) == {"turn_id", "answer", "done", "mode", "reason", "citations", "removed_citations",
+        assert set(result) == {"turn_id", "answer", "done", "mode", "reason", "query", "citations", "removed_citations",
                                "sources", "provider", "model", "error"}
         assert result["done"] is True and result["error"] is None
 

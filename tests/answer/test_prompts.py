@@ -6,7 +6,8 @@ import pytest
 
 from pastor.answer import prompts
 from pastor.answer.prompts import (NO_EVIDENCE_MESSAGE, NONE_PROVIDER_INTRO, REWRITE_PROMPT, SYSTEM_PROMPT,
-                            build_messages, format_sources, needs_rewrite, rewrite_messages)
+                            build_messages, format_sources, needs_rewrite, rewrite_messages,
+                            understood_alone)
 
 VERSE = {"reference": "João 3:16", "text": "Porque Deus amou o mundo de tal maneira…", "kind": "verse"}
 DOC = {"reference": "estatuto.md#p0-c3", "text": "A assembleia reúne-se no primeiro domingo.", "kind": "doc"}
@@ -117,6 +118,11 @@ class TestRewrite:
     ])
     def test_standalone_questions_do_not(self, question):
         assert not needs_rewrite(question, HISTORY)
+
+    @pytest.mark.parametrize("question", ["Sl 23", "João 3:16", "e em Jo 3?", "oi, tudo bem?", "obrigado pastor",
+                                          "amém"])
+    def test_references_and_greetings_are_understood_alone(self, question):
+        assert understood_alone(question) and not needs_rewrite(question, HISTORY)
 
     def test_never_without_history(self):
         assert not needs_rewrite("e no Antigo Testamento?", [])

@@ -64,6 +64,17 @@ class TestFeedback:
         assert record["type"] == "feedback" and record["rating"] == "down"
         assert log.read()[-1] == record
 
+    def test_one_rating_per_turn_a_second_one_replaces_it(self, tmp_path):
+        log = TurnLog(tmp_path)
+        log.write(turn("a1"))
+        log.write(turn("b2"))
+        log.feedback("a1", "up", "ajudou")
+        log.feedback("b2", "down")
+        log.feedback("a1", "down")
+        ratings = [(r["turn_id"], r["rating"], r["comment"]) for r in log.read() if r["type"] == "feedback"]
+        assert ratings == [("a1", "down", "ajudou"), ("b2", "down", "")]
+        assert [r["turn_id"] for r in log.read() if r["type"] == "turn"] == ["a1", "b2"]
+
     def test_found_in_the_file_by_a_new_instance(self, tmp_path):
         TurnLog(tmp_path).write(turn("a1"))
         later = TurnLog(tmp_path)  # e.g. after a restart

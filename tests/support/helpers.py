@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 from pathlib import Path
@@ -30,3 +31,14 @@ def wait_for(condition, timeout: float, message: str, interval: float = 0.05):
             return value
         time.sleep(interval)
     raise AssertionError(f"{message} em {timeout} s")
+
+
+def css_colour(css: str, selector: str, prop: str = "color") -> str:
+    """The hex colour `css` gives `selector` (the rule whose selector list starts with it)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
+    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
+        if selectors.strip().split(",")[0].strip() == selector:
+            found = re.search(rf"(?<![-\w]){prop}\s*:\s*(#[0-9a-fA-F]{{6}})", body)
+            if found:
+                return found.group(1)
+    raise AssertionError(f"{selector} sem {prop} no CSS")

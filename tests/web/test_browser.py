@@ -8,11 +8,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 
 import pytest
 
 from tests.support.app_fixtures import app_env
-from tests.support.helpers import wait_for
+from tests.support.helpers import css_colour, wait_for
 from tests.support.browser_support import (
     ARTIFACTS, CHROMIUM_ARGS, AppProcess, chromium_path, missing_browser_reason, write_synthetic_usfx)
 
@@ -88,6 +89,7 @@ def chat_app(tmp_path_factory):
     script = tmp / "respostas.json"
     script.write_text(json.dumps([SCRIPTED], ensure_ascii=False), encoding="utf-8")
     app = start_app(tmp, PASTOR_FAKE_RESPONSES=str(script), PASTOR_FAKE_DELAY="0.1", PASTOR_FAKE_CHUNK="3")
+    app.data = tmp / "data"
     wait_for(lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"], 120,
              f"o índice vetorial não ficou pronto:\n{app.log()}")
     yield app
@@ -109,20 +111,41 @@ RECORD_ANSWERS = """() => {
 }"""
 
 
+def open_chat(app, page):
+    from playwright.sync_api import expect
+    page.goto(app.url + "/")
+    box = page.locator("#message-box textarea")
+    expect(box).to_be_visible(timeout=60 * MS)
+    return box
+
+
+def ask(page, box, text: str, answers: int = 1):
+    """Type and press Enter; wait until the chat holds `answers` finished answers (their copy buttons)."""
+    from playwright.sync_api import expect
+    box.fill(text)
+    box.press("Enter")
+    expect(page.locator("#chatbot button.pastor-copy")).to_have_count(answers, timeout=90 * MS)
+
+
+def mode_line(page) -> str:
+    return page.locator("#mode-label").inner_text()
+
+
 class TestChatPage:
-    def test_a_streamed_answer_with_a_highlighted_citation_and_its_sources(self, chat_app, page):
+    def test_a_streamed_answer_with_a_linked_citation_and_its_sources(self, chat_app, page):
         from playwright.sync_api import expect
-        page.goto(chat_app.url + "/")
-        box = page.locator("#message-box textarea")
-        expect(box).to_be_visible(timeout=60 * MS)
+        box = open_chat(chat_app, page)
         page.evaluate(RECORD_ANSWERS)
 
-        # Ask, then wait for the final update: it adds the collapsible list of sources.
+        # Ask, then take a short sequence of the answer as it streams (committed under docs/ too).
         box.fill(QUESTION)
         page.locator("#send-button").click()
         chat = page.locator("#chatbot")
+        expect(chat).to_contain_text("Não tenha", timeout=60 * MS)
+        screenshot(page, "stream-1-partial")
         expect(chat).to_contain_text("Fontes consultadas", timeout=90 * MS)
         expect(chat).to_contain_text(QUESTION)
+        screenshot(page, "stream-2-answer")
 
         # The answer grew in place before the final text.
         answers = page.evaluate("window.__answers")
@@ -132,26 +155,248 @@ class TestChatPage:
                    and a != final and final.startswith(a)]
         assert len(partial) >= 2, answers
 
-        # The supported citation is bold in the answer bubble itself.
+        # The supported citation is a link, styled apart from bold; the mode is in plain words.
         answer = chat.locator('[data-testid="bot"]').first
-        expect(answer.locator("strong")).to_have_text(["Mateus 6:34"])
-        expect(page.locator("#mode-label")).to_contain_text("Modo:")
-        screenshot(page, "browser-chat-answer")
+        cite = answer.locator("a.pastor-cite")
+        expect(cite).to_have_text(["Mateus 6:34"])
+        assert answer.locator("strong").count() == 0
+        styles = cite.evaluate("e => [getComputedStyle(e).textDecorationLine, getComputedStyle(e).backgroundColor]")
+        assert styles[0] == "underline" and styles[1] not in ("rgba(0, 0, 0, 0)", "transparent")
+        expect(page.locator("#mode-label")).to_contain_text("Modo: busca semântica")
 
-        # The collapsible under the answer lists the cited verse first.
+        # One place for sources: the accordion under the answer; a plain relevance label, the score as tooltip.
         chat.get_by_text("Fontes consultadas").click()
-        expect(chat).to_contain_text("citado na resposta", timeout=10 * MS)
-        expect(chat).to_contain_text(CITED_TEXT)
-
-        # So does the "latest sources" accordion below the chat.
-        page.locator("#sources-accordion").get_by_text("Fontes da última resposta").click()
-        sources = page.locator("#sources")
-        expect(sources).to_be_visible(timeout=10 * MS)
-        expect(sources).to_contain_text("Mateus 6:34")
-        expect(sources).to_contain_text(CITED_TEXT)
-        expect(sources).to_contain_text("✅ citado na resposta")
-        screenshot(page, "browser-chat-sources")
+        entry = chat.locator(".pastor-source").first
+        expect(entry).to_contain_text("citado na resposta", timeout=10 * MS)
+        expect(entry).to_contain_text(CITED_TEXT)
+        expect(entry.locator(".pastor-rel")).to_have_text(re.compile(r"relevância (alta|média|baixa)"))
+        assert entry.locator(".pastor-rel").get_attribute("title").startswith("pontuação da busca 0,")
+        assert "pontuação" not in chat.inner_text()
+        assert page.locator("#sources-accordion").count() == 0
+        expect(entry).to_be_visible()
+        page.wait_for_timeout(800)  # for the picture only: the accordion slides open
+        screenshot(page, "stream-3-sources")
         assert page.script_errors == []
+
+    def test_clicking_a_citation_opens_its_source(self, chat_app, page):
+        from playwright.sync_api import expect
+        ask(page, open_chat(chat_app, page), QUESTION)
+        chat = page.locator("#chatbot")
+        assert chat.locator(".pastor-source").count() == 0  # the accordion starts closed
+        cite = chat.locator("a.pastor-cite").first
+        target = cite.get_attribute("href").lstrip("#")
+        cite.click()
+        entry = chat.locator(f".pastor-source.{target}")
+        expect(entry).to_be_visible(timeout=5 * MS)
+        expect(entry).to_contain_text("Mateus 6:34")
+        expect(entry).to_have_class(re.compile("pastor-flash"))
+        expect(entry).to_be_in_viewport()
+        screenshot(page, "browser-citation-opens-source")
+
+    def test_an_inline_error_keeps_the_conversation_and_the_typed_text(self, chat_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(chat_app, page)
+        ask(page, box, QUESTION)
+        long_text = "Estou cansado. " * 340  # 5,100 characters, over the 4,000 limit
+        box.fill(long_text)
+        box.press("Enter")
+        notice = page.locator("#chat-notice .pastor-notice")
+        expect(notice).to_contain_text("caracteres", timeout=10 * MS)
+        expect(notice).to_contain_text("o limite é 4000")
+        assert box.input_value() == long_text  # nothing the person wrote is lost
+        expect(page.locator("#chatbot")).to_contain_text("Deus cuida de você hoje")  # the answer is still there
+        assert page.locator(".toast-body, .toast-wrap .toast-title").count() == 0  # no overlay
+        assert "Error" not in page.locator("#chatbot").inner_text()
+        screenshot(page, "browser-inline-error")
+
+        box.fill("   ")
+        page.locator("#send-button").click()
+        expect(notice).to_contain_text("Escreva uma mensagem")
+
+        # The next accepted question clears the notice.
+        ask(page, box, "Como perdoar quem me feriu?", answers=2)
+        expect(page.locator("#chat-notice .pastor-notice")).to_have_count(0)
+        assert page.script_errors == []
+
+    def test_enter_sends_and_shift_enter_breaks_the_line(self, chat_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(chat_app, page)
+        expect(page.locator("#input-hint")).to_contain_text("Enter envia · Shift+Enter quebra a linha")
+        box.fill("Estou com medo")
+        box.press("Shift+Enter")
+        box.type("do futuro")
+        assert box.input_value() == "Estou com medo\ndo futuro"
+        assert page.locator('#chatbot [data-testid="user"]').count() == 0
+        box.press("Enter")
+        expect(page.locator('#chatbot [data-testid="user"]')).to_have_count(1, timeout=10 * MS)
+        expect(page.locator("#chatbot button.pastor-copy")).to_have_count(1, timeout=90 * MS)
+        expect(box).to_have_value("")
+
+    def test_new_conversation_resets_sources_mode_and_history(self, chat_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(chat_app, page)
+        ask(page, box, "Como perdoar quem me feriu?")
+        # Inside a conversation a short contextual message is rewritten: the page says what it searched.
+        ask(page, box, "e se ele repetir?", answers=2)
+        expect(page.locator("#mode-label")).to_contain_text("busquei:")
+
+        page.locator("#new-chat-button").click()
+        expect(page.locator('#chatbot [data-testid="bot"]')).to_have_count(0, timeout=10 * MS)
+        expect(page.locator("#chatbot .pastor-source")).to_have_count(0)
+        expect(page.locator("#mode-label")).to_have_text("")
+        screenshot(page, "browser-new-conversation")
+
+        # The same follow-up in the new conversation is not rewritten from the old one.
+        box.fill("e se ele repetir?")
+        box.press("Enter")
+        expect(page.locator("#mode-label")).to_contain_text("Modo:", timeout=90 * MS)
+        assert "busquei" not in mode_line(page)
+
+    def test_gradios_clear_button_resets_too(self, chat_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(chat_app, page)
+        ask(page, box, "Como perdoar quem me feriu?")
+        page.locator("#chatbot").get_by_role("button", name="Limpar conversa").click()
+        expect(page.locator("#mode-label")).to_have_text("", timeout=10 * MS)
+        box.fill("e se ele repetir?")
+        box.press("Enter")
+        expect(page.locator("#mode-label")).to_contain_text("Modo:", timeout=90 * MS)
+        assert "busquei" not in mode_line(page)
+
+    def test_a_reference_mid_conversation_is_a_reference_turn(self, chat_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(chat_app, page)
+        ask(page, box, QUESTION)
+        ask(page, box, "Sl 23", answers=2)
+        expect(page.locator("#mode-label")).to_contain_text("Modo: referência bíblica citada")
+        assert "busquei" not in mode_line(page)
+        page.locator("#chatbot").get_by_text("Fontes consultadas").last.click()
+        expect(page.locator("#chatbot .pastor-source").first).to_contain_text("Salmos 23", timeout=10 * MS)
+
+    def test_regenerate_replaces_the_last_answer(self, chat_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(chat_app, page)
+        ask(page, box, QUESTION)
+        before = page.locator("#chatbot a.pastor-cite").first.get_attribute("href")
+        page.locator("#chatbot").get_by_role("button", name="Gerar a resposta de novo").click()
+        # A new turn: the citation now points at the new turn's sources; still one question, one answer.
+        expect(page.locator("#chatbot a.pastor-cite").first).not_to_have_attribute("href", before, timeout=90 * MS)
+        expect(page.locator("#chatbot button.pastor-copy")).to_have_count(1, timeout=90 * MS)
+        assert page.locator('#chatbot [data-testid="user"]').count() == 1
+        expect(page.locator("#chatbot")).to_contain_text("Deus cuida de você hoje")
+
+    def test_copy_gives_the_answer_with_its_references(self, chat_app, page):
+        from playwright.sync_api import expect
+        ask(page, open_chat(chat_app, page), QUESTION)
+        button = page.locator("#chatbot button.pastor-copy")
+        expect(button).to_have_attribute("title", "Copiar a resposta com as referências")
+        button.click()
+        expect(button).to_have_text("✅ Copiado")
+        copied = page.evaluate("window.__pastorCopied")
+        assert copied.startswith("Não tenha medo do amanhã: veja Mateus 6:34.")
+        assert "Referências:\n- Mateus 6:34: " + CITED_TEXT in copied
+
+    def test_one_rating_per_turn_and_an_optional_comment(self, chat_app, page):
+        from playwright.sync_api import expect
+        ask(page, open_chat(chat_app, page), QUESTION)
+        chat = page.locator("#chatbot")
+        chat.get_by_role("button", name="Não gostei", exact=True).click()
+        expect(page.locator("#chat-notice")).to_contain_text("Obrigado pela avaliação", timeout=10 * MS)
+        chat.get_by_role("button", name="Gostei", exact=True).click()
+        comment = page.locator("#comment-box textarea")
+        expect(comment).to_be_visible()
+        comment.fill("Me trouxe paz")
+        page.locator("#comment-button").click()
+        expect(page.locator("#chat-notice")).to_contain_text("Comentário registrado", timeout=10 * MS)
+        records = [json.loads(line) for line in (chat_app.data / "logs" / "turns.jsonl").read_text().splitlines()]
+        turn_id = [r for r in records if r["type"] == "turn"][-1]["turn_id"]
+        ratings = [r for r in records if r["type"] == "feedback" and r["turn_id"] == turn_id]
+        assert [(r["rating"], r["comment"]) for r in ratings] == [("up", "Me trouxe paz")]
+
+    def test_gradios_own_strings_and_every_control_have_portuguese_labels(self, chat_app, page):
+        from playwright.sync_api import expect
+        ask(page, open_chat(chat_app, page), QUESTION)  # the browser is en-US: Gradio would say "Clear", "Retry"
+        names = page.evaluate("""() => [...document.querySelectorAll('#chat-tab button, #chat-tab textarea')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => (e.getAttribute('aria-label') || (e.labels && e.labels[0] ? e.labels[0].innerText : '')
+                       || e.innerText || e.getAttribute('title') || '').trim())""")
+        assert names and all(names), names
+        english = {"Clear", "Retry", "Like", "Dislike", "Copy message", "Undo", "Submit"}
+        assert not english & set(names), names
+        assert {"Limpar conversa", "Gerar a resposta de novo", "Gostei", "Não gostei", "Sua mensagem"} <= set(names), names
+
+        # After a rating, and on the messages themselves: no English, no raw markup read aloud.
+        page.locator("#chatbot").get_by_role("button", name="Gostei", exact=True).click()
+        expect(page.locator("#chatbot").get_by_role("button", name="Gostei (marcado)")).to_be_visible(timeout=5 * MS)
+        labels = page.evaluate("""() => [...document.querySelectorAll('#chatbot [aria-label]')]
+            .map(e => e.getAttribute('aria-label'))""")
+        assert "Conversa" in labels and not english & set(labels) and "Liked" not in labels, labels
+        spoken = [label for label in labels if label.startswith(("Pastor Online: ", "Você: "))]
+        assert spoken and not any("<" in label or "message:" in label for label in labels), labels
+        assert any(label.startswith("Pastor Online: Não tenha medo do amanhã") for label in spoken), spoken
+
+
+    def test_the_mode_line_colours_apply_in_light_and_dark(self, chat_app, page):
+        from playwright.sync_api import expect
+        from pastor.web.page import CSS
+        colour = "() => getComputedStyle(document.querySelector('#mode-label .pastor-mode span')).color"
+        for theme, selector in (("light", "#mode-label"), ("dark", ".dark #mode-label")):
+            page.goto(f"{chat_app.url}/?__theme={theme}")
+            box = page.locator("#message-box textarea")
+            expect(box).to_be_visible(timeout=60 * MS)
+            ask(page, box, "Como perdoar quem me feriu?")
+            expect(page.locator("#mode-label")).to_contain_text("Modo:")
+            hex_colour = css_colour(CSS, selector)
+            rgb = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+            assert page.evaluate(colour) == "rgb({}, {}, {})".format(*rgb), theme
+        screenshot(page, "browser-dark")
+
+
+@pytest.fixture(scope="module")
+def limited_app(tmp_path_factory):
+    """One question per client every 10 minutes: the second question is always too soon."""
+    app = start_app(tmp_path_factory.mktemp("browser-limited"), PASTOR_RATE_LIMIT_SECONDS="600")
+    yield app
+    app.stop()
+
+
+class TestRateLimit:
+    def test_asking_again_too_soon_is_a_notice_that_keeps_everything(self, limited_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(limited_app, page)
+        ask(page, box, QUESTION)
+        box.fill("Como perdoar quem me feriu?")
+        box.press("Enter")
+        notice = page.locator("#chat-notice .pastor-notice")
+        expect(notice).to_contain_text("Aguarde", timeout=10 * MS)
+        assert box.input_value() == "Como perdoar quem me feriu?"
+        assert page.locator('#chatbot [data-testid="user"]').count() == 1
+        assert page.locator(".toast-body").count() == 0
+        screenshot(page, "browser-rate-limit")
+
+
+class TestMobile:
+    def test_the_input_stays_visible_and_full_width_after_an_answer(self, chat_app, browser):
+        from playwright.sync_api import expect
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="pt-BR", is_mobile=True,
+                                      has_touch=True, device_scale_factor=2)
+        page = context.new_page()
+        try:
+            box = open_chat(chat_app, page)
+            screenshot(page, "browser-mobile-empty")
+            ask(page, box, QUESTION)
+            ask(page, box, "Como perdoar quem me feriu?", answers=2)
+            expect(box).to_be_in_viewport(ratio=1.0)
+            frame = box.bounding_box()
+            assert frame["y"] + frame["height"] <= 844
+            # Full width: the input's block spans the column, like the chat above it.
+            row, chat = page.locator("#message-box").bounding_box(), page.locator("#chatbot").bounding_box()
+            assert row["width"] >= 0.95 * chat["width"] and chat["width"] >= 0.8 * 390, (row, chat)
+            send = page.locator("#send-button").bounding_box()
+            assert send["y"] + send["height"] <= 844, send  # the send button too, without scrolling
+            screenshot(page, "browser-mobile-answer")
+        finally:
+            context.close()
 
 
 # == the status tab while the vector index is built ======================================================

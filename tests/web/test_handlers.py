@@ -10,7 +10,7 @@ import pytest
 
 pytest.register_assert_rewrite("app_fixtures")
 from tests.support.app_fixtures import SpyProvider, app_settings  # noqa: E402
-from pastor.web import render as render  # noqa: E402
+from pastor.web import chatview, render  # noqa: E402
 from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
 from pastor.web.runtime import BLIVRE_CREDIT, OPENBIBLE_CREDIT, ProviderProbe, Runtime, TurnRegistry  # noqa: E402
 
@@ -95,58 +95,6 @@ class TestEscape:
 
     def test_blockquotes_and_bold_survive(self):
         assert render.escape("> Porque Deus amou — **João 3:16**") == "> Porque Deus amou — **João 3:16**"
-
-
-class TestHighlight:
-    def test_cited_references_are_bold(self):
-        shown = render.highlight("Veja João 3:16 e também Salmos 23:1.", ["João 3:16", "Salmos 23:1"])
-        assert shown == "Veja **João 3:16** e também **Salmos 23:1**."
-
-    def test_only_the_listed_citations_are_bold_at_the_end(self):
-        shown = render.highlight("Veja João 3:16 e Salmos 23:1.", ["JHN 3:16"])
-        assert shown == "Veja **João 3:16** e Salmos 23:1."
-
-    def test_while_streaming_every_valid_reference_is_bold(self):
-        assert render.highlight("Leia Jo 14:27", None) == "Leia **Jo 14:27**"
-
-    def test_a_reference_that_does_not_exist_is_not_bold(self):
-        assert "**" not in render.highlight("Veja João 3:99", None)
-
-    def test_text_already_bold_is_not_doubled(self):
-        assert render.highlight("> texto — **João 3:16**", ["João 3:16"]) == "> texto — **João 3:16**"
-
-    def test_html_around_citations_is_escaped(self):
-        shown = render.highlight(XSS + " João 3:16", ["João 3:16"])
-        assert_inert(shown)
-        assert shown.endswith("**João 3:16**")
-
-
-class TestSources:
-    SOURCES = [
-        {"id": "PSA 23:1", "reference": "Salmos 23:1", "text": "O Senhor é o meu pastor.", "score": 0.0312,
-         "cited": False, "kind": "verse"},
-        {"id": "JHN 3:16", "reference": "João 3:16", "text": "Porque Deus amou o mundo " + XSS, "score": 0.05,
-         "cited": True, "kind": "verse"},
-    ]
-
-    def test_cited_first_with_reference_text_score_and_mark(self):
-        shown = render.sources_markdown(self.SOURCES)
-        first, second = shown.split("\n\n")
-        assert "**João 3:16**" in first and "✅ citado na resposta" in first and "0,0500" in first
-        assert "**Salmos 23:1**" in second and "não citado" in second and "O Senhor é o meu pastor." in second
-
-    def test_source_text_is_escaped(self):
-        assert_inert(render.sources_markdown(self.SOURCES))
-
-    def test_credits_follow_the_list(self):
-        assert render.sources_markdown(self.SOURCES, [OPENBIBLE_CREDIT]).endswith(
-            f"<small>{OPENBIBLE_CREDIT}</small>")
-
-    def test_title_counts_sources_and_citations(self):
-        assert render.sources_title(self.SOURCES) == "📖 Fontes consultadas (2; 1 citada)"
-
-    def test_no_sources(self):
-        assert "Nenhuma fonte" in render.sources_markdown([])
 
 
 class TestStatusRendering:
@@ -332,13 +280,18 @@ class TestRespond:
         app.provider.enqueue("Não tenha medo: veja Isaías 41:10, Deus está com você.")
         outputs = run_turn(app, "Estou com medo do futuro")
         first_chat, first_box = outputs[0][0], outputs[0][1]
-        assert first_box == "" and first_chat[-1]["content"] == render.PREPARING
+        assert first_box == "" and first_chat[-1]["content"] == chatview.PREPARING
         assert len(outputs) >= 4  # preparing, the model's first yield, chunks, final
-        final_chat, _, mode, sources, convo = outputs[-1]
+        final_chat, _, mode, notice, convo = outputs[-1]
         answer = final_chat[1]["content"]
-        assert "**Isaías 41:10**" in answer and render.PREPARING not in answer
+        turn_id = convo["turn_ids"][1]
+        assert f'<a class="pastor-cite" href="#{chatview.anchor(turn_id, "ISA 41:10")}"' in answer
+        assert "pastor-copy" in answer and chatview.PREPARING not in answer
         assert final_chat[2]["metadata"]["title"].startswith("📖 Fontes consultadas")
-        assert "Isaías 41:10" in sources and mode.startswith("<small") and "Modo:" in mode
+        sources = final_chat[2]["content"]
+        assert "Isaías 41:10" in sources and chatview.anchor(turn_id, "ISA 41:10") in sources
+        assert "pontuação" not in sources.split("title=")[0]  # the number only in the tooltip
+        assert "pastor-mode" in mode and "Modo:" in mode and notice == gr.skip()
         assert convo["history"][-1]["content"].startswith("Não tenha medo")
         assert set(convo["turn_ids"]) == {1, 2}
 
@@ -352,20 +305,39 @@ class TestRespond:
         shown = gr.Chatbot().postprocess(outputs[-1][0]).model_dump()
         assert "<script" not in json.dumps(shown) and "&lt;script" in json.dumps(shown)
 
-    def test_a_long_message_is_refused_before_anything_changes(self, app):
+    def test_a_long_message_is_refused_beside_the_input_and_nothing_else_changes(self, app):
         calls = app.provider.calls
-        turn = app.handlers.respond("a" * 4001, [], {"history": [], "turn_ids": {}}, request())
-        with pytest.raises(gr.Error) as refused:
-            next(turn)  # raised before the first update: the textbox keeps the text
-        assert "4001 caracteres" in str(refused.value) and "4000" in str(refused.value)
+        outputs = run_turn(app, "a" * 4001, chat=[{"role": "user", "content": "antes"}])
+        assert len(outputs) == 1
+        chat, box, mode, notice, convo = outputs[0]
+        assert chat == box == mode == convo == gr.skip()  # the chat and the typed text stay
+        assert "4001 caracteres" in notice and "4000" in notice and 'role="alert"' in notice
         assert app.provider.calls == calls
+
+    def test_an_empty_message_is_refused_beside_the_input(self, app):
+        notice = run_turn(app, "   ")[0][3]
+        assert "Escreva uma mensagem" in notice
 
     def test_a_second_question_too_soon_is_refused_with_the_wait(self, app):
         app.runtime.limiter = RateLimiter(30)
-        run_turn(app, "Como perdoar quem me feriu?")
-        with pytest.raises(gr.Error) as refused:
-            run_turn(app, "Como perdoar quem me feriu?")
-        assert "Aguarde" in str(refused.value)
+        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
+        (chat, box, _, notice, kept), = run_turn(app, "Como perdoar quem me feriu?", convo=convo)
+        assert "Aguarde" in notice and chat == box == kept == gr.skip()
+
+    def test_a_new_answer_clears_the_notice(self, app):
+        assert run_turn(app, "Estou de luto pela minha mãe")[0][3] == ""
+
+    def test_a_reference_mid_conversation_is_looked_up(self, app):
+        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
+        app.provider.enqueue("Como perdoar quem me feriu várias vezes?", "O Senhor é o meu pastor: Salmos 23:1.")
+        final = run_turn(app, "Sl 23", convo=convo)[-1]
+        assert "referência bíblica" in final[2] and "busquei" not in final[2]
+
+    def test_a_rewritten_follow_up_shows_what_was_searched(self, app):
+        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
+        app.provider.enqueue("Como perdoar de novo quem me feriu?", "Perdoe como Deus perdoou: Efésios 4:32.")
+        mode = run_turn(app, "e se ele repetir?", convo=convo)[-1][2]
+        assert "busquei: “Como perdoar de novo quem me feriu?”" in mode
 
     def test_history_is_capped_at_the_configured_turns(self, app):
         from pastor.web.handlers import new_conversation
@@ -389,7 +361,7 @@ class TestStop:
         chat = next(turn)[0]
         shown = app.handlers.stop(chat, request("parar"))
         assert app.provider.cancels[-1].is_set()
-        assert shown[-1]["content"].endswith(render.INTERRUPTED)
+        assert shown[-1]["content"].endswith(chatview.INTERRUPTED)
         turn.close()  # what Gradio's `cancels=` does to the running generator
         assert app.provider.closed.wait(5)
 
@@ -410,24 +382,71 @@ class TestStop:
         assert app.handlers.stop(chat, request("fim")) == chat
 
 
+class TestRegenerate:
+    def test_the_last_answer_is_replaced_and_leaves_the_history(self, app):
+        from pastor.web.handlers import new_conversation
+        app.provider.enqueue("Primeira: Isaías 41:10.")
+        chat, _, _, _, convo = run_turn(app, "Estou com medo do futuro")[-1]
+        assert len(chat) == 3 and convo["last"] == "Estou com medo do futuro"
+        app.provider.enqueue("Segunda: Salmos 23:4.")
+        outputs = list(app.handlers.regenerate(chat, convo, request()))
+        again, _, _, _, after = outputs[-1]
+        assert [m["role"] for m in again] == ["user", "assistant", "assistant"]
+        assert "Segunda" in again[1]["content"] and "Primeira" not in json.dumps(again)
+        assert [m["content"] for m in after["history"]] == ["Estou com medo do futuro", "Segunda: Salmos 23:4."]
+        # The model saw no trace of the replaced answer.
+        assert all("Primeira" not in m["content"] for m in app.provider.last_messages)
+        assert after["turn_ids"][1] != convo["turn_ids"][1]
+        assert list(app.handlers.regenerate([], new_conversation(), request()))[0][3]  # nothing to regenerate
+
+
+class TestNewConversation:
+    def test_resets_chat_mode_notice_history_and_turn_ids(self, app):
+        from pastor.web.handlers import new_conversation
+        chat, mode, notice, convo, row = app.handlers.new_chat(request())
+        assert chat == [] and mode == "" and notice == "" and convo == new_conversation()
+        assert row["visible"] is False
+
+    def test_a_follow_up_after_it_is_not_rewritten_from_the_old_conversation(self, app):
+        run_turn(app, "Como perdoar quem me feriu?")
+        _, _, _, convo, _ = app.handlers.new_chat(request())
+        calls = app.provider.calls
+        mode = run_turn(app, "e se ele repetir?", convo=convo)[-1][2]
+        assert "busquei" not in mode, mode
+        assert app.provider.calls <= calls + 1  # the answer at most, no rewrite
+
+
 class TestFeedback:
     def like(self, index, liked):
         return SimpleNamespace(index=index, liked=liked, value=None)
 
-    def test_thumbs_are_stored_with_the_turn(self, app, monkeypatch):
-        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
-        infos = []
-        monkeypatch.setattr(gr, "Info", infos.append)
-        app.handlers.like(convo, self.like(1, False))
-        record = app.runtime.turnlog.read()[-1]
-        assert record["type"] == "feedback" and record["rating"] == "down"
-        assert record["turn_id"] == convo["turn_ids"][1] and infos
+    def feedback(self, app, turn_id):
+        return [r for r in app.runtime.turnlog.read() if r["type"] == "feedback" and r["turn_id"] == turn_id]
 
-    def test_an_unknown_message_warns(self, app, monkeypatch):
-        warnings = []
-        monkeypatch.setattr(gr, "Warning", warnings.append)
-        app.handlers.like({"history": [], "turn_ids": {}}, self.like(5, True))
-        assert warnings
+    def test_one_rating_per_turn_a_second_click_changes_it(self, app):
+        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
+        notice, convo, row = app.handlers.like(convo, self.like(1, False))
+        assert "Obrigado" in notice and row["visible"] is True
+        notice, convo, row = app.handlers.like(convo, self.like(1, True))
+        records = self.feedback(app, convo["turn_ids"][1])
+        assert [r["rating"] for r in records] == ["up"]
+
+    def test_a_comment_joins_the_rating(self, app):
+        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
+        _, convo, _ = app.handlers.like(convo, self.like(2, True))  # the sources accordion counts too
+        notice, box, row = app.handlers.comment("Me ajudou muito", convo)
+        assert "registrado" in notice and box == "" and row["visible"] is False
+        record, = self.feedback(app, convo["turn_ids"][1])
+        assert record["rating"] == "up" and record["comment"] == "Me ajudou muito"
+
+    def test_a_comment_without_a_rating_is_refused(self, app):
+        from pastor.web.handlers import new_conversation
+        assert "Avalie" in app.handlers.comment("texto", new_conversation())[0]
+
+    def test_an_unknown_message_says_so(self, app):
+        from pastor.web.handlers import new_conversation
+        notice, _, _ = app.handlers.like(new_conversation(), self.like(5, True))
+        assert "Não foi possível" in notice
 
 
 class TestErrorPhase:

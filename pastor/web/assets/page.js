@@ -1,0 +1,125 @@
+// Pastor Online: citations that open their source, the copy button, and labels Gradio leaves empty.
+(() => {
+  const LABEL_TOGGLE = "Mostrar ou ocultar as fontes";
+
+  function sourceGroup(element) {
+    // The answer and its sources accordion share one bubble (consecutive assistant messages).
+    return element.closest(".message-wrap .message-row, .message-row") || element.closest("#chatbot");
+  }
+
+  function findEntry(group, key) {
+    return group.querySelector(".pastor-source." + CSS.escape(key)) ||
+      document.querySelector("#chatbot .pastor-source." + CSS.escape(key));
+  }
+
+  function flash(entry) {
+    entry.scrollIntoView({ block: "center", behavior: "smooth" });
+    entry.classList.add("pastor-flash");
+    entry.setAttribute("tabindex", "-1");
+    entry.focus({ preventScroll: true });
+    setTimeout(() => entry.classList.remove("pastor-flash"), 2500);
+  }
+
+  function openSource(link) {
+    const key = (link.getAttribute("href") || "").slice(1);
+    if (!key) return;
+    const group = sourceGroup(link);
+    let entry = findEntry(group, key);
+    if (entry) return flash(entry);
+    // Collapsed: open the accordion that holds it, then wait for its content to render.
+    const toggles = [...group.querySelectorAll(".thought-group .title")];
+    const toggle = toggles[toggles.length - 1] || document.querySelector("#chatbot .thought-group .title");
+    if (!toggle) return;
+    toggle.click();
+    let tries = 0;
+    const wait = () => {
+      entry = findEntry(group, key);
+      if (entry) return flash(entry);
+      if (++tries < 40) setTimeout(wait, 50);
+    };
+    wait();
+  }
+
+  function decode(html) {
+    const box = document.createElement("textarea");
+    box.innerHTML = html.replace(/<br\s*\/?>/gi, "\n").replace(/<[^>]*>/g, "");
+    return box.value;
+  }
+
+  async function copyAnswer(button) {
+    const hidden = button.parentElement.querySelector(".pastor-copytext");
+    if (!hidden) return;
+    const text = decode(hidden.innerHTML);
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (error) {
+      const area = document.createElement("textarea");
+      area.value = text;
+      area.style.position = "fixed";
+      area.style.left = "-9999px";
+      document.body.appendChild(area);
+      area.select();
+      document.execCommand("copy");
+      area.remove();
+    }
+    window.__pastorCopied = text;
+    button.textContent = "✅ Copiado";
+    setTimeout(() => { button.textContent = "📋 Copiar"; }, 2000);
+  }
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a.pastor-cite");
+    if (link) {
+      event.preventDefault();
+      event.stopPropagation();
+      openSource(link);
+      return;
+    }
+    const copy = event.target.closest && event.target.closest("button.pastor-copy");
+    if (copy) {
+      event.preventDefault();
+      event.stopPropagation();
+      copyAnswer(copy);
+    }
+  }, true);
+
+  // Labels Gradio leaves empty, in English (its i18n does not cover them) or as raw message markup.
+  const ENGLISH = { "Liked": "Gostei (marcado)", "Disliked": "Não gostei (marcado)", "Feedback": "Avaliação",
+    "chatbot conversation": "Conversa", "Loading response": "Preparando a resposta" };
+  const SPEAKERS = { "bot's message: ": "Pastor Online: ", "user's message: ": "Você: " };
+
+  function relabel(element) {
+    for (const name of ["aria-label", "title"]) {
+      const value = element.getAttribute(name);
+      if (value && ENGLISH[value]) element.setAttribute(name, ENGLISH[value]);
+    }
+    const label = element.getAttribute("aria-label") || "";
+    for (const [english, portuguese] of Object.entries(SPEAKERS)) {
+      // Gradio puts the message's raw markup in the label; a screen reader should hear the text.
+      if (label.startsWith(english)) element.setAttribute("aria-label", portuguese + element.innerText.trim());
+    }
+  }
+
+  function label() {
+    const chat = document.querySelector("#chatbot");
+    if (!chat) return;
+    chat.querySelectorAll(".thought-group .title button[aria-label='']").forEach((b) => {
+      b.setAttribute("aria-label", LABEL_TOGGLE);
+      b.setAttribute("title", LABEL_TOGGLE);
+    });
+    chat.querySelectorAll(".thought-group .title[role='button']:not([aria-label])").forEach((t) => {
+      t.setAttribute("aria-label", LABEL_TOGGLE + ": " + t.innerText.trim());
+    });
+    chat.querySelectorAll("[aria-label], [title]").forEach(relabel);
+  }
+
+  let pending = false;
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; label(); });
+  };
+  new MutationObserver(schedule).observe(document.documentElement, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label", "title"],
+  });
+})();

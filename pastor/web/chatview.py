@@ -1,0 +1,169 @@
+"""How a turn reads in the chat: cited references linked to their sources, sources with a plain relevance
+label, the mode line and the copy text. Everything from the model or the corpus is escaped first."""
+
+from __future__ import annotations
+
+import re
+
+from pastor.bible.references import find_references
+from pastor.documents.refs import DOC_REF_PATTERN
+from pastor.web.render import MODE_LABELS, escape, one_line
+
+PREPARING = "⏳ _preparando resposta…_"
+INTERRUPTED = "_(Resposta interrompida.)_"
+
+# A source's fused score placed between the weakest and the strongest source of the same answer:
+# fused scores are close together and mean nothing to a reader; their spread does.
+RELEVANCE = ((2 / 3, "alta"), (1 / 3, "média"), (0.0, "baixa"))
+
+
+# -- anchors ---------------------------------------------------------------------------------------
+def anchor(turn_id: str, source_id: str) -> str:
+    """The class that marks a source entry, and the fragment its citations link to.
+    (Gradio's sanitiser drops `id` attributes but keeps classes and `href`.)"""
+    return "fonte-" + re.sub(r"[^A-Za-z0-9]+", "-", f"{turn_id}-{source_id}").strip("-")
+
+
+def _attr(text: str) -> str:
+    return escape(one_line(text)).replace('"', "&quot;")
+
+
+def _cite(shown: str, target: str | None) -> str:
+    """A citation: a link to its source entry when there is one, styled apart from bold."""
+    if target is None:
+        return f'<span class="pastor-cite">{shown}</span>'
+    return f'<a class="pastor-cite" href="#{target}" title="Ver a fonte">{shown}</a>'
+
+
+# -- answers ---------------------------------------------------------------------------------------
+def cited_ids(citations) -> set[str]:
+    """Verse ids of the citations, given either as ids (`JHN 3:16`) or references (`João 3:16`)."""
+    ids: set[str] = set()
+    for citation in citations or ():
+        citation = str(citation).strip()
+        if re.fullmatch(r"[1-4]?[A-Z]{2,3} \d+:\d+", citation):
+            ids.add(citation)
+            continue
+        for match in find_references(citation):
+            if match.reference is not None and not match.error:
+                ids.update(match.reference.verse_ids())
+    return ids
+
+
+def _spans(answer: str, wanted: set[str] | None):
+    """(start, end, verse or document ids) of each reference to mark, in order, without overlaps."""
+    found = []
+    for match in find_references(answer):
+        if match.reference is None or match.error:
+            continue
+        ids = list(match.reference.verse_ids())
+        if wanted is None or set(ids) & wanted:
+            found.append((match.start, match.end, ids))
+    found += [(m.start(), m.end(), [m.group()]) for m in DOC_REF_PATTERN.finditer(answer)]
+    found.sort()
+    spans, pos = [], 0
+    for start, end, ids in found:
+        if start >= pos:
+            spans.append((start, end, ids))
+            pos = end
+    return spans
+
+
+def answer_html(answer: str, sources=(), turn_id: str = "", citations=None) -> str:
+    """The answer escaped, each supported citation marked and linked to its entry in the sources.
+
+    With `citations` None (while streaming) every valid reference is marked: the streamed text is
+    already validated. A reference the chat service set in bold loses the bold (a citation is not emphasis)."""
+    wanted = None if citations is None else cited_ids(citations)
+    known = {s.get("id") for s in sources or ()}
+    parts, pos = [], 0
+    for start, end, ids in _spans(answer, wanted):
+        shown = escape(answer[start:end])
+        if answer[max(0, start - 2):start] == "**" and answer[end:end + 2] == "**":
+            start, end = start - 2, end + 2
+        target = next((anchor(turn_id, i) for i in ids if i in known), None)
+        parts += [escape(answer[pos:start]), _cite(shown, target)]
+        pos = end
+    parts.append(escape(answer[pos:]))
+    return "".join(parts)
+
+
+def copy_text(answer: str, sources) -> str:
+    """What "Copiar" puts on the clipboard: the answer as plain text, then the cited passages."""
+    text = answer.replace("**", "").strip()
+    cited = [s for s in sources or () if s.get("cited")]
+    if cited:
+        text += "\n\nReferências:\n" + "\n".join(f"- {one_line(s.get('reference', ''))}: {one_line(s.get('text', ''))}"
+                                                 for s in cited)
+    return text
+
+
+def actions_html(answer: str, sources) -> str:
+    """The copy button under a final answer; the text it copies rides along, hidden, as escaped HTML."""
+    hidden = escape(copy_text(answer, sources)).replace("\n", "<br>")
+    return ('<div class="pastor-actions"><button type="button" class="pastor-copy" '
+            'title="Copiar a resposta com as referências">'
+            f'📋 Copiar</button><span class="pastor-copytext" aria-hidden="true">{hidden}</span></div>')
+
+
+# -- sources -----------------------------------------------------------------------------------------
+def relevance(score: float, low: float, high: float) -> str:
+    """alta, média or baixa: where `score` sits between the answer's weakest and strongest source
+    (all equal, as in a looked-up passage, reads as alta)."""
+    place = (score - low) / (high - low) if high > low else 1.0
+    return next(label for floor, label in RELEVANCE if place >= floor)
+
+
+def sources_html(sources: list[dict], turn_id: str = "", credits=()) -> str:
+    """The passages consulted, cited first: each an HTML block, so a document's `#` or `*` stays text."""
+    if not sources:
+        return "_Nenhuma fonte consultada nesta resposta._"
+    scores = [float(s.get("score") or 0) for s in sources]
+    ordered = sorted(sources, key=lambda s: not s.get("cited"))
+    blocks = [_source_block(s, turn_id, min(scores), max(scores)) for s in ordered]
+    blocks += [f"<small>{escape(c)}</small>" for c in credits]
+    return "\n\n".join(blocks)
+
+
+def _source_block(source: dict, turn_id: str, low: float, high: float) -> str:
+    icon = "📄" if source.get("kind") == "doc" else "📖"
+    score = float(source.get("score") or 0)
+    label = relevance(score, low, high)
+    number = f"{score:.4f}".replace(".", ",")
+    tip = _attr(f"pontuação da busca {number}; relevância comparada às outras fontes desta resposta")
+    cited = ('<span class="pastor-cited">✅ citado na resposta</span>' if source.get("cited")
+             else '<span class="pastor-uncited">não citado</span>')
+    return (f'<div class="pastor-source {anchor(turn_id, source.get("id", ""))}">'
+            f'<b class="pastor-ref">{icon} {escape(one_line(source.get("reference", "")))}</b> · '
+            f'<span class="pastor-rel pastor-rel-{label}" title="{tip}">relevância {label}</span> · {cited}'
+            f'<br><span class="pastor-quote">{escape(one_line(source.get("text", "")))}</span></div>')
+
+
+def sources_title(sources: list[dict]) -> str:
+    cited = sum(1 for s in sources if s.get("cited"))
+    return f"📖 Fontes consultadas ({len(sources)}; {cited} citada{'s' if cited != 1 else ''})"
+
+
+# -- the line under the chat ------------------------------------------------------------------------------
+def mode_text(mode: str) -> str:
+    return f"Modo: {MODE_LABELS.get(mode, mode or '—')}"
+
+
+def mode_html(mode: str, reason: str = "", query: str = "") -> str:
+    """The mode in plain words, the rewritten search discreetly, the technical reason as a tooltip."""
+    if not mode:
+        return ""
+    line = f'<span title="{_attr(reason)}">{escape(mode_text(mode))}</span>'
+    if query:
+        line += f' · <span class="pastor-query">busquei: “{escape(one_line(query))}”</span>'
+    return f'<small class="pastor-mode">{line}</small>'
+
+
+def notice_html(message: str, info: bool = False) -> str:
+    """A refusal (empty, too long, too soon, not ready) or a thank-you, shown beside the input,
+    never over the chat."""
+    if not message:
+        return ""
+    if info:
+        return f'<div class="pastor-notice pastor-info" role="status">{escape(one_line(message))}</div>'
+    return f'<div class="pastor-notice" role="alert">⚠️ {escape(one_line(message))}</div>'

@@ -1,0 +1,120 @@
+"""The chat's view of a turn: linked citations, readable sources, copy text, mode line and notices."""
+
+from __future__ import annotations
+
+from pastor.web import chatview
+from pastor.web.runtime import OPENBIBLE_CREDIT
+
+XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> ![rastreio](http://mal.example/p.png)'
+
+SOURCES = [
+    {"id": "PSA 23:1", "reference": "Salmos 23:1", "text": "O Senhor é o meu pastor.", "score": 0.0112,
+     "cited": False, "kind": "verse"},
+    {"id": "JHN 3:16", "reference": "João 3:16", "text": "Porque Deus amou o mundo " + XSS, "score": 0.0131,
+     "cited": True, "kind": "verse"},
+    {"id": "faq.json#p0-c1", "reference": "faq.json#p0-c1", "text": "# Horários\n**Culto** às 19h", "score": 0.0049,
+     "cited": False, "kind": "doc"},
+]
+
+
+def assert_inert(html: str) -> None:
+    assert "<script" not in html and "<img" not in html and "![" not in html
+
+
+def link(turn: str, source_id: str, shown: str) -> str:
+    return f'<a class="pastor-cite" href="#{chatview.anchor(turn, source_id)}" title="Ver a fonte">{shown}</a>'
+
+
+class TestAnswer:
+    def test_each_citation_links_to_its_source_entry(self):
+        shown = chatview.answer_html("Veja João 3:16 e também Salmos 23:1.", SOURCES, "t1", ["João 3:16", "Salmos 23:1"])
+        assert shown == f"Veja {link('t1', 'JHN 3:16', 'João 3:16')} e também {link('t1', 'PSA 23:1', 'Salmos 23:1')}."
+
+    def test_citations_are_not_bold(self):
+        shown = chatview.answer_html("> texto — **João 3:16**", SOURCES, "t1", ["João 3:16"])
+        assert shown == f"> texto — {link('t1', 'JHN 3:16', 'João 3:16')}" and "**" not in shown
+
+    def test_only_the_listed_citations_are_marked_at_the_end(self):
+        shown = chatview.answer_html("Veja João 3:16 e Salmos 23:1.", SOURCES, "t1", ["JHN 3:16"])
+        assert shown.endswith(" e Salmos 23:1.") and shown.count("pastor-cite") == 1
+
+    def test_while_streaming_every_valid_reference_is_marked(self):
+        assert chatview.answer_html("Leia Jo 14:27", [], "t1") == 'Leia <span class="pastor-cite">Jo 14:27</span>'
+
+    def test_a_reference_that_does_not_exist_is_not_marked(self):
+        assert "pastor-cite" not in chatview.answer_html("Veja João 3:99", SOURCES, "t1")
+
+    def test_document_references_link_too(self):
+        shown = chatview.answer_html("Veja faq.json#p0-c1.", SOURCES, "t1", [])
+        assert link("t1", "faq.json#p0-c1", "faq.json#p0-c1") in shown
+
+    def test_html_around_citations_is_escaped(self):
+        shown = chatview.answer_html(XSS + " João 3:16", SOURCES, "t1", ["João 3:16"])
+        assert_inert(shown) and shown.endswith(link("t1", "JHN 3:16", "João 3:16"))
+
+    def test_anchors_are_css_class_safe_and_distinct_per_turn(self):
+        assert chatview.anchor("abc", "1CO 13:4") == "fonte-abc-1CO-13-4"
+        assert chatview.anchor("abc", "faq.json#p0-c1") == "fonte-abc-faq-json-p0-c1"
+        assert chatview.anchor("t1", "JHN 3:16") != chatview.anchor("t2", "JHN 3:16")
+
+
+class TestSources:
+    def test_cited_first_each_with_reference_relevance_and_mark(self):
+        first, second, third = chatview.sources_html(SOURCES, "t1").split("\n\n")
+        assert "João 3:16" in first and "✅ citado na resposta" in first and chatview.anchor("t1", "JHN 3:16") in first
+        assert "Salmos 23:1" in second and "não citado" in second
+
+    def test_relevance_is_a_word_and_the_score_only_a_tooltip(self):
+        shown = chatview.sources_html(SOURCES, "t1")
+        assert "relevância alta" in shown and "relevância baixa" in shown
+        assert 'title="pontuação da busca 0,0131' in shown
+        assert ">pontuação" not in shown  # never as visible text
+
+    def test_relevance_scale(self):
+        assert chatview.relevance(0.9, 0.0, 1.0) == "alta"
+        assert chatview.relevance(0.5, 0.0, 1.0) == "média"
+        assert chatview.relevance(0.1, 0.0, 1.0) == "baixa"
+        assert chatview.relevance(1.0, 1.0, 1.0) == "alta"  # a looked-up passage: all equal
+
+    def test_a_document_chunk_is_plain_text(self):
+        block = chatview.sources_html(SOURCES, "t1").split("\n\n")[2]
+        assert block.startswith("<div ") and "# Horários **Culto** às 19h" in block  # an HTML block: no Markdown
+
+    def test_source_text_is_escaped(self):
+        assert_inert(chatview.sources_html(SOURCES, "t1"))
+
+    def test_credits_follow_the_list(self):
+        assert chatview.sources_html(SOURCES, "t1", [OPENBIBLE_CREDIT]).endswith(f"<small>{OPENBIBLE_CREDIT}</small>")
+
+    def test_title_counts_sources_and_citations(self):
+        assert chatview.sources_title(SOURCES) == "📖 Fontes consultadas (3; 1 citada)"
+
+    def test_no_sources(self):
+        assert "Nenhuma fonte" in chatview.sources_html([])
+
+
+class TestCopy:
+    def test_the_answer_then_its_cited_references(self):
+        text = chatview.copy_text("Leia **João 3:16**.", SOURCES)
+        assert text.startswith("Leia João 3:16.\n\nReferências:\n- João 3:16: Porque Deus amou o mundo")
+        assert "Salmos" not in text
+
+    def test_the_button_carries_the_text_escaped(self):
+        html = chatview.actions_html("Paz <b>", SOURCES)
+        assert 'class="pastor-copy"' in html and 'title="Copiar a resposta com as referências"' in html
+        assert_inert(html) and "Paz &lt;b><br><br>Referências:" in html
+
+
+class TestModeAndNotice:
+    def test_mode_in_words_reason_as_tooltip_query_discreet(self):
+        shown = chatview.mode_html("rag", "vetor 0,71 ≥ 0,55", "Como perdoar de novo?")
+        assert "Modo: busca semântica" in shown and 'title="vetor 0,71 ≥ 0,55"' in shown
+        assert "busquei: “Como perdoar de novo?”" in shown
+
+    def test_no_mode_no_line(self):
+        assert chatview.mode_html("") == ""
+
+    def test_notices(self):
+        assert 'role="alert"' in chatview.notice_html("Aguarde") and chatview.notice_html("") == ""
+        assert 'role="status"' in chatview.notice_html("Obrigado", info=True)
+        assert_inert(chatview.notice_html(XSS))
