@@ -157,6 +157,7 @@ class TurnLog:
                 elif len(keep) != len(lines):
                     tmp = path.with_suffix(".tmp")
                     tmp.write_text("".join(line + "\n" for line in keep), encoding="utf-8")
+                    os.chmod(tmp, 0o600)  # as private as the file it replaces
                     os.replace(tmp, path)
             if removed:
                 self._known = None  # rebuilt on the next lookup

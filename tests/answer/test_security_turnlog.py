@@ -137,3 +137,23 @@ class TestFeedbackIndex:
         later.feedback("a0", "down")  # a second rating replaces the first: only then the current file is read
         assert len(reads) == 2
         assert [r["rating"] for r in later.read() if r["type"] == "feedback"] == ["down", "up", "up", "up", "up"]
+
+
+class TestUnwritableDataDir:
+    def test_the_app_still_answers_with_the_whole_data_dir_unwritable(self, tmp_path, fake_models):
+        """Index, BM25 cache and turn log all fail to write (a regular file stands where the data
+        dir should be, which fails for root too, unlike a chmod): keyword search and the chat still
+        answer, and the status tab says why."""
+        from pastor.web.runtime import Runtime
+        from tests.support.app_fixtures import SpyProvider, app_settings
+        (tmp_path / "bloqueado").write_text("não é uma pasta")
+        settings = app_settings(tmp_path / "bloqueado" / "data", EMBEDDING_MODEL="fake-bow")
+        runtime = Runtime(settings, provider=SpyProvider(chunk=5)).start(background=False)
+        runtime.engine.stop_indexing(30)  # the background build fails at once: nothing to write to
+        assert runtime.phase == "ready"
+        final = runtime.chat.ask("o que diz João 3:16?")
+        assert final["done"] and "João 3:16" in final["answer"] and final["error"] is None
+        status = runtime.status()
+        assert "só na memória" in status["storage_warning"]
+        assert any("indexação" in e for e in status["errors"])
+        assert str(tmp_path) not in json.dumps(status, ensure_ascii=False)
