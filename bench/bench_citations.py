@@ -9,7 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastor.answer.citations import StreamingValidator, validate  # noqa: E402
+from pastor.answer.citations import validate  # noqa: E402
+from pastor.answer.streaming import StreamingValidator  # noqa: E402
 
 ALLOWED = {"JHN 3:16", "JHN 14:27", "PHP 4:6", "PHP 4:7", "MAT 11:28", "PSA 23:1", "PSA 23:4", "PSA 34:18",
            "ROM 8:28", "ISA 41:10", "1PE 5:7", "1CO 13:4", "1CO 13:5", "1CO 13:6", "1CO 13:7"}
@@ -36,6 +37,15 @@ ANSWERS = (
     "o luto é também uma forma de amor. Estou aqui para ouvir você e orar com você sempre que quiser, "
     "hoje ou em qualquer outro dia.",
 )
+# The same kind of answer written with the forms that once slipped past the validator: invisible
+# characters, a decomposed accent, a Cyrillic look-alike, Markdown emphasis, English names, roman numerals.
+ADVERSARIAL = (
+    "Sinto muito pelo que você está vivendo. Jesus disse: \"Deixo-vos a paz\" (Jo\u200bão 14:27). Ele "
+    "também nos lembra, em Joa\u0303o 14:6, que é o caminho, e R\u043emanos 8:28 diz que tudo coopera para o "
+    "bem. Como disse **Hezequias 3:16**, confie; veja *Rom*anos 8:29, John 14:1 e Romanos VIII:31. Entregue "
+    "suas preocupações a Deus em oração (Filipenses 4:6-7) e lembre que Ele cuida de você (1 Pedro 5:7). "
+    "Se a angústia continuar, procure também alguém de confiança. Estou aqui para orar com você.",
+)
 CHUNK_SIZES = (1, 3, 8, 20)
 
 
@@ -52,23 +62,28 @@ def run(text: str, size: int) -> tuple[list[int], list[float]]:
     return lags, times
 
 
-def main() -> None:
-    t0 = time.perf_counter()
-    run(ANSWERS[0][:40], 40)  # builds the book-name patterns once per process
-    print(f"first chunk of the process (pattern build): {(time.perf_counter() - t0) * 1000:.0f} ms")
-    print(f"{len(ANSWERS)} answers of {', '.join(str(len(a)) for a in ANSWERS)} characters; "
+def table(title: str, answers) -> None:
+    print(f"\n{title}: {len(answers)} answer(s) of {', '.join(str(len(a)) for a in answers)} characters; "
           "lag = characters received but not yet shown")
     print(f"{'chunk':>5}  {'lag max':>7}  {'lag mean':>8}  {'ms mean':>7}  {'ms p95':>6}  {'ms max':>6}")
     for size in CHUNK_SIZES:
         lags, times = [], []
-        for answer in ANSWERS:
+        for answer in answers:
             answer_lags, answer_times = run(answer, size)
             lags += answer_lags
             times += answer_times
         p95 = statistics.quantiles(times, n=20)[-1] if len(times) > 1 else times[0]
         print(f"{size:>5}  {max(lags):>7}  {statistics.mean(lags):>8.1f}  {statistics.mean(times):>7.2f}  "
               f"{p95:>6.2f}  {max(times):>6.2f}")
-    for answer in ANSWERS:
+
+
+def main() -> None:
+    t0 = time.perf_counter()
+    run(ANSWERS[0][:40], 40)  # builds the book-name patterns once per process
+    print(f"first chunk of the process (pattern build): {(time.perf_counter() - t0) * 1000:.0f} ms")
+    for title, answers in (("ordinary", ANSWERS), ("adversarial", ADVERSARIAL)):
+        table(title, answers)
+    for answer in ANSWERS + ADVERSARIAL:
         result = validate(answer, ALLOWED, DOCS)
         print(f"\nkept: {result.citations}\nremoved: {result.removed}")
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 # The project root: relative paths in settings are resolved against it.
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +41,42 @@ def _words(value: str) -> tuple[str, ...]:
 
 def _optional_path(value: str) -> Path | None:
     return _path(value) if value.strip() else None
+
+
+class CrisisContact(NamedTuple):
+    """A help line shown with the crisis message: `Brasil`, `SAMU`, `192`, `emergência médica`."""
+
+    country: str
+    service: str
+    number: str
+    note: str = ""
+
+
+# Verified help lines: CVV and SAMU in Brazil; SNS 24 and the European emergency number in Portugal.
+CRISIS_CONTACTS_DEFAULT = (
+    "Brasil|CVV (Centro de Valorização da Vida)|188|24 horas, ligação gratuita, também por chat em cvv.org.br;"
+    "Brasil|SAMU|192|emergência médica;"
+    "Portugal|SNS 24|808 24 24 24|aconselhamento de saúde, 24 horas;"
+    "Portugal|Número Europeu de Emergência|112|emergência")
+_PHONE = re.compile(r"\d+(?: \d+)*")
+
+
+def parse_contacts(value: str) -> tuple[CrisisContact, ...]:
+    """`País|Serviço|Número|Observação` entries separated by `;` (the observation is optional)."""
+    contacts = []
+    for entry in (e.strip() for e in value.split(";")):
+        if not entry:
+            continue
+        fields_ = [f.strip() for f in entry.split("|")]
+        if len(fields_) not in (3, 4) or not all(fields_[:3]):
+            raise ValueError(f"use País|Serviço|Número|Observação em cada contato (recebido {entry!r})")
+        digits = fields_[2].replace(" ", "")
+        if not _PHONE.fullmatch(fields_[2]) or not 3 <= len(digits) <= 15:
+            raise ValueError(f"número de telefone inválido {fields_[2]!r}: só dígitos e espaços, de 3 a 15 dígitos")
+        contacts.append(CrisisContact(*fields_))
+    if not contacts:
+        raise ValueError("informe ao menos um contato de ajuda")
+    return tuple(contacts)
 
 
 def setting(var: str, default: str, parse, *, minimum: float | None = None, secret: bool = False,
@@ -133,6 +170,9 @@ class Settings:
                                  help="largest document file read")
     background_index: bool = setting("PASTOR_BACKGROUND_INDEX", "true", _bool,
                                      help="build the vector index in the background at start")
+    crisis_contacts: tuple[CrisisContact, ...] = setting(
+        "PASTOR_CRISIS_CONTACTS", CRISIS_CONTACTS_DEFAULT, parse_contacts,
+        help="help lines shown in a crisis: País|Serviço|Número|Observação, separated by `;`")
     # Abuse limits, storage and privacy (issue 11).
     trusted_proxies: tuple[str, ...] = setting(
         "PASTOR_TRUSTED_PROXIES", "", _words,

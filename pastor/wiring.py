@@ -29,4 +29,4 @@ def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: Tu
     return ChatService(engine.retriever, engine.bible, provider or build_provider(settings),
                        turnlog=turnlog or build_turnlog(settings), top_k=settings.top_k,
                        history_turns=settings.history_turns, max_chars=settings.max_message_chars,
-                       deadline=settings.llm_timeout)
+                       crisis_contacts=settings.crisis_contacts, deadline=settings.llm_timeout)

@@ -8,8 +8,9 @@ from typing import Iterator
 
 from pastor.answer import prompts, safety
 from pastor.answer.checks import InputError, check_message
-from pastor.answer.citations import NO_ANCHOR_NOTE, StreamingValidator
+from pastor.answer.citations import NO_ANCHOR_NOTE
 from pastor.answer.deadline import DeadlineExceeded, within
+from pastor.answer.streaming import StreamingValidator
 from pastor.answer.turn import Turn, TurnUpdate
 from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
@@ -29,7 +30,7 @@ class ChatService:
     """Runs turns against what it is given: a retriever, the Bible shown, a provider and a turn log."""
 
     def __init__(self, retriever, bible, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
-                 max_chars: int = 4000, deadline: float = 60.0):
+                 max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS, deadline: float = 60.0):
         self.retriever = retriever
         self.bible = bible
         self.provider = provider
@@ -37,6 +38,7 @@ class ChatService:
         self.top_k = top_k
         self.history_turns = history_turns
         self.max_chars = max_chars
+        self.crisis_contacts = crisis_contacts
         self.deadline = deadline  # seconds for a whole reply (LLM_TIMEOUT), however slowly it trickles
 
     # -- public ------------------------------------------------------------------------------------
@@ -62,7 +64,8 @@ class ChatService:
             yield from self._finish(turn)
             return
         if not self.provider.generates:
-            update.answer = self._verses_only(result)
+            # Without a model, conversation gets the fixed self-description; anything else the verses.
+            update.answer = prompts.SELF_DESCRIPTION if result.mode == Mode.CONVERSATIONAL else self._verses_only(result)
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel)
@@ -94,7 +97,7 @@ class ChatService:
     def _crisis(self, crisis) -> TurnUpdate:
         bible = self.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
-        lines = [safety.crisis_message(crisis.kind), ""]
+        lines = [safety.crisis_message(crisis.kind, self.crisis_contacts), ""]
         lines += [f"> {v.text} — **{v.reference}**" for v in verses]
         sources = [{"id": v.id, "reference": v.reference, "text": v.text, "score": 1.0,
                     "cited": True, "kind": "verse"} for v in verses]

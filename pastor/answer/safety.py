@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pastor.answer.crisis_signals import (ABUSE, OVERDOSE, PERSONAL, PRIORITY, SELF_HARM, SPELLINGS, SUICIDE,
+                                          TOPICAL)
+from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
 from pastor.text.smalltalk import normalise as _normalise
 
-SUICIDE, SELF_HARM, ABUSE, OVERDOSE = "suicide", "self_harm", "abuse", "overdose"
+__all__ = ["ABUSE", "OVERDOSE", "SELF_HARM", "SUICIDE", "CrisisMatch", "detect_crisis", "crisis_message",
+           "contact_lines", "DEFAULT_CONTACTS"]
 
 
 @dataclass(frozen=True)
@@ -16,84 +20,12 @@ class CrisisMatch:
     phrase: str  # the words that raised the signal, as the person wrote them
 
 
-
-# Words that put the person in the sentence. Topic words alone (`suicídio`, `overdose`,
-# `violência doméstica`) only count with one of these: "o que a Bíblia diz sobre suicídio?"
-# is a question about the topic, answered gently by the normal flow (see tests).
-_FIRST_PERSON = re.compile(
-    r"\b(eu|me|mim|meu|minha|meus|minhas|comigo|estou|to|tou|sinto|sofro|sofri|sofrendo|tenho|tive|"
-    r"tomei|penso|pensei|pensando|quero|vou|estava|fui|sou|ando|tentei)\b")
-# For suicide only the person's own present state counts: "meu irmão cometeu suicídio" is grief.
-_OWN_STATE = re.compile(
-    r"\b(estou|to|tou|sinto|penso|pensei|pensando|quero|queria|vou|ando|tentei|tento|planejo|tenho\s+medo|"
-    r"tenho\s+vontade|me\s+sinto)\b")
-
-# A negation right before a wish: "não quero morrer" is not a wish to die.
-_NOT = r"(?<!nao )(?<!nunca )"
-_ME_KILL = r"(?:me\s+matar|matar\s+me|me\s+suicidar|suicidar\s+me|cometer\s+suicidio)"
-_LIVE = r"(?:viver|continuar\s+vivendo|continuar\s+vivo|continuar\s+viva)"
-_REASON = r"(?:razao|motivo|sentido|porque)"
-_PERPETRATOR = (r"(?:marido|esposo|esposa|mulher|namorado|namorada|noivo|noiva|companheiro|companheira|"
-                r"pai|mae|padrasto|madrasta|irmao|irma|tio|tia|avo|primo|prima|chefe|patrao|ex|filho|filha|"
-                r"sogro|sogra|vizinho|pastor|lider)")
-_HARM_VERB = (r"(?:bate|batia|bateu|agride|agredia|agrediu|espanca|espancava|espancou|violenta|violentou|"
-              r"estupra|estuprou|abusa|abusava|abusou|machuca|machucava|machucou|ameaca|ameacou|"
-              r"enforca|enforcou|empurra|empurrou|tranca|trancou|forca|forcou)")
-_PILLS = r"(?:comprimidos|remedios|pilulas|calmantes|capsulas|medicamentos|remedio|comprimido)"
-
-# Phrases that are about the person themself: they count on their own.
-_PERSONAL: tuple[tuple[str, str], ...] = (
-    (SUICIDE, _NOT + r"\b(?:quero|queria|vou|vontade\s+de|desejo\s+de|prefiro|preferia)\s+morrer\b"
-              r"(?!\s+de\s+(?:rir|vergonha|saudade|fome|sede|calor|frio|tedio|medo|sono|amor))"),
-    (SUICIDE, _NOT + r"\b(?:quero|queria|vou|penso\s+em|pensei\s+em|pensando\s+em|vontade\s+de|"
-              r"tentei|tentar|decidi|planejando|planejo)\s+(?:me\s+)?" + _ME_KILL),
-    (SUICIDE, _NOT + r"\b(?:vou|quero|posso|vontade\s+de)\s+me\s+(?:matar|enforcar|jogar\s+(?:da|de|do|na))\b"),
-    (SUICIDE, r"\bnao\s+(?:aguento|suporto|quero|consigo)\s+mais\s+" + _LIVE + r"\b"),
-    (SUICIDE, r"\bnao\s+(?:quero|queria)\s+(?:mais\s+)?(?:viver|existir|acordar)\b"),
-    (SUICIDE, r"\b(?:cansei|cansado|cansada)\s+de\s+viver\b"),
-    (SUICIDE, r"\b(?:sem|nenhum|nenhuma|nao\s+tenho|perdi\s+a|perdi\s+o)\s+(?:mais\s+)?(?:uma\s+)?"
-              + _REASON + r"\s+(?:para|pra|de)\s+viver\b"),
-    (SUICIDE, r"\bnao\s+vale\s+(?:mais\s+)?a\s+pena\s+viver\b"),
-    (SUICIDE, r"\b(?:tirar|acabar\s+com|por\s+fim\s+(?:a|na|em)|dar\s+fim\s+(?:a|na|em))\s+(?:a\s+)?"
-              r"minha\s+(?:propria\s+)?vida\b"),
-    (SUICIDE, r"\bacabar\s+com\s+tudo\b"),
-    (SUICIDE, r"\b(?:pensamentos?|ideias?|ideacao)\s+suicidas?\b"),
-    (SUICIDE, r"\b(?:estou|to|me\s+sinto|ando)\s+suicida\b"),
-    (SUICIDE, r"\b(?:queria|quero)\s+(?:nao\s+ter\s+nascido|sumir\s+para\s+sempre|desaparecer\s+para\s+sempre)\b"),
-    (OVERDOSE, r"\b(?:tomei|engoli|ingeri)\s+(?:muitos|muitas|varios|varias|um\s+monte\s+de|uma\s+caixa\s+de|"
-               r"uma\s+cartela\s+de|todos\s+os|todas\s+as|o\s+vidro\s+de|o\s+frasco\s+de)\s+(?:\w+\s+)?" + _PILLS),
-    (OVERDOSE, r"\b(?:tomei|engoli)\s+(?:remedios?|comprimidos?)\s+(?:demais|a\s+mais)\b"),
-    (OVERDOSE, r"\b(?:vou|quero|pensei\s+em)\s+tomar\s+(?:todos\s+os|todas\s+as|muitos|muitas|uma\s+caixa\s+de)\s+"
-               + _PILLS),
-    # "me ferir" alone is not enough: "quando ele me ferir" is someone else hurting the person.
-    (SELF_HARM, _NOT + r"\b(?:vou|quero|queria|penso\s+em|pensei\s+em|pensando\s+em|(?:tenho\s+|sinto\s+)?vontade\s+de|"
-                r"preciso|costumo|comecei\s+a|voltei\s+a|parar\s+de)\s+me\s+(?:cortar|machucar|ferir|queimar|arranhar)\b"),
-    (SELF_HARM, _NOT + r"\bme\s+(?:corto|cortei|machuco|machuquei|firo|feri|queimo|queimei)\b"),
-    (SELF_HARM, r"\b(?:estou|to|ando|vivo|fico)\s+me\s+(?:cortando|machucando|ferindo|queimando)\b"),
-    (SELF_HARM, r"\b(?:cortar|cortei|corto)\s+(?:os\s+|meus\s+)?(?:pulsos|bracos|braco|pernas)\b"),
-    (SELF_HARM, r"\b(?:automutilacao|automutilo|automutilando|autolesao|autoflagelo)\b"),
-    (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+)?me\s+" + _HARM_VERB + r"\b"),
-    (ABUSE, r"\b(?:estao|esta|ta|tao|ele|ela|eles|alguem)\s+(?:\w+\s+)?me\s+(?:abusando|abusar|batendo|"
-            r"espancando|agredindo|violentando|estuprando|ameacando|machucando)\b"),
-    (ABUSE, r"\bfui\s+(?:abusad|estuprad|violentad|agredid|espancad)[oa]s?\b"),
-    (ABUSE, r"\b(?:apanho|apanhei|apanhando)\s+(?:do|da|de)\s+(?:meu|minha)\b"),
-    (ABUSE, r"\bme\s+(?:estuprou|estupraram|violentou|violentaram|abusou|abusaram|espancou|espancaram)\b"),
-)
-
-# Topic words: they count only when the message also speaks in the first person.
-_TOPICAL: tuple[tuple[str, str], ...] = (
-    (SUICIDE, r"\b(?:suicidio|suicidar|suicida)\b"),
-    (SELF_HARM, r"\b(?:automutilacao|autolesao)\b"),
-    (OVERDOSE, r"\b(?:overdose|superdosagem|intoxicacao\s+por\s+remedios?)\b"),
-    (ABUSE, r"\b(?:violencia\s+domestica|abuso\s+sexual|violencia\s+sexual|estupro|abuso|agressao|maus\s+tratos)\b"),
-    (ABUSE, r"\b(?:estuprad|abusad|violentad|espancad|agredid)[oa]s?\b"),
-)
-
-# When several signals appear, the most urgent decides the message.
-_PRIORITY = (SUICIDE, OVERDOSE, SELF_HARM, ABUSE)
-_COMPILED_PERSONAL = tuple((kind, re.compile(p)) for kind, p in _PERSONAL)
-_COMPILED_TOPICAL = tuple((kind, re.compile(p), _OWN_STATE if kind in (SUICIDE, SELF_HARM) else _FIRST_PERSON)
-                          for kind, p in _TOPICAL)
+def _signals(normal: str) -> list[tuple[str, re.Match]]:
+    found = [(kind, m) for kind, pattern in PERSONAL for m in [pattern.search(normal)] if m]
+    if not found:
+        found = [(kind, m) for kind, pattern, person in TOPICAL
+                 for m in [pattern.search(normal)] if m and person.search(normal)]
+    return found
 
 
 def detect_crisis(text: str) -> CrisisMatch | None:
@@ -101,14 +33,14 @@ def detect_crisis(text: str) -> CrisisMatch | None:
     if not text:
         return None
     normal = _normalise(text)
-    found = [(kind, m) for kind, pattern in _COMPILED_PERSONAL for m in [pattern.search(normal)] if m]
-    if not found:
-        found = [(kind, m) for kind, pattern, person in _COMPILED_TOPICAL
-                 for m in [pattern.search(normal)] if m and person.search(normal)]
+    found, source = _signals(normal), text
+    if not found:  # respelled, the phrase is reported as read (`quero morrer` for `qro morrer`)
+        source = " ".join(SPELLINGS.get(word, word) for word in normal.split())
+        found = _signals(source)
     if not found:
         return None
-    kind, match = min(found, key=lambda f: (_PRIORITY.index(f[0]), f[1].start()))
-    return CrisisMatch(kind, text[match.start():match.end()].strip())
+    kind, match = min(found, key=lambda f: (PRIORITY.index(f[0]), f[1].start()))
+    return CrisisMatch(kind, source[match.start():match.end()].strip())
 
 
 # -- the message shown before a few comforting verses ---------------------------------------------------
@@ -136,6 +68,18 @@ _CLOSING = ("Deus está perto dos que têm o coração quebrantado, e eu continu
             "Estas palavras das Escrituras são para você agora:")
 
 
-def crisis_message(kind: str) -> str:
-    """Safety first, in Portuguese, warm, and with no phone number (numbers differ by country)."""
-    return "\n\n".join((_OPENING, _BY_KIND.get(kind, _BY_KIND[SUICIDE]), _CLOSING))
+DEFAULT_CONTACTS = parse_contacts(CRISIS_CONTACTS_DEFAULT)
+
+
+def contact_lines(contacts=DEFAULT_CONTACTS) -> str:
+    """The configured help lines, as a Markdown list: the only numbers a crisis reply contains."""
+    lines = ["Se puder, fale agora com quem pode ajudar:"]
+    for contact in contacts:
+        note = f" ({contact.note})" if contact.note else ""
+        lines.append(f"- {contact.country}: {contact.service} — **{contact.number}**{note}")
+    return "\n".join(lines)
+
+
+def crisis_message(kind: str, contacts=DEFAULT_CONTACTS) -> str:
+    """Safety first, in Portuguese and warm; the phone numbers are only the configured, verified ones."""
+    return "\n\n".join((_OPENING, _BY_KIND.get(kind, _BY_KIND[SUICIDE]), contact_lines(contacts), _CLOSING))

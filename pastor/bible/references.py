@@ -117,19 +117,33 @@ def _chapter_total(book: str, counts: Counts) -> int:
     return chapter
 
 
+# Where a book name may start: not after a letter, and not after a digit when it begins with one.
+BOOK_START = r"(?:(?<![^\W_])(?=\d)|(?<![^\W\d_])(?!\d))"
+
+
 @lru_cache(maxsize=1)
 def _book_pattern() -> re.Pattern:
     # Folded aliases, longest first; inner spaces match any run of spaces, dots are optional.
     forms = [r"\s*".join(re.escape(p) for p in form.split(" ")) for form in canon.alias_forms()]
-    return re.compile(r"(?<![\w])(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
+    # A letter right before a name hides it, and so does a digit before a numbered one (`21Co`);
+    # `_Romanos_` (emphasis) or `3:16Romanos 8:28` do not.
+    return re.compile(BOOK_START + r"(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
 
 
 _ORDINAL_WORD = re.compile(r"(?:primeir|segund|terceir)[ao]s?\s", re.UNICODE)
-_NUM = re.compile(r"\d{1,3}(?!\d)")
+# Any run of digits is read whole; only 1 to 3 digits can be a chapter or a verse, so `Sl 23 e 1000`
+# ends at `23` and `2024` in `Salmos 23; 2024` is just a year.
+_NUM = re.compile(r"\d+")
+_MAX_DIGITS = 3
+# Digits glued to a reference by `:` or a dash that could not be read (`Jo 3:1000`, `Jo 3:16-1000`).
+_DANGLING = re.compile(r"[:\-–—]\d+")
+# A numbered book this parser does not know (`; 1 Corinthians 13:4`) starts a new citation.
+_NUMBERED_NAME = re.compile(r"[1-3]\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
 _CHAPTER_WORD = re.compile(r"\s*(?:capitulos?|cap\.?)\s*")
 _VERSE_WORD = re.compile(r"\s*,?\s*(?:versiculos?|vers\.|vv?\.|v\.?)\s*")
 _RANGE = re.compile(r"\s*[-–—]\s*")
-_CV_SEP = re.compile(r"\s*[:.]\s*(?=\d)")
+# A dot separates chapter and verse only inside a number (`3.16`): `João 3:16-18. 1 Coríntios` is two sentences.
+_CV_SEP = re.compile(r"\s*:\s*(?=\d)|\.(?=\d)")
 
 
 class _Scanner:
@@ -145,12 +159,17 @@ class _Scanner:
         return match
 
     def number(self) -> int | None:
-        match = self.take(_NUM)
-        return int(match.group()) if match else None
+        """The number at the cursor, if it can be a chapter or a verse (else nothing is read)."""
+        match = _NUM.match(self.text, self.pos)
+        if not match or len(match.group()) > _MAX_DIGITS:
+            return None
+        self.pos = match.end()
+        return int(match.group())
 
     def peek_number_after(self, pattern: re.Pattern) -> bool:
         match = pattern.match(self.text, self.pos)
-        return bool(match and _NUM.match(self.text, match.end()))
+        number = match and _NUM.match(self.text, match.end())
+        return bool(number and len(number.group()) <= _MAX_DIGITS)
 
     def parse(self) -> tuple[Segment, ...] | None:
         said_chapter = bool(self.take(_CHAPTER_WORD))
@@ -215,10 +234,13 @@ class _Scanner:
         """`5:3,5`, `5:3 e 5`, `3:16; 4:1` continue the same book."""
         save = self.pos
         sep = self.take(re.compile(r"\s*(,|;|\be\b)\s*(?=\d)"))
-        if not sep or _book_pattern().match(self.text, self.pos):
+        if not sep or _book_pattern().match(self.text, self.pos) or _NUMBERED_NAME.match(self.text, self.pos):
             self.pos = save  # `João 3:16 e 2 Coríntios 5:17`: the number starts the next book
             return None
         number = self.number()
+        if number is None:
+            self.pos = save  # `Salmos 23; 2024`: a year, not a chapter
+            return None
         if self.peek_number_after(_CV_SEP):
             self.take(_CV_SEP)
             return self.range_from(number, self.number())
@@ -262,6 +284,9 @@ def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
     segments = scanner.parse()
     if segments is None:
         return None
+    dangling = _DANGLING.match(folded, scanner.pos)
+    if dangling:
+        scanner.pos = dangling.end()  # taken with the reference, which then does not exist
     span_text = text[found.start():scanner.pos]
     has_verse = any(not s.whole_chapter for s in segments)
     if key in canon.AMBIGUOUS or (deutero and len(key) > 3):
@@ -275,6 +300,8 @@ def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
                         "(é um livro deuterocanônico).")
     reference = Reference(book, segments)
     error = reference.check()
+    if dangling:
+        error = f"{span_text}: o número {dangling.group()[1:]} não pode ser capítulo nem versículo."
     ordinal = _ORDINAL_WORD.match(alias)
     if error and ordinal and _book_pattern().match(folded, found.start() + ordinal.end()):
         # "Segundo João 3:16" means "according to John 3:16": when the numbered reading does not

@@ -185,8 +185,8 @@ class Engine:
 
 
 def _smalltalk():
-    from pastor.text.smalltalk import is_greeting_or_thanks
-    return is_greeting_or_thanks
+    from pastor.text.smalltalk import is_conversational
+    return is_conversational
 
 
 def load_engine(settings: Settings) -> Engine:

@@ -20,6 +20,8 @@ MAX_REFERENCE_VERSES = 40
 MAX_REFERENCES = 10
 # With `source="all"`, up to this many church-document chunks join the k verses.
 DOC_SLOTS = 3
+# The reason given when a message is conversation, answered without sources.
+CONVERSATION_REASON = "conversa: saudação, agradecimento ou pergunta sobre o assistente"
 
 
 @dataclass
@@ -102,7 +104,7 @@ class Retriever:
         if found["not_found"]:
             return SearchResult(Mode.NO_EVIDENCE, found["not_found"][0]["reason"], [], [], found["not_found"])
         if self.smalltalk and self.smalltalk(question):
-            return SearchResult(Mode.CONVERSATIONAL, "saudação ou agradecimento", [])
+            return SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON, [])
         return self._hybrid(question, k, source, use_vectors, use_lexical, gated)
 
     # -- explicit references ---------------------------------------------------------------------

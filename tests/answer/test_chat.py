@@ -16,6 +16,7 @@ from pastor.search.engine import Engine
 from pastor.providers.fake import FakeProvider
 from pastor.providers.none import NoneProvider
 from pastor.answer.turnlog import TurnLog
+from pastor.config import parse_contacts
 from tests.support.core_fixtures import HashEmbedder, copy_docs, settings_for
 
 
@@ -177,6 +178,17 @@ class TestModes:
         assert provider.last_messages[-1]["content"] == "Bom dia, pastor!"
         assert final.answer == "Bom dia! Estou aqui para conversar e orar com você."  # no note appended
 
+    @pytest.mark.parametrize("message", ["quem é você?", "kkkkk", "olá, pode me ajudar?", "não entendi"])
+    def test_questions_about_the_assistant_are_conversation(self, chat, provider, message):
+        _, final = run(chat, message)
+        assert final.mode == "conversational" and final.sources == [] and provider.calls == 1
+
+    def test_without_a_model_conversation_gets_the_self_description(self, chat_engine):
+        provider = NoneProvider()
+        _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), "quem é você?")
+        assert (final.mode, final.answer, provider.calls) == ("conversational", prompts.SELF_DESCRIPTION, 0)
+        assert NO_ANCHOR_NOTE not in final.answer
+
     def test_rag_turn_with_the_echo_model(self, chat, provider):
         _, final = run(chat, FORGIVE)
         assert final.mode == "rag" and provider.calls == 1
@@ -208,12 +220,42 @@ class TestCrisis:
         assert provider.calls == 0 and queries == []
         kind = safety.detect_crisis(message).kind
         assert final.answer.startswith(safety.crisis_message(kind))
-        assert not re.search(r"\d", safety.crisis_message(kind))  # no phone numbers, nor any digit
-        assert not re.search(r"\d{3,}", final.answer)
+        # Every number shown is a configured help line or belongs to a verse quoted below it.
+        configured = set(re.findall(r"\d+", " ".join(" ".join(c) for c in safety.DEFAULT_CONTACTS)))
+        assert set(re.findall(r"\d+", safety.crisis_message(kind))) <= configured
+        quoted = " ".join(s["reference"] + " " + s["text"] for s in final.sources)
+        assert set(re.findall(r"\d+", final.answer)) <= configured | set(re.findall(r"\d+", quoted))
+        assert "**188**" in final.answer and "**808 24 24 24**" in final.answer
         assert [s["id"] for s in final.sources] == list(CRISIS_VERSES)  # all five are in the tiny corpus
         assert all(s["cited"] for s in final.sources)
         assert final.citations == [s["reference"] for s in final.sources]
         assert final.turn_id
+
+
+    def test_configured_contacts_replace_the_defaults(self, chat_engine, provider):
+        contacts = parse_contacts("Angola|Linha de apoio|111|24 horas")
+        _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider, crisis_contacts=contacts),
+                       "quero me matar")
+        assert "- Angola: Linha de apoio — **111** (24 horas)" in final.answer
+        assert "188" not in final.answer and "192" not in final.answer
+
+    def test_build_chat_passes_the_setting(self, chat_engine, tmp_path):
+        settings = settings_for(tmp_path, PASTOR_CRISIS_CONTACTS="Brasil|CVV|188")
+        assert build_chat(settings, chat_engine, NoneProvider()).crisis_contacts == parse_contacts("Brasil|CVV|188")
+
+
+# -- numbers that are no reference -------------------------------------------------------------------
+class TestNumbersAfterReferences:
+    @pytest.mark.parametrize("message", ["Salmos 23; 2024", "Sl 23 e 1000", "Leio o Salmo 23 e 1000 vezes me consolo"])
+    def test_the_message_is_answered(self, chat, provider, message):
+        _, final = run(chat, message)
+        assert final.error is None and final.mode == "reference"
+
+    def test_a_model_writing_them_does_not_break_the_stream(self, chat, provider):
+        provider.enqueue("Salmos 23; 2024 foi um ano difícil. Sl 23 e 1000 vezes Jo 3:16, Leio o Salmo 23 e 1000 vezes.")
+        answers, final = run(chat, JOHN)
+        assert final.error is None and final.citations == ["João 3:16"]
+        assert "2024" in final.answer and "Salmo" not in final.answer and "Sl 23" not in final.answer
 
 
 # -- follow-up rewriting ---------------------------------------------------------------------------

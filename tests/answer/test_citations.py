@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pastor.answer.citations import NO_ANCHOR_NOTE, StreamingValidator, validate
+from pastor.answer.citations import NO_ANCHOR_NOTE, validate
+from pastor.answer.streaming import StreamingValidator
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.bible.references import find_references
 
@@ -55,9 +56,12 @@ class TestKept:
         assert result.citations == ["João 3:16", "1 Coríntios 13:4", "estatuto.md#p0-c3"]
         assert result.removed == []
 
-    def test_times_and_unknown_words_before_numbers_are_just_text(self):
-        text = "O culto é no Domingo 19:30 e Hezequias 3:16 não é um livro."
+    def test_clock_times_are_just_text(self):
+        text = "O culto é no Domingo 19:30, e o ensaio às 18:00. Às 9:30 tem café."
         assert check(text) == text
+
+    def test_an_unknown_book_shaped_like_a_reference_is_removed_even_alone(self):
+        assert check("Como disse Hezequias 3:16, confie.") == "Como disse, confie."
 
 
 # -- what is removed, and how the text is left -------------------------------------------------------
@@ -173,6 +177,19 @@ class TestStreaming:
         shown = validator.feed("A paz de Deus guarda o coração de quem confia nele todos os dias, ")
         assert shown.startswith("A paz de Deus guarda o coração de quem confia nele todos os")
         assert validator.held <= 8  # `dias, ` waits: a citation may follow the comma
+
+    @pytest.mark.parametrize("text", [
+        "João 3:16estatuto.md#p0-c3João 3:16",  # a repair that only holds while `João 3` is open
+        "Jo 3.16estatuto.md#p0-c3João 3:16João 3:16",  # a cut that would end a document reference
+        "João 3:16, 1111Co 13,4João 3:16",  # a numbered book never starts inside a number
+        "Hezequias 3:16Hezequias 3:16 como dizHezequias 3:16",  # a cue before a glued name
+    ])
+    def test_glued_text_never_shows_a_partial_that_is_retracted_or_unsupported(self, text):
+        final, validator, shown = validate(text, ALLOWED, DOCS).text, StreamingValidator(ALLOWED, DOCS), ""
+        for ch in text:
+            shown += validator.feed(ch)
+            assert final.startswith(shown) and unsupported_in(shown) == [], shown
+        assert shown + validator.finish() == final
 
     def test_citations_and_removed_are_set_by_finish(self):
         _, validator = stream(EXAMPLES[0], [4])

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
-from pastor.answer.safety import ABUSE, OVERDOSE, SELF_HARM, SUICIDE, CrisisMatch, crisis_message, detect_crisis
-from pastor.text.smalltalk import is_greeting_or_thanks
+from pastor.answer.safety import (ABUSE, OVERDOSE, SELF_HARM, SUICIDE, CrisisMatch, contact_lines, crisis_message,
+                                  detect_crisis)
+from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
+from tests.support.helpers import ROOT
 
 
 def kind(text: str) -> str | None:
@@ -95,12 +98,27 @@ class TestNoFalseAlarm:
 
 class TestCrisisMessage:
     @pytest.mark.parametrize("crisis", [SUICIDE, SELF_HARM, ABUSE, OVERDOSE])
-    def test_safety_first_without_any_phone_number(self, crisis):
+    def test_safety_first_with_only_the_configured_numbers(self, crisis):
         message = crisis_message(crisis)
-        assert not re.search(r"\d", message)  # numbers differ by country: none at all
+        configured = set(re.findall(r"\d+", CRISIS_CONTACTS_DEFAULT))
+        assert set(re.findall(r"\d+", message)) <= configured  # never a made-up number
         lowered = message.lower()
         assert "emergência" in lowered and "confiança" in lowered
         assert message.index("emergência") < message.index("Escrituras")  # safety before comfort
+
+    def test_the_default_help_lines_are_the_verified_ones(self):
+        lines = contact_lines()
+        for number in ("**188**", "**192**", "**808 24 24 24**", "**112**"):
+            assert number in lines
+        assert "cvv.org.br" in lines and "CVV" in lines and "SAMU" in lines and "SNS 24" in lines
+
+    @pytest.mark.parametrize("kind", [SUICIDE, ABUSE])
+    @pytest.mark.parametrize("config", ["Brasil|CVV|188", "Moçambique|Linha Fala Criança|116|grátis;Brasil|SAMU|192",
+                                        "Portugal|SOS Voz Amiga|213 544 545|das 15h30 às 0h30"])
+    def test_every_digit_in_the_reply_comes_from_the_configured_list(self, kind, config):
+        message = crisis_message(kind, parse_contacts(config))
+        assert set(re.findall(r"\d+", message)) <= set(re.findall(r"\d+", config))
+        assert parse_contacts(config)[0].number in message
 
     def test_each_kind_has_its_own_guidance(self):
         assert "pronto-socorro" in crisis_message(OVERDOSE)
@@ -111,23 +129,6 @@ class TestCrisisMessage:
         assert crisis_message("other") == crisis_message(SUICIDE)
 
 
-class TestSmallTalk:
-    @pytest.mark.parametrize("text", [
-        "olá", "Oi", "oi, tudo bem?", "Bom dia!", "boa noite, pastor", "Obrigado", "obrigada pela ajuda",
-        "muito obrigado!", "valeu", "Amém", "amém 🙏", "tchau", "tudo bem?", "Deus te abençoe",
-        "a paz do Senhor, irmão", "até logo",
-    ])
-    def test_greetings_thanks_and_farewells(self, text):
-        assert is_greeting_or_thanks(text)
-
-    @pytest.mark.parametrize("text", [
-        "oi, estou muito ansioso", "bom dia, o que a Bíblia diz sobre perdão?", "obrigado, mas ainda sinto culpa",
-        "o que é amor?", "pastor", "", "  ",
-    ])
-    def test_anything_more_is_a_real_question(self, text):
-        assert not is_greeting_or_thanks(text)
-
-
 class TestSomeoneElseHurting:
     def test_forgiving_someone_who_hurts_me_is_not_self_harm(self):
         assert detect_crisis("quantas vezes devo perdoar meu irmão quando ele me ferir?") is None
@@ -135,3 +136,40 @@ class TestSomeoneElseHurting:
     def test_first_person_self_harm_still_detected(self):
         assert detect_crisis("tenho vontade de me machucar").kind == "self_harm"
         assert detect_crisis("eu me corto quando fico triste").kind == "self_harm"
+
+
+class TestIndirectSignals:
+    """Indirect forms from the routing set's dev split (bench/routing_set.jsonl)."""
+
+    @pytest.mark.parametrize("text, expected", [
+        ("tomei uma caixa inteira de remédio pra dormir", OVERDOSE), ("bebi agua sanitaria", OVERDOSE),
+        ("misturei vodka com os calmantes da minha avó", OVERDOSE), ("tomei 20 comprimidos de dipirona", OVERDOSE),
+        ("queria dormir pra sempre", SUICIDE), ("todo mundo ficaria melhor sem mim", SUICIDE),
+        ("kero morrer logo", SUICIDE), ("n aguento mais, vou me matar", SUICIDE),
+        ("to em cima da ponte agora", SUICIDE), ("me despedi de todo mundo hoje", SUICIDE),
+        ("me arranho até sangrar quando fico ansiosa", SELF_HARM), ("passei a noite me machucando", SELF_HARM),
+        ("meu tio abusava de mim quando eu era criança", ABUSE), ("ele me ameaça com uma faca", ABUSE),
+    ])
+    def test_detected(self, text, expected):
+        assert kind(text) == expected
+
+    @pytest.mark.parametrize("text", [
+        "quero sumir de vergonha depois da reunião de ontem", "queria morrer de tanto rir ontem",
+        "meu irmão me ameaçou de processo por causa da herança", "estou cansado de lutar contra o pecado",
+        "tomei remédio pra dor de cabeça e melhorou", "estou num momento difícil e não vejo saída para as brigas",
+    ])
+    def test_hard_negatives(self, text):
+        assert detect_crisis(text) is None
+
+    def test_slang_is_reported_as_read(self):
+        assert detect_crisis("qro morrer") == CrisisMatch(SUICIDE, "quero morrer")
+
+
+def test_routing_targets_on_the_dev_split():
+    """The routing bench's dev split, as a regression guard (the held-out split is only reported)."""
+    rows = [json.loads(line) for line in (ROOT / "bench" / "routing_set.jsonl").read_text().splitlines()]
+    dev = [r for r in rows if r["split"] == "dev"]
+    crisis = [r for r in dev if r["mode"] == "crisis"]
+    other = [r for r in dev if r["mode"] != "crisis"]
+    assert sum(detect_crisis(r["text"]) is not None for r in crisis) >= 0.95 * len(crisis)
+    assert sum(detect_crisis(r["text"]) is not None for r in other) <= 0.05 * len(other)

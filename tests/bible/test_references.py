@@ -349,3 +349,75 @@ class TestOrdinalWordsThatMeanAccordingTo:
         # An invented reference must still be seen (the citation validator removes it).
         found = find_references("Primeiro Coríntios 40:1")
         assert len(found) == 1 and found[0].error
+
+
+# --- Robustness: ordinary text with numbers never breaks the parser ---------------------------------
+CRASHES = ("Salmos 23; 2024", "Sl 23 e 1000", "Leio o Salmo 23 e 1000 vezes me consolo")
+
+
+class TestNumbersThatAreNotReferences:
+    @pytest.mark.parametrize("text, found", [
+        ("Salmos 23; 2024", ["Salmos 23"]),
+        ("Sl 23 e 1000", ["Salmos 23"]),
+        ("Leio o Salmo 23 e 1000 vezes me consolo", ["Salmos 23"]),
+        ("Jo 3:16,99999999999999999999", ["João 3:16"]),
+        ("Sl 23, 1000 vezes", ["Salmos 23"]),
+    ])
+    def test_numbers_that_cannot_be_chapters_or_verses_are_ignored(self, text, found):
+        matches = find_references(text)
+        assert [m.reference.format() for m in matches if not m.error] == found
+        assert all(m.error is None for m in matches)
+
+    @pytest.mark.parametrize("text, found", [
+        ("Deus, como diz João 3:16-18. 1 Coríntios 13:4 — Deus.", ["João 3:16-18", "1 Coríntios 13:4"]),
+        ("Leia Salmos 23. 1 Coríntios 13:4 também.", ["Salmos 23", "1 Coríntios 13:4"]),
+        ("Veja Sl 23; 1 Corinthians 13:4", ["Salmos 23"]),
+    ])
+    def test_a_sentence_end_or_an_unknown_numbered_book_ends_the_reference(self, text, found):
+        assert [m.reference.format() for m in find_references(text)] == found
+
+    @pytest.mark.parametrize("text", ["Sl 1000", "Jd 12345", "Salmos 00000023"])
+    def test_a_book_before_a_huge_number_is_no_reference(self, text):
+        assert find_references(text) == []
+
+    @pytest.mark.parametrize("text", ["Jo 3:1000", "Jo 3:16-1000", "Gn 1:1-2:1000"])
+    def test_digits_glued_by_colon_or_dash_make_the_whole_reference_invalid(self, text):
+        (match,) = find_references(text)
+        assert match.text == text and "1000" in match.error
+
+    @pytest.mark.parametrize("text", CRASHES)
+    def test_lookup_of_the_crash_strings(self, text, mini_bible):
+        result = lookup(text, mini_bible)
+        assert set(result) == {"found", "references", "not_found"}
+
+
+NUMBERS = st.one_of(st.integers(0, 10**25).map(str), st.integers(0, 200).map(str),
+                    st.sampled_from(["0", "00", "007", "1000", "2024", "3:16", "23:1-6", "1.000", "1,5"]))
+WORDS_PT = st.sampled_from(["Salmos", "Sl", "Salmo", "João", "Jo", "Jó", "Gn", "1Co", "Judas", "Jd", "Ap",
+                            "Romanos", "capítulo", "versículo", "v.", "cap.", "e", "ou", "vezes", "leio", "o",
+                            "Segundo", "Primeira", "Tobias", "Os", "em", "de", "Hezequias", "VIII"])
+SEPARATORS = st.sampled_from([" ", "", ":", ".", ",", ";", "-", "–", " e ", ", ", "; ", "\n", "  ", "/"])
+
+
+@st.composite
+def numbered_text(draw) -> str:
+    parts = draw(st.lists(st.tuples(st.one_of(WORDS_PT, NUMBERS), SEPARATORS), max_size=14))
+    return "".join(p + s for p, s in parts)
+
+
+class TestNeverRaises:
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(numbered_text())
+    def test_find_references_and_format_never_raise(self, text):
+        for match in find_references(text):
+            assert text[match.start:match.end] == match.text
+            if match.reference is not None:
+                match.reference.format()
+                match.reference.check()
+                if match.error is None:
+                    match.reference.verse_ids()
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(numbered_text())
+    def test_lookup_never_raises(self, mini_bible, text):
+        lookup(text, mini_bible)

@@ -11,8 +11,8 @@ from pastor.search.modes import Mode
 from pastor.search.gates import Gate
 from pastor.search.index import VerseIndex
 from pastor.search.lexical import LexicalIndex
-from pastor.search.retrieval import Retriever
-from pastor.text.smalltalk import is_greeting_or_thanks
+from pastor.search.retrieval import CONVERSATION_REASON, Retriever
+from pastor.text.smalltalk import is_conversational
 from tests.support.core_fixtures import MINI_VERSES, HashEmbedder, copy_docs, settings_for
 
 
@@ -29,7 +29,7 @@ def make_retriever(bible, embedder, data_dir, *, build=True, **options) -> Retri
     if build:
         index.build(bible)
     lexical = LexicalIndex([v.id for v in bible.verses], [v.text for v in bible.verses])
-    options.setdefault("smalltalk", is_greeting_or_thanks)
+    options.setdefault("smalltalk", is_conversational)
     options.setdefault("gate", GATE)
     return Retriever(bible, embedder=embedder, index=index, lexical=lexical, **options)
 
@@ -87,11 +87,16 @@ class TestReferenceMode:
 
 # -- small talk ------------------------------------------------------------------------------------
 class TestConversationalMode:
-    @pytest.mark.parametrize("message", ["Bom dia, pastor!", "muito obrigada", "Amém"])
-    def test_greetings_and_thanks(self, shared, message):
+    @pytest.mark.parametrize("message", ["Bom dia, pastor!", "muito obrigada", "Amém", "kkkkk", "quem é você?",
+                                         "olá, pode me ajudar?", "não entendi"])
+    def test_greetings_thanks_and_questions_about_the_assistant(self, shared, message):
         result = shared.search(message)
-        assert (result.mode, result.reason, result.results) == (
-            Mode.CONVERSATIONAL, "saudação ou agradecimento", [])
+        assert (result.mode, result.reason, result.results) == (Mode.CONVERSATIONAL, CONVERSATION_REASON, [])
+
+    @pytest.mark.parametrize("message", ["Salmos 23; 2024", "Sl 23 e 1000", "Leio o Salmo 23 e 1000 vezes me consolo"])
+    def test_numbers_after_a_reference_never_break_the_search(self, shared, message):
+        result = shared.search(message)  # the year or count is not a chapter: only Psalm 23 is read
+        assert (result.mode, result.references) == (Mode.REFERENCE, ["Salmos 23"])
 
     def test_without_a_smalltalk_detector_it_is_searched(self, tmp_path, mini_bible):
         retriever = make_retriever(mini_bible, HashEmbedder(), tmp_path, smalltalk=None)

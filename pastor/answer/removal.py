@@ -1,0 +1,160 @@
+"""How the text is left when a citation goes: its list separator, cue words, brackets and bullet."""
+
+from __future__ import annotations
+
+import re
+
+# Between two citations of one list (folded): `; `, `, `, ` e `, ` ou `, `, e `, `/`, ` e em `.
+_SEP = re.compile(r"(?:\s*[,;/]\s*|\s+(?=e|ou))(?:(?:e|ou)\s+)?(?:(?:tambem\s+)?em\s+|tambem\s+)?")
+# What may still be, or grow into, such a separator: a superset of _SEP, closed under prefixes.
+SEP_LINK = re.compile(r"(?:[\s,;/]+|(?<![a-z])(?:e|ou|em|tambem)(?![a-z]))*")
+
+# Words that introduce a citation and go away with it (folded). Before a `:` only the
+# prepositions go (`como está escrito em Jo 3:17: …` → `como está escrito: …`).
+CUES = ("como esta escrito em", "conforme lemos em", "como lemos em", "como se le em", "de acordo com",
+         "como nos lembra", "como diz", "como ensina", "como afirma", "como lembra", "como em",
+         "esta escrito em", "lemos em", "veja tambem", "ver tambem", "conforme", "segundo", "confira",
+         "veja", "vide", "leia", "ver", "cfr.", "conf.", "cf.", "cf", "em")
+_PREPOSITIONS = ("de acordo com", "conforme", "segundo", "vide", "cfr.", "conf.", "cf.", "cf", "em")
+
+_HSPACE = " \t"
+_LINE_START = ("", "\n")
+_SENTENCE_START = ("", "\n", ".", "!", "?")
+_OPENERS = ("(", "[", ":")
+_LIST_PUNCT = (",", ";")
+_END_PUNCT = (".", "!", "?")
+_INTRODUCING = (":", "—", "–", "-")
+_CLOSING = {"(": ")", "[": "]"}
+
+
+def clusters(items: list, folded: str) -> list[list]:
+    """Citations joined by list separators (`A, B e C`), each list a group."""
+    groups: list[list] = []
+    for item in items:
+        if groups and _SEP.fullmatch(folded, groups[-1][-1].end, item.start):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
+
+
+# -- cleaning around removed citations --------------------------------------------------------------
+def _back(text: str, pos: int) -> int:
+    while pos > 0 and text[pos - 1] in _HSPACE:
+        pos -= 1
+    return pos
+
+
+def _forward(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in _HSPACE:
+        pos += 1
+    return pos
+
+
+def char(text: str, pos: int) -> str:
+    return text[pos] if 0 <= pos < len(text) else ""
+
+
+def _cue_start(folded: str, pos: int, cues=CUES) -> int | None:
+    """Start of a cue that ends right before `pos` (spaces skipped), if any."""
+    end = _back(folded, pos)
+    for cue in cues:
+        start = end - len(cue)
+        if start >= 0 and folded.startswith(cue, start) and not char(folded, start - 1).isalnum():
+            return start
+    return None
+
+
+_BULLET = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])[ \t]*")
+
+
+def _bullet_start(text: str, pos: int) -> int | None:
+    """Start of the line when only a list marker (`- `, `• `, `2. `) precedes `pos` on it."""
+    line = text.rfind("\n", 0, pos) + 1
+    return line if _BULLET.fullmatch(text, line, pos) else None
+
+
+def lookback(text: str, folded: str, start: int) -> int:
+    """The leftmost position the cleanup of a list starting at `start` may touch."""
+    pos = _back(text, start)
+    cue = _cue_start(folded, start)
+    if cue is not None:
+        pos = _back(text, cue)
+    if char(text, pos - 1) in _CLOSING:
+        pos = _back(text, pos - 1)
+    if char(text, pos - 1) in (",", ";", ":"):
+        pos -= 1
+    bullet = _bullet_start(text, pos)
+    return pos if bullet is None else bullet
+
+
+def _list_deletions(group: list) -> list[tuple[int, int]]:
+    """Inside a list that keeps something, drop each removed run with one separator:
+    `A, B e C` without B → `A e C`; without A → `B e C`; without C → `A, B`."""
+    spans, previous_kept, run = [], None, None
+    for item in group:
+        if not item.kept:
+            run = (run[0] if run else item.start, item.end)
+            continue
+        if run:
+            spans.append((previous_kept.end, run[1]) if previous_kept else (run[0], item.start))
+        previous_kept, run = item, None
+    if run:
+        spans.append((previous_kept.end, run[1]))
+    return spans
+
+
+def _whole_deletion(text: str, folded: str, start: int, end: int) -> tuple[int, int]:
+    """Span to drop when nothing of a list survives, leaving clean punctuation and spacing."""
+    j = _forward(text, end)
+    r = char(text, j)
+    cue = _cue_start(folded, start, _PREPOSITIONS if r == ":" else CUES)
+    a = start if cue is None else cue
+    k = _back(text, a)
+    l = char(text, k - 1)
+    # `(Jo 3:17)`, `[cf. Jo 3:17]`: the brackets go too, with one of the spaces around them.
+    if l in _CLOSING and r == _CLOSING[l]:
+        return _bracket_deletion(text, k - 1, j)
+    after_r = _forward(text, j + 1)
+    bullet = _bullet_start(text, k)
+    if bullet is not None:
+        if r in _LINE_START:
+            return bullet, j + len(r)  # a list line that held only the citation
+        l = ""  # after `- ` the citation starts its line
+    if r in _LIST_PUNCT or r in _INTRODUCING:
+        if l in _SENTENCE_START or l in _OPENERS:
+            return a, after_r  # `Em Jo 3:17, Jesus…` → `Jesus…`; `Jo 3:17 — Ele…` → `Ele…`
+        if l in _LIST_PUNCT:
+            return k - 1, j + 1  # `cuida, Jo 3:17, de nós` → `cuida de nós`
+        return k, j  # `nós Jo 3:17, sempre` → `nós, sempre`
+    if r in _LINE_START or r in _END_PUNCT or r in (")", "]"):
+        if l in _LIST_PUNCT or l == ":":
+            return k - 1, j  # `cuida, Jo 3:17.` → `cuida.`
+        if l in _SENTENCE_START and r in _END_PUNCT:
+            return a, after_r  # a sentence that was only the citation
+        return k, j  # no space before punctuation
+    if l in _SENTENCE_START or l in _OPENERS:
+        return a, j  # `Jo 3:17 diz…` → `diz…`
+    return k, end  # `amor Jo 3:17 vemos` → `amor vemos`
+
+
+def _bracket_deletion(text: str, opening: int, closing: int) -> tuple[int, int]:
+    before = _back(text, opening)
+    l = char(text, before - 1)
+    after = _forward(text, closing + 1)
+    if before < opening:
+        return (opening, after) if l in _LINE_START else (before, closing + 1)
+    if after > closing + 1 and (l in _LINE_START or l in _CLOSING):
+        return opening, after
+    return opening, closing + 1
+
+
+def deletions_for(text: str, folded: str, items: list) -> list[tuple[int, int]]:
+    """Spans to drop so that every citation not kept goes, with its list separator or cleanup."""
+    deletions: list[tuple[int, int]] = []
+    for group in clusters(items, folded):
+        if any(i.kept for i in group):
+            deletions += _list_deletions(group)
+        else:
+            deletions.append(_whole_deletion(text, folded, group[0].start, group[-1].end))
+    return deletions
