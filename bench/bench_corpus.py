@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pastor.bible.usfx import load_bible  # noqa: E402
-from pastor.bible.references import lookup  # noqa: E402
+from pastor.bible.lookup import lookup  # noqa: E402
 
 FILES = ("por-almeida1911.usfx.xml.gz", "por-blivre.usfx.xml.gz")  # shipped; plain copies load alike
 

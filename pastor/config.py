@@ -35,6 +35,10 @@ def _bool(value: str) -> bool:
     raise ValueError("esperado true/false")
 
 
+def _words(value: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in value.split(",") if p.strip())
+
+
 def _optional_path(value: str) -> Path | None:
     return _path(value) if value.strip() else None
 
@@ -169,6 +173,20 @@ class Settings:
     crisis_contacts: tuple[CrisisContact, ...] = setting(
         "PASTOR_CRISIS_CONTACTS", CRISIS_CONTACTS_DEFAULT, parse_contacts,
         help="help lines shown in a crisis: País|Serviço|Número|Observação, separated by `;`")
+    # Abuse limits, storage and privacy (issue 11).
+    trusted_proxies: tuple[str, ...] = setting(
+        "PASTOR_TRUSTED_PROXIES", "", _words,
+        help="comma-separated proxy addresses whose X-Forwarded-For is believed; empty = the socket peer")
+    max_body_bytes: int = setting("PASTOR_MAX_BODY_BYTES", "1000000", int, minimum=1024,
+                                  help="largest HTTP request body accepted")
+    doc_max_parts: int = setting("PASTOR_DOC_MAX_PARTS", "5000", int, minimum=1,
+                                 help="most parts (rows, JSON elements) read from one document")
+    doc_max_chunks: int = setting("PASTOR_DOC_MAX_CHUNKS", "5000", int, minimum=1,
+                                  help="most chunks indexed from one document")
+    log_text: bool = setting("PASTOR_LOG_TEXT", "true", _bool,
+                             help="store questions and answers in the turn log; off = ids, modes and scores only")
+    log_retention_days: float = setting("PASTOR_LOG_RETENTION_DAYS", "30", float, minimum=0.0,
+                                        help="turn log lines older than this are removed (0 = keep forever)")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> "Settings":

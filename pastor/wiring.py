@@ -20,7 +20,8 @@ def build_provider(settings: Settings):
 
 
 def build_turnlog(settings: Settings) -> TurnLog:
-    return TurnLog(settings.data_dir / "logs", max_bytes=settings.log_max_bytes)
+    return TurnLog(settings.data_dir / "logs", max_bytes=settings.log_max_bytes, log_text=settings.log_text,
+                   retention_days=settings.log_retention_days)
 
 
 def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: TurnLog | None = None) -> ChatService:
@@ -28,4 +29,4 @@ def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: Tu
     return ChatService(engine.retriever, engine.bible, provider or build_provider(settings),
                        turnlog=turnlog or build_turnlog(settings), top_k=settings.top_k,
                        history_turns=settings.history_turns, max_chars=settings.max_message_chars,
-                       crisis_contacts=settings.crisis_contacts)
+                       crisis_contacts=settings.crisis_contacts, deadline=settings.llm_timeout)

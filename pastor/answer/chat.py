@@ -9,6 +9,7 @@ from typing import Iterator
 from pastor.answer import degraded, prompts, safety
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE
+from pastor.answer.deadline import DeadlineExceeded, within
 from pastor.answer.streaming import StreamingValidator
 from pastor.answer.turn import Turn, TurnUpdate
 from pastor.bible.references import find_references
@@ -29,7 +30,7 @@ class ChatService:
     """Runs turns against what it is given: a retriever, the Bible shown, a provider and a turn log."""
 
     def __init__(self, retriever, bible, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
-                 max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS):
+                 max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS, deadline: float = 60.0):
         self.retriever = retriever
         self.bible = bible
         self.provider = provider
@@ -38,6 +39,7 @@ class ChatService:
         self.history_turns = history_turns
         self.max_chars = max_chars
         self.crisis_contacts = crisis_contacts
+        self.deadline = deadline  # seconds for a whole reply (LLM_TIMEOUT), however slowly it trickles
 
     # -- public ------------------------------------------------------------------------------------
     def turn(self, message: str, history: list[dict] | None = None,
@@ -113,7 +115,7 @@ class ChatService:
         update.answer = LEXICAL_NOTE if lexical_only else ""
         yield update  # "preparando resposta…" is the UI's state until the first token
         t0 = time.perf_counter()
-        stream = self.provider.stream(system, messages, cancel=cancel)
+        stream = within(self.provider.stream(system, messages, cancel=cancel), self.deadline, cancel=cancel)
         try:
             for delta in stream:
                 if cancel is not None and cancel.is_set():
@@ -131,6 +133,12 @@ class ChatService:
             else:
                 update.answer = exc.user_message
                 update.error = {"type": exc.kind, "message": exc.user_message, "provider": self.provider.name}
+            yield from self._finish(turn)
+            return
+        except DeadlineExceeded:
+            error = self.provider.error("timeout", detail="overall reply deadline")
+            update.answer = error.user_message
+            update.error = {"type": "timeout", "message": error.user_message, "provider": self.provider.name}
             yield from self._finish(turn)
             return
         finally:
@@ -159,6 +167,9 @@ class ChatService:
         final.turn_id = turn.update.turn_id
         final.provider, final.model = turn.update.provider, turn.update.model
         final.done = True
+        note = getattr(turn.result, "note", "")
+        if note and not final.error:  # references beyond the caps were left out: say so
+            final.answer = final.answer.rstrip() + f"\n\n_({note})_"
         _mark_cited(final)
         turn.lap("total_ms", turn.started)
         if self.turnlog is not None:

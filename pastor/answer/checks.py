@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 class InputError(ValueError):
     """The user's message cannot be processed as sent; the message says why, in Portuguese."""
@@ -14,4 +18,9 @@ def check_message(message, max_chars: int) -> str:
     if len(message) > max_chars:
         raise InputError(f"Sua mensagem tem {len(message)} caracteres; o limite é {max_chars}. "
                          "Resuma um pouco e envie de novo.")
+    # A lone surrogate ("\ud800", from a broken client) cannot be encoded as UTF-8 anywhere
+    # downstream (log, model, page): it becomes U+FFFD and the rest of the message is kept.
+    message = _SURROGATE.sub("\ufffd", message)
+    if not message.strip("\ufffd \t\r\n"):
+        raise InputError("Sua mensagem tem apenas caracteres inválidos. Escreva o texto de novo.")
     return message.strip()

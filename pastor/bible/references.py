@@ -320,39 +320,6 @@ def parse_reference(text: str) -> Reference:
     return found[0].reference
 
 
-def lookup(text: str, bible) -> dict:
-    """Resolve every reference in `text` against a loaded Bible (the CLI/API `lookup` contract)."""
-    references, not_found = [], []
-    for match in find_references(text):
-        # The translation's own numbering decides (Bíblia Livre has Apocalipse 12:18 but no
-        # Salmos 46:3); only a book outside the canon is refused before looking.
-        error = match.error if match.reference is None else match.reference.check(bible)
-        ids, error = ([], error) if error else _present_ids(match.reference, bible)
-        if error:
-            not_found.append({"text": match.text, "reason": error})
-            continue
-        verses = [bible.by_id[i] for i in ids]
-        references.append({
-            "reference": match.reference.format(),
-            "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in verses],
-        })
-    return {"found": bool(references), "references": references, "not_found": not_found}
-
-
-def _present_ids(reference: Reference, bible) -> tuple[list[str], str | None]:
-    """The ids the translation has, or a reason: each segment must yield at least one verse.
-
-    A chapter or range skips a verse the translation does not number separately."""
-    ids: list[str] = []
-    for seg in reference.segments:
-        wanted = Reference(reference.book, (seg,)).verse_ids(bible)
-        present = [i for i in wanted if i in bible.by_id]
-        if not present:
-            return [], f"{_format_id(wanted[0])} não existe nesta tradução."
-        ids.extend(present)
-    return list(dict.fromkeys(ids)), None
-
-
 def _format_id(verse_id: str) -> str:
     code, rest = verse_id.split(" ")
     return f"{canon.by_code()[code].name} {rest}"

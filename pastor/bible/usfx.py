@@ -15,7 +15,14 @@ from pastor.text.notice import credit_for
 
 
 class CorpusError(Exception):
-    """The corpus file is missing, malformed, truncated or not a USFX Bible."""
+    """The corpus file is missing, malformed, truncated or not a USFX Bible.
+
+    The message names the file only (it reaches the web page); `path` is the full path, for the
+    operator's terminal."""
+
+    def __init__(self, message: str, path: Path | None = None):
+        super().__init__(message)
+        self.path = path
 
 
 @dataclass(frozen=True)
@@ -205,8 +212,8 @@ def load_bible(path: Path | str, name: str = "") -> Bible:
     path = Path(path)
     if not path.is_file():
         raise CorpusError(
-            f"Arquivo do corpus não encontrado: {path}. Defina PASTOR_CORPUS com o caminho de um "
-            "arquivo USFX (veja a seção 'Corpus' do README).")
+            f"Arquivo do corpus não encontrado: {path.name}. Defina PASTOR_CORPUS com o caminho de um "
+            "arquivo USFX (veja a seção 'Corpus' do README).", path)
     verses: list[Verse] = []
     seen_books: set[str] = set()
     try:

@@ -38,7 +38,9 @@ def cmd_index(args) -> int:
         bar.refresh()
         engine.progress = (done, total)
 
-    status = engine.index.build(engine.bible, engine.extras, rebuild=args.rebuild, progress=progress)
+    status = engine.index.build(engine.bible, engine.extras, rebuild=args.rebuild, progress=progress,
+                                on_wait=lambda: print("\naguardando outra indexação deste diretório de dados "
+                                                      "(outro processo ou o app) terminar…", file=sys.stderr))
     bar.close()
     docs = engine.docs.refresh() if engine.docs is not None else None
     summary = {**status.as_dict(), "seconds": round(time.perf_counter() - started, 1),
@@ -122,7 +124,8 @@ def register_chat(sub) -> None:
 
 def register_retrieval(sub) -> None:
     p = sub.add_parser("index", help="constrói ou atualiza o índice vetorial")
-    p.add_argument("--rebuild", action="store_true", help="apaga e reconstrói do zero")
+    p.add_argument("--rebuild", action="store_true",
+                   help="reconstrói do zero, ao lado do índice atual (trocado só quando o novo fica pronto)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_index)
 

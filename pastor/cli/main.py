@@ -32,7 +32,7 @@ def cmd_corpus(args) -> int:
 
 
 def cmd_lookup(args) -> int:
-    from pastor.bible.references import lookup
+    from pastor.bible.lookup import lookup
     bible = load_bible(get_settings().corpus)
     result = lookup(args.text, bible)
     lines = []
@@ -40,6 +40,7 @@ def cmd_lookup(args) -> int:
         lines.append(ref["reference"])
         lines += [f"  {v['reference']}: {v['text']}" for v in ref["verses"]]
     lines += [f"Não encontrado: {n['text']} — {n['reason']}" for n in result["not_found"]]
+    lines += [result["note"]] if result.get("note") else []
     if not lines:
         lines = ["Nenhuma referência bíblica reconhecida no texto."]
     _print(result, args.json, "\n".join(lines))
@@ -75,5 +76,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except (CorpusError, ConfigError) as exc:
-        print(f"erro: {exc}", file=sys.stderr)
+        where = getattr(exc, "path", None)  # the full path helps here: this is the operator's terminal
+        print(f"erro: {exc}" + (f" (caminho: {where})" if where else ""), file=sys.stderr)
         return 2

@@ -63,6 +63,7 @@ class Reader:
     """Base reader: decoding and content checks shared by every file type."""
 
     extensions: tuple[str, ...] = ()
+    max_parts: int = 5000  # per file: a million-row CSV is an error, not gigabytes of parts
 
     def read(self, data: bytes, path: str) -> list[Part]:
         """Parts of the file; raises DocumentError with a Portuguese message."""
@@ -70,6 +71,12 @@ class Reader:
 
     def parts(self, text: str, path: str) -> list[Part]:
         raise NotImplementedError
+
+    def check_parts(self, count: int) -> None:
+        """Stop reading as soon as a file has more parts than allowed."""
+        if count > self.max_parts:
+            raise DocumentError(f"mais de {self.max_parts} partes (linhas ou itens) neste arquivo; divida-o em "
+                                "arquivos menores ou ajuste PASTOR_DOC_MAX_PARTS")
 
 
 def decode(data: bytes) -> str:

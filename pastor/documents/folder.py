@@ -33,16 +33,30 @@ class FolderScan:
 
 
 def parse_document(path: str, data: bytes, *, chunk_size: int = 800, chunk_overlap: int = 100,
-                   max_bytes: int = 2_000_000) -> FileResult:
-    """Parse one file's bytes (`path` relative, "/" separators; `.gz` decompressed); errors go in the result."""
+                   max_bytes: int = 2_000_000, max_parts: int = 5000, max_chunks: int = 5000) -> FileResult:
+    """Parse one file's bytes (`path` relative, "/" separators; `.gz` decompressed); errors go in the result.
+
+    Any failure of one file (a limit, deep JSON nesting, a reader bug) is that file's error:
+    the other files are still indexed."""
     sha = hashlib.sha256(data).hexdigest()
     reader = reader_for(path)
     if reader is None:
         return FileResult(path, sha, 0, [], "tipo de arquivo não suportado (use .md, .txt, .csv ou .json)", len(data))
+    reader.max_parts = max_parts
     try:
         parts = reader.read(_gunzip(data, max_bytes) if path.lower().endswith(".gz") else data, path)
+        chunks = _chunks(path, parts, chunk_size, chunk_overlap, max_chunks)
     except DocumentError as exc:
         return FileResult(path, sha, 0, [], str(exc), len(data))
+    except RecursionError:
+        return FileResult(path, sha, 0, [], "estrutura aninhada demais (profundidade excessiva); "
+                          "simplifique o arquivo", len(data))
+    except Exception as exc:  # noqa: BLE001 — one bad file must never stop the folder
+        return FileResult(path, sha, 0, [], f"não foi possível ler o arquivo ({type(exc).__name__})", len(data))
+    return FileResult(path, sha, len(parts), chunks, None, len(data))
+
+
+def _chunks(path: str, parts, chunk_size: int, chunk_overlap: int, max_chunks: int) -> list[Chunk]:
     chunks = []
     for part_index, part in enumerate(parts):
         # Chunk numbers run on across the sections of a part, so a reference stays unique.
@@ -54,7 +68,10 @@ def parse_document(path: str, data: bytes, *, chunk_size: int = 800, chunk_overl
                     text=text, search_text=f"{section.context}: {text}",
                     title=section.title or part.title))
                 index += 1
-    return FileResult(path, sha, len(parts), chunks, None, len(data))
+                if len(chunks) > max_chunks:
+                    raise DocumentError(f"mais de {max_chunks} trechos neste arquivo; divida-o em arquivos "
+                                        "menores ou ajuste PASTOR_DOC_MAX_CHUNKS")
+    return chunks
 
 
 def _gunzip(data: bytes, max_bytes: int) -> bytes:
@@ -71,7 +88,8 @@ def _gunzip(data: bytes, max_bytes: int) -> bytes:
 
 
 def read_folder(folder: Path | None, *, chunk_size: int = 800, chunk_overlap: int = 100,
-                max_bytes: int = 2_000_000, known: dict[str, str] | None = None) -> FolderScan:
+                max_bytes: int = 2_000_000, known: dict[str, str] | None = None,
+                max_parts: int = 5000, max_chunks: int = 5000) -> FolderScan:
     """Read every new or changed document under `folder`; a missing folder means no documents."""
     known = known or {}
     scan = FolderScan()
@@ -80,7 +98,8 @@ def read_folder(folder: Path | None, *, chunk_size: int = 800, chunk_overlap: in
         root = Path(folder).resolve()
         for relative, path in walk(root, scan.skipped):
             seen.add(relative)
-            result = _read_one(relative, path, chunk_size, chunk_overlap, max_bytes, known)
+            result = _read_one(relative, path, max_bytes, known, chunk_size=chunk_size,
+                               chunk_overlap=chunk_overlap, max_parts=max_parts, max_chunks=max_chunks)
             if result is None:
                 scan.unchanged.append(relative)
             else:
@@ -89,8 +108,7 @@ def read_folder(folder: Path | None, *, chunk_size: int = 800, chunk_overlap: in
     return scan
 
 
-def _read_one(relative: str, path: Path, chunk_size: int, chunk_overlap: int,
-              max_bytes: int, known: dict[str, str]) -> FileResult | None:
+def _read_one(relative: str, path: Path, max_bytes: int, known: dict[str, str], **limits) -> FileResult | None:
     """The file's result, or None when its bytes match the known sha256."""
     try:
         size = path.stat().st_size
@@ -106,7 +124,7 @@ def _read_one(relative: str, path: Path, chunk_size: int, chunk_overlap: int,
         return FileResult(relative, "", 0, [], f"arquivo grande demais (o limite é {max_bytes} bytes)", len(data))
     if known.get(relative) == hashlib.sha256(data).hexdigest():
         return None
-    return parse_document(relative, data, chunk_size=chunk_size, chunk_overlap=chunk_overlap, max_bytes=max_bytes)
+    return parse_document(relative, data, max_bytes=max_bytes, **limits)
 
 
 def walk(root: Path, skipped: list[str]):

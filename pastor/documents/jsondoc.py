@@ -29,6 +29,7 @@ class JsonReader(Reader):
             units.append((name, name, rest))
         else:
             units = [(name, name, data)]
+        self.check_parts(len(units))
         parts = []
         for title, context, value in units:
             body = render(value)

@@ -29,6 +29,7 @@ class CsvReader(Reader):
                     raise DocumentError(
                         f"linha {rows.line_num}: {len(row)} campos, mas o cabeçalho tem {len(header)}; "
                         "confira separadores e aspas")
+                self.check_parts(len(parts) + 1)
                 body = "; ".join(f"{key}: {value.strip()}" for key, value in zip(header, row) if value.strip())
                 parts.append(Part(title=f"{name} › linha {rows.line_num}", sections=(Section(name, body),)))
         except csv.Error as exc:

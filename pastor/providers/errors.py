@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -85,8 +85,12 @@ def message(kind: str, *, where: str, status: int | None, timeout: float, key_va
 
 
 def safe_url(url: str) -> str:
-    """The URL without any `user:password@` part, for messages."""
+    """Only the URL's scheme, host and port, for messages: no `user:password@`, and no path or
+    query either (a base URL may carry a key there, e.g. `?api-key=…` or `/key/…/v1`)."""
     parsed = urlsplit(url)
-    if "@" not in parsed.netloc:
-        return url
-    return urlunsplit(parsed._replace(netloc=parsed.netloc.rsplit("@", 1)[1]))
+    host = parsed.hostname or ""
+    if not host:
+        return "(endereço configurado)"
+    host = f"[{host}]" if ":" in host else host
+    port = f":{parsed.port}" if parsed.port else ""
+    return f"{parsed.scheme}://{host}{port}" if parsed.scheme else f"{host}{port}"

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from pastor.documents import read_folder
-from pastor.search.index import embed_text, top_by_cosine
+from pastor.search.buildlock import BuildLock
+from pastor.search.rows import embed_text, top_by_cosine
 from pastor.search.storage import connect, table_names, write_json
 
 TABLE = "docs"
@@ -87,8 +88,10 @@ class DocumentSource:
             self._load(self._table())
 
     def refresh(self) -> dict:
-        """Re-read changed files, drop deleted ones, and reload the in-memory search side."""
-        with self._lock:
+        """Re-read changed files, drop deleted ones, and reload the in-memory search side.
+
+        Under the data directory's build lock, so two processes never add the same chunks twice."""
+        with self._lock, BuildLock(self.dir):
             manifest = self._read_manifest()
             if not manifest and TABLE in table_names(self._db()):
                 self._db().drop_table(TABLE)  # embedder changed or manifest lost: start over
@@ -96,7 +99,8 @@ class DocumentSource:
             known = {path: info["sha256"] for path, info in self.files.items() if info.get("sha256")}
             scan = read_folder(self.folder, chunk_size=self.settings.chunk_size,
                                chunk_overlap=self.settings.chunk_overlap,
-                               max_bytes=self.settings.doc_max_bytes, known=known)
+                               max_bytes=self.settings.doc_max_bytes, known=known,
+                               max_parts=self.settings.doc_max_parts, max_chunks=self.settings.doc_max_chunks)
             table = self._table()
             for path in scan.deleted + [r.path for r in scan.results]:
                 table.delete(f"file = {_sql(path)}")
@@ -143,7 +147,8 @@ class DocumentSource:
         return self._texts.get(ref)
 
     def status(self) -> dict:
-        return {"folder": str(self.folder) if self.folder else None,
+        # The folder's name only: an absolute path tells a visitor about the server's disk.
+        return {"folder": self.folder.name if self.folder else None,
                 "files": [{"path": p, **{k: v for k, v in info.items() if k != "sha256"}}
                           for p, info in sorted(self.files.items())],
                 "chunks": len(self._texts)}

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pastor.bible.usfx import Bible, CorpusError, load_bible
 from pastor.config import Settings
+from pastor.search.storage import describe
 
 
 class Engine:
@@ -65,7 +66,7 @@ class Engine:
         try:
             cache.save(key, lexical.ids, lexical.docs)
         except OSError as exc:  # a read-only data dir only costs start-up time
-            self.errors.append(f"cache do BM25: {exc}")
+            self.errors.append(f"cache do BM25: {describe(exc)}")
         return lexical
 
     def _lexical_corpus(self) -> tuple[list[str], list[str]]:
@@ -85,7 +86,7 @@ class Engine:
         try:
             return load_prominence(path)
         except Exception as exc:  # a bad prior must not stop the app; status shows why
-            self.errors.append(f"prominência: {exc}")
+            self.errors.append(f"prominência: {describe(exc)}")
             return None
 
     def _load_embedder(self) -> None:
@@ -94,8 +95,8 @@ class Engine:
         try:
             self.embedder = load_embedder(self.settings.embedding_model)
         except Exception as exc:  # never a silent switch to another model: vectors stay off
-            self.embedder_error = str(exc)
-            self.errors.append(f"modelo de embeddings: {exc}")
+            self.embedder_error = describe(exc)
+            self.errors.append(f"modelo de embeddings: {describe(exc)}")
             return
         self.index = VerseIndex(self.settings.data_dir, self.embedder, window=self.settings.embed_window,
                                 batch_size=self.settings.embed_batch, modernize=self.settings.modernize)
@@ -136,7 +137,7 @@ class Engine:
             if self.docs is not None and not self._cancel.is_set():
                 self.docs.refresh()
         except Exception as exc:
-            self.errors.append(f"indexação: {exc}")
+            self.errors.append(f"indexação: {describe(exc)}")
             traceback.print_exc()
 
     def stop_indexing(self, timeout: float = 30.0) -> None:
@@ -161,6 +162,7 @@ class Engine:
             "embedder": ({"name": self.embedder.name, "dim": self.embedder.dim} if self.embedder
                          else {"name": self.settings.embedding_model, "dim": None, "error": self.embedder_error}),
             "index": index.as_dict() if index else None,
+            "index_notice": self.index.notice if self.index is not None else None,
             "progress": {"done": self.progress[0], "total": self.progress[1]},
             "bm25_ready": self.lexical is not None,
             "prominence": self._prominence_status(),
@@ -181,7 +183,7 @@ class Engine:
         if self.settings.prominence is None:
             return {"enabled": False, "detail": "desligado (PASTOR_PROMINENCE vazio)"}
         if not Path(self.settings.prominence).exists():
-            return {"enabled": False, "detail": f"desligado: {self.settings.prominence} não encontrado "
+            return {"enabled": False, "detail": f"desligado: {Path(self.settings.prominence).name} não encontrado "
                                                 "(veja a seção Corpus do README)"}
         if self.prominence is None:
             return {"enabled": False, "detail": "erro ao carregar; veja os erros"}

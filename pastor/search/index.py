@@ -1,8 +1,12 @@
-"""The verse index: an embedded LanceDB table with a manifest, built in resumable batches."""
+"""The verse index: an embedded LanceDB table with a manifest, built in resumable batches.
+
+A rebuild over a complete index builds a second table beside it and swaps the manifest (one
+atomic rename) when the new table is complete, so search keeps its vectors meanwhile."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 import time
 from collections import Counter
@@ -13,48 +17,26 @@ from typing import Callable, Sequence
 import numpy as np
 
 from pastor.bible.usfx import Bible
-from pastor.search.storage import connect, table_names, write_json
+from pastor.search.buildlock import BuildLock
+from pastor.search.rows import Row, build_rows, embed_text, top_by_cosine  # noqa: F401 (re-exported)
+from pastor.search.storage import connect, describe, table_names, write_json
 from pastor.text.datafile import logical_name
 
 MANIFEST_VERSION = 1
 TABLE = "verses"
+# A rebuild beside a complete index fills the other table of the pair, then swaps.
+BESIDE = {"verses": "verses_b", "verses_b": "verses"}
 
 # How search text is derived from verse text; bump when that changes so old tables rebuild.
 SEARCH_TEXT_VERSION = "modern-fold-1"
 
+WAITING_NOTICE = "outra indexação deste diretório de dados está em andamento; aguardando ela terminar"
+
 Progress = Callable[[int, int], None]
-
-
-def top_by_cosine(matrix: np.ndarray, ids: list[str], vector: np.ndarray, n: int,
-                  copies: int = 1) -> list[tuple[str, float]]:
-    """Best n distinct ids by one matrix product over unit rows; an id may own `copies` rows."""
-    if n <= 0 or not ids:
-        return []
-    scores = matrix @ np.asarray(vector, dtype=np.float32)
-    take = min(len(scores), n * copies)  # enough rows for n ids even if copies crowd the top
-    top = np.argpartition(-scores, take - 1)[:take]
-    best: dict[str, float] = {}
-    for i in top[np.argsort(-scores[top])]:
-        best.setdefault(ids[i], float(scores[i]))
-        if len(best) == n:
-            break
-    return list(best.items())
 
 
 class IndexBuildError(Exception):
     """The index cannot be built or opened; the message is for users."""
-
-
-@dataclass
-class Row:
-    id: str
-    book: str
-    book_name: str
-    chapter: int
-    verse: int
-    translation: str
-    text: str
-    search_text: str
 
 
 @dataclass
@@ -69,35 +51,6 @@ class IndexStatus:
         return {"state": self.state, "rows": self.rows, "total": self.total, "error": self.error}
 
 
-def embed_text(text: str, modernize: bool = True) -> str:
-    """What the embedder sees: the verse in modern spelling, accents folded (measured better)."""
-    from pastor.text import normalize
-    return normalize.fold(normalize.modernize(text) if modernize else text)
-
-
-def build_rows(bible: Bible, extras: Sequence[Bible] = (), window: int = 0, modernize: bool = True) -> list[Row]:
-    """One row per verse of the main translation, then one per aligned verse of each extra."""
-    from pastor.bible import canon
-    rows = []
-    for translation in (bible, *extras):
-        verses = [v for v in translation.verses if v.id in bible.by_id]  # aligned by verse id
-        for i, v in enumerate(verses):
-            context = _window(verses, i, window)
-            rows.append(Row(v.id, v.book, canon.by_code()[v.book].name, v.chapter, v.verse,
-                            translation.name, v.text, embed_text(context, modernize)))
-    return rows
-
-
-def _window(verses, i: int, window: int) -> str:
-    """The verse with up to `window` neighbours on each side, inside the same chapter."""
-    if window <= 0:
-        return verses[i].text
-    here = verses[i]
-    near = [v for v in verses[max(0, i - window): i + window + 1]
-            if v.book == here.book and v.chapter == here.chapter]
-    return " ".join(v.text for v in near)
-
-
 class VerseIndex:
     """Owns the LanceDB table and its manifest under `data_dir/index/`."""
 
@@ -109,8 +62,10 @@ class VerseIndex:
         self.modernize = modernize
         self.batch_size = batch_size
         self.manifest_path = self.dir / "manifest.json"
+        self.next_path = self.dir / "manifest.next.json"  # a rebuild in progress beside the live table
         self.lock = threading.Lock()
         self.status = IndexStatus("missing")
+        self.notice: str | None = None  # integrity news for the status page (corruption, waiting)
         self._matrix: np.ndarray | None = None
         self._ids: list[str] = []
         self._copies = 1
@@ -126,20 +81,18 @@ class VerseIndex:
                        "metric": "cosine"},
         }
 
-    def read_manifest(self) -> dict:
+    def read_manifest(self, path: Path | None = None) -> dict:
         try:
-            return json.loads(self.manifest_path.read_text(encoding="utf-8"))
+            data = json.loads((path or self.manifest_path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
-
-    def _write_manifest(self, manifest: dict) -> None:
-        write_json(self.manifest_path, manifest)  # atomic: never a half-written manifest
+        return data if isinstance(data, dict) else {}
 
     @staticmethod
     def _same(manifest: dict, expected: dict) -> bool:
         return all(manifest.get(k) == v for k, v in expected.items())
 
-    # -- table ---------------------------------------------------------------------------------
+    # -- tables --------------------------------------------------------------------------------
     def _db(self):
         return connect(self.dir)
 
@@ -152,21 +105,43 @@ class VerseIndex:
             ("vector", pa.list_(pa.float32(), self.embedder.dim)),
         ])
 
-    def _open_table(self, create: bool):
+    def _open_table(self, create: bool, name: str | None = None):
+        name = name or self.read_manifest().get("table", TABLE)
         db = self._db()
-        if TABLE in table_names(db):
-            return db.open_table(TABLE)
+        if name in table_names(db):
+            return db.open_table(name)
         if not create:
             return None
-        return db.create_table(TABLE, schema=self._schema())
+        return db.create_table(name, schema=self._schema())
 
-    def _drop(self) -> None:
+    def _vector_files(self, name: str) -> tuple[Path, Path]:
+        return self.dir / f"{name}.vectors.npy", self.dir / f"{name}.ids.json"
+
+    def _drop_table(self, name: str) -> None:
+        """Remove a table and its numpy copy, even when LanceDB can no longer open it."""
         db = self._db()
-        if TABLE in table_names(db):
-            db.drop_table(TABLE)
-        for path in (self.manifest_path, self.dir / "vectors.npy", self.dir / "vector_ids.json"):
-            if path.exists():
-                path.unlink()
+        try:
+            if name in table_names(db):
+                db.drop_table(name)
+        except Exception:  # a corrupted table may refuse to be dropped: its folder goes instead
+            pass
+        shutil.rmtree(self.dir / "lancedb" / f"{name}.lance", ignore_errors=True)
+        for path in self._vector_files(name):
+            path.unlink(missing_ok=True)
+
+    def table_problem(self, name: str, total: int | None) -> str | None:
+        """Why the stored table cannot be trusted, or None. Reads the id column of every fragment,
+        so a truncated data file or a lost `_versions` folder is found, not only a lost table."""
+        try:
+            table = self._open_table(create=False, name=name)
+            if table is None:
+                return "a tabela de vetores não existe"
+            rows = table.search().select(["id"]).limit(None).to_arrow().num_rows
+        except Exception as exc:
+            return f"tabela ilegível ({type(exc).__name__})"
+        if total is not None and rows != total:
+            return f"a tabela tem {rows} linhas, esperado {total}"
+        return None
 
     def inspect(self, bible: Bible, extras: Sequence[Bible] = ()) -> IndexStatus:
         """State of what is on disk, without building anything."""
@@ -177,40 +152,93 @@ class VerseIndex:
             return IndexStatus("missing", 0, total)
         if not self._same(manifest, expected):
             return IndexStatus("partial", 0, total, "parâmetros mudaram; o índice será reconstruído", manifest)
-        table = self._open_table(create=False)
-        rows = table.count_rows() if table is not None else 0
+        try:
+            table = self._open_table(create=False, name=manifest.get("table", TABLE))
+            rows = table.count_rows() if table is not None else 0
+        except Exception as exc:
+            return IndexStatus("partial", 0, total, f"tabela ilegível ({type(exc).__name__}); "
+                                                    "será reconstruída a partir do corpus", manifest)
         total = manifest.get("total", total)  # extras count only the verses aligned with the main text
         state = "complete" if manifest.get("state") == "complete" and rows == total else "partial"
         return IndexStatus(state, rows, total, None, manifest)
 
+    # -- building ------------------------------------------------------------------------------
     def build(self, bible: Bible, extras: Sequence[Bible] = (), *, rebuild: bool = False,
-              progress: Progress | None = None, cancel: threading.Event | None = None) -> IndexStatus:
-        """Build or resume; nothing is recomputed when the manifest matches a complete table."""
+              progress: Progress | None = None, cancel: threading.Event | None = None,
+              on_wait: Callable[[], None] | None = None) -> IndexStatus:
+        """Build, resume or rebuild; nothing is recomputed when the manifest matches a complete,
+        readable table. Only one build runs per data directory (other processes included);
+        `on_wait` is called once if this one has to wait for another."""
+        from pastor.search.buildlock import BuildBusy
+
+        def waiting() -> None:
+            self.notice = WAITING_NOTICE
+            if on_wait is not None:
+                on_wait()
         with self.lock:
             try:
-                return self._build(bible, extras, rebuild, progress, cancel)
+                with BuildLock(self.dir, cancel=cancel, on_wait=waiting):
+                    if self.notice == WAITING_NOTICE:
+                        self.notice = None
+                    return self._build(bible, extras, rebuild, progress, cancel)
+            except BuildBusy:
+                self.notice = None
+                return self.status
             except Exception as exc:  # the status page shows it; the caller decides what next
                 self.status = IndexStatus("error", self.status.rows, self.status.total,
-                                          f"falha ao indexar: {exc}")
+                                          f"falha ao indexar: {describe(exc)}")
                 raise
 
     def _build(self, bible, extras, rebuild, progress, cancel) -> IndexStatus:
         expected = self.expected(bible, extras)
-        current = self.inspect(bible, extras)
-        if rebuild or (current.manifest and not self._same(current.manifest, expected)):
-            self._drop()
-            current = IndexStatus("missing", 0, current.total)
-        if current.state == "complete":
-            self.status = current
-            self._load_matrix()
-            return current
-
+        live = self.read_manifest()
+        name = live.get("table", TABLE)
+        if live.get("state") == "complete" and self._same(live, expected) and not rebuild:
+            problem = self.table_problem(name, live.get("total"))
+            if problem is None:
+                if self._matrix is None or self.status.state != "complete":
+                    self._load_matrix(name)  # e.g. another process finished while we waited
+                self.status = IndexStatus("complete", live["total"], live["total"], None, live)
+                return self.status
+            self.notice = f"índice corrompido ({problem}); reconstruindo a partir do corpus"
+            rebuild = True
         rows = build_rows(bible, extras, self.window, self.modernize)
-        table = self._open_table(create=True)
+        if live.get("state") == "complete":
+            return self._build_beside(live, expected, rows, progress, cancel)
+        if live and (rebuild or not self._same(live, expected) or self.table_problem(name, None)):
+            self._drop_table(name)
+            self.manifest_path.unlink(missing_ok=True)
+            self._matrix = None
+        return self._fill(name, self.manifest_path, expected, rows, progress, cancel)
+
+    def _build_beside(self, live: dict, expected: dict, rows: list[Row], progress, cancel) -> IndexStatus:
+        """Fill the other table while the live one keeps serving, then swap the manifests."""
+        serving = self.status if self.ready else None
+        name = BESIDE.get(live.get("table", TABLE), TABLE)
+        pending = self.read_manifest(self.next_path)
+        if not (pending.get("table") == name and self._same(pending, expected)
+                and self.table_problem(name, None) is None):
+            self._drop_table(name)  # a stale or broken leftover: start the new table afresh
+            self.next_path.unlink(missing_ok=True)
+        status = self._fill(name, self.next_path, expected, rows, progress, cancel)
+        if status.state != "complete":
+            self.status = serving or status
+            return status
+        write_json(self.manifest_path, status.manifest)  # the swap: one atomic rename
+        self.next_path.unlink(missing_ok=True)
+        self._drop_table(live.get("table", TABLE))
+        if self.notice and self.notice.startswith("índice corrompido"):
+            self.notice = self.notice.replace("reconstruindo", "reconstruído")
+        return status
+
+    def _fill(self, name: str, path: Path, expected: dict, rows: list[Row], progress, cancel) -> IndexStatus:
+        """Add the missing batches to table `name`, recording progress in the manifest at `path`."""
+        table = self._open_table(create=True, name=name)
         done = table.count_rows()  # each add() is one commit, so this is exact after a crash
-        manifest = {**expected, "state": "partial", "rows": done, "total": len(rows)}
-        self._write_manifest(manifest)
-        self.status = IndexStatus("indexing", done, len(rows), None, manifest)
+        manifest = {**expected, "table": name, "state": "partial", "rows": done, "total": len(rows)}
+        write_json(path, manifest)
+        status = IndexStatus("indexing", done, len(rows), None, manifest)
+        self.status = status
         started = time.perf_counter()
         for start in range(done, len(rows), self.batch_size):
             if cancel is not None and cancel.is_set():
@@ -219,17 +247,17 @@ class VerseIndex:
             batch = rows[start:start + self.batch_size]
             vectors = self.embedder.encode([r.search_text for r in batch])
             table.add(self._arrow(batch, vectors))
-            self.status.rows = start + len(batch)
-            manifest["rows"] = self.status.rows
-            self._write_manifest(manifest)
+            status.rows = start + len(batch)
+            manifest["rows"] = status.rows
+            write_json(path, manifest)
             if progress:
-                progress(self.status.rows, len(rows))
+                progress(status.rows, len(rows))
         if table.count_rows() != len(rows):
             raise IndexBuildError(f"a tabela tem {table.count_rows()} linhas, esperado {len(rows)}")
-        self._load_matrix()
+        self._load_matrix(name)
         manifest.update(state="complete", rows=len(rows), build_seconds=round(time.perf_counter() - started, 1),
                         calibration=self.calibrate())
-        self._write_manifest(manifest)
+        write_json(path, manifest)
         self.status = IndexStatus("complete", len(rows), len(rows), None, manifest)
         return self.status
 
@@ -241,20 +269,23 @@ class VerseIndex:
         return pa.table(columns, schema=self._schema())
 
     # -- search --------------------------------------------------------------------------------
-    def _load_matrix(self) -> None:
+    def _load_matrix(self, name: str) -> None:
         """Keep the vectors in memory: exact search by one matrix product.
 
         Measured here: LanceDB's flat search over 31k×512 took 37 ms p50 / 44 ms p95, the
         in-memory product 3 ms, so LanceDB stays the store and numpy does the search."""
-        table = self._open_table(create=False)
+        table = self._open_table(create=False, name=name)
         data = table.to_arrow().select(["id", "vector"])
         ids = data.column("id").to_pylist()
         flat = data.column("vector").combine_chunks().flatten().to_numpy()
         self._set_matrix(ids, flat.reshape(-1, self.embedder.dim).astype(np.float32, copy=False))
-        # A copy as plain numpy: a restart then reads 64 MB instead of importing and opening
-        # LanceDB (importing lancedb alone measured 3.5 s here). The table stays the store.
-        np.save(self.dir / "vectors.npy", self._matrix)
-        write_json(self.dir / "vector_ids.json", ids)
+        # A copy as plain numpy, named after its table: a restart then reads 64 MB instead of
+        # importing and opening LanceDB (importing lancedb alone measured 3.5 s here).
+        vectors, id_file = self._vector_files(name)
+        with open(vectors.with_suffix(".tmp"), "wb") as handle:
+            np.save(handle, self._matrix)
+        vectors.with_suffix(".tmp").replace(vectors)
+        write_json(id_file, ids)
 
     def _set_matrix(self, ids: list[str], matrix: np.ndarray) -> None:
         self._ids = ids
@@ -262,16 +293,17 @@ class VerseIndex:
         self._matrix = matrix
 
     def _load_cached_matrix(self, manifest: dict) -> bool:
-        """The numpy copy of a complete table, when it matches the manifest's row count."""
+        """The numpy copy of a complete table, when it matches the manifest's row count. The
+        table itself is not opened: if it was damaged, search still works from this copy and
+        the next build (at start, in the background) finds the damage and rebuilds."""
+        vectors, id_file = self._vector_files(manifest.get("table", TABLE))
         try:
-            ids = json.loads((self.dir / "vector_ids.json").read_text(encoding="utf-8"))
-            matrix = np.load(self.dir / "vectors.npy")
+            ids = json.loads(id_file.read_text(encoding="utf-8"))
+            matrix = np.load(vectors)
         except (OSError, ValueError):
             return False
         if len(ids) != manifest.get("total") or matrix.shape != (len(ids), self.embedder.dim):
             return False
-        if not (self.dir / "lancedb" / f"{TABLE}.lance").is_dir():
-            return False  # the store itself is gone: the slow path reports it as partial
         self._set_matrix(ids, matrix)
         return True
 
@@ -284,12 +316,16 @@ class VerseIndex:
             return self.status
         self.status = self.inspect(bible, extras)
         if self.status.state == "complete":
-            self._load_matrix()
+            try:
+                self._load_matrix(manifest.get("table", TABLE))
+            except Exception as exc:  # counted but unreadable: the next build rebuilds it
+                self.status = IndexStatus("partial", 0, self.status.total,
+                                          f"tabela ilegível ({type(exc).__name__}); será reconstruída", manifest)
         return self.status
 
     @property
     def ready(self) -> bool:
-        return self._matrix is not None and self.status.state == "complete"
+        return self._matrix is not None
 
     def vector_search(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
         """Top-n verse ids by cosine, de-duplicated across translations (best row wins)."""

@@ -8,14 +8,16 @@ from typing import Callable
 import numpy as np
 
 from pastor.search.modes import Mode
-from pastor.bible import references
+from pastor.bible.lookup import lookup
 from pastor.search.fusion import Fused, rrf
 from pastor.search.gates import Calibration, Evidence, Gate
 from pastor.text.synonyms import expand
 from pastor.text.topics import is_pastoral
 
-# An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many.
+# An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many
+# verses, from at most this many distinct references, however many the question lists.
 MAX_REFERENCE_VERSES = 40
+MAX_REFERENCES = 10
 # With `source="all"`, up to this many church-document chunks join the k verses.
 DOC_SLOTS = 3
 # The reason given when a message is conversation, answered without sources.
@@ -49,11 +51,12 @@ class SearchResult:
     results: list[Hit]
     references: list[str] = field(default_factory=list)  # canonical forms found in the question
     not_found: list[dict] = field(default_factory=list)
+    note: str = ""  # Portuguese, when explicit references were left out (see `bible.lookup`)
 
     def as_dict(self) -> dict:
         return {"mode": self.mode, "reason": self.reason,
                 "results": [h.as_dict() for h in self.results],
-                "references": self.references, "not_found": self.not_found}
+                "references": self.references, "not_found": self.not_found, "note": self.note}
 
 
 class Retriever:
@@ -92,11 +95,12 @@ class Retriever:
         """Search; `use_vectors`/`use_lexical`/`gated=False` exist so evaluation can isolate
         each signal and measure ranking apart from the gates."""
         question = question.strip()
-        found = references.lookup(question, self.bible)
+        found = lookup(question, self.bible, max_references=MAX_REFERENCES, max_verses=MAX_REFERENCE_VERSES)
         explicit = self._reference_hits(found)
         if explicit:
             return SearchResult(Mode.REFERENCE, f"referência explícita: {', '.join(r['reference'] for r in found['references'])}",
-                                explicit, [r["reference"] for r in found["references"]], found["not_found"])
+                                explicit, [r["reference"] for r in found["references"]], found["not_found"],
+                                found.get("note", ""))
         if found["not_found"]:
             return SearchResult(Mode.NO_EVIDENCE, found["not_found"][0]["reason"], [], [], found["not_found"])
         if self.smalltalk and self.smalltalk(question):
@@ -107,7 +111,7 @@ class Retriever:
     def _reference_hits(self, found: dict) -> list[Hit]:
         hits = []
         for ref in found["references"]:
-            for verse in ref["verses"][:MAX_REFERENCE_VERSES]:
+            for verse in ref["verses"]:  # already capped in total by the lookup
                 hits.append(Hit(verse["id"], verse["reference"], verse["text"], 1.0))
         return hits
 

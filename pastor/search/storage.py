@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
+
+# An absolute POSIX path (or the start of a URL's path) inside an error message.
+_ABSOLUTE = re.compile(r"(?<![\w:/])/(?:[^\s'\"/]+/)+([^\s'\"/]*)")
 
 # LanceDB logs deprecation notes from Rust on every search; they are noise for users.
 os.environ.setdefault("LANCE_LOG", "error")
@@ -34,3 +38,12 @@ def write_json(path: Path, data) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
     os.replace(tmp, path)
+
+
+def describe(exc: BaseException) -> str:
+    """An exception as text for the status page and messages: file names only, never a full path
+    (it tells a visitor about the server's disk layout and user names)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        name = Path(str(exc.filename)).name if exc.filename else ""
+        return f"{exc.strerror} ({name})" if name else exc.strerror
+    return _ABSOLUTE.sub(lambda m: m.group(1), str(exc))

@@ -2,6 +2,7 @@
 
 # No `from __future__ import annotations` here: Gradio reads the return annotations as objects to
 # document each endpoint's output shape in `view_api()` (strings would show as "Any").
+import logging
 import threading
 from typing import Literal
 
@@ -12,9 +13,14 @@ from pastor.web.runtime import Runtime
 from pastor.web.schemas import (ChatUpdate, FeedbackResult, LookupResult, ModelStatus, ReindexResult, SearchResult, Status,
                                 plain_json)
 
+log = logging.getLogger("pastor.web")
+
 SOURCES = ("all", "bible", "docs")
 MAX_K = 50
 MAX_HISTORY_MESSAGES = 200
+# A lookup may paste a reading plan longer than a chat message; the work stays capped by the
+# lookup's own limits on references and verses (see `bible.lookup`).
+MAX_LOOKUP_CHARS = 20_000
 
 DESCRIPTIONS = {
     "chat": ("Conversa com o Pastor Online (streaming). Cada resultado parcial é "
@@ -40,7 +46,10 @@ DESCRIPTIONS = {
 
 
 def fail(message: str) -> gr.Error:
-    return gr.Error(message, title="Pastor Online")
+    """A refusal for the client: one log line, no traceback, never the client's input (messages
+    name the parameter, not its value)."""
+    log.warning("pedido recusado: %s", message[:200])
+    return gr.Error(message, title="Pastor Online", print_exception=False)
 
 
 class WebAPI:
@@ -64,7 +73,7 @@ class WebAPI:
         text = self._message(message)
         self._available(need_chat=True)
         history = _history(history, self.runtime.settings.max_message_chars * 2)
-        self._rate_limit(request)
+        self._rate_limit(request, self.runtime.limiter)
         cancel = threading.Event()
         turn = self.runtime.chat.turn(text, history, cancel)
         try:
@@ -78,21 +87,23 @@ class WebAPI:
             cancel.set()
             turn.close()
 
-    def search(self, question: str, k: int = 6,
-               source: Literal["all", "bible", "docs"] = "all") -> SearchResult:
+    def search(self, question: str, k: int = 6, source: Literal["all", "bible", "docs"] = "all",
+               request: gr.Request = None) -> SearchResult:
         """Retrieve verses for a question."""
         question = self._text(question, "question")
         k = _integer(k, "k", 1, MAX_K)
         if source not in SOURCES:
-            raise fail(f"source inválido: {source!r}. Use um destes: {', '.join(SOURCES)}.")
+            raise fail(f"source inválido. Use um destes: {', '.join(SOURCES)}.")
         self._available()
+        self._rate_limit(request, self.runtime.limiters["search"])
         return plain_json(self.runtime.engine.retriever.search(question, k=k, source=source).as_dict())
 
-    def lookup(self, text: str) -> LookupResult:
-        """Resolve Bible references written in the text."""
-        from pastor.bible.references import lookup
-        text = self._text(text, "text")
+    def lookup(self, text: str, request: gr.Request = None) -> LookupResult:
+        """Resolve Bible references written in the text (capped: see `bible.lookup`)."""
+        from pastor.bible.lookup import lookup
+        text = self._text(text, "text", max(MAX_LOOKUP_CHARS, self.runtime.settings.max_message_chars))
         self._available()
+        self._rate_limit(request, self.runtime.limiters["lookup"])
         return plain_json(lookup(text, self.runtime.engine.bible))
 
     def status(self) -> Status:
@@ -103,17 +114,20 @@ class WebAPI:
         """Check now whether the language model answers."""
         return plain_json(self.runtime.check_provider())
 
-    def reindex(self, token: str = "") -> ReindexResult:
+    def reindex(self, token: str = "", request: gr.Request = None) -> ReindexResult:
         """Rebuild the vector index in the background."""
+        self._rate_limit(request, self.runtime.limiters["reindex"])
         outcome = self.runtime.reindex(token if isinstance(token, str) else "")
         if not outcome.ok:
             raise fail(outcome.message)
         return {"started": True, "message": outcome.message}
 
-    def feedback(self, turn_id: str, rating: Literal["up", "down"], comment: str = "") -> FeedbackResult:
+    def feedback(self, turn_id: str, rating: Literal["up", "down"], comment: str = "",
+                 request: gr.Request = None) -> FeedbackResult:
         """Record thumbs up/down for an answer."""
-        if not isinstance(turn_id, str) or not turn_id.strip():
+        if not isinstance(turn_id, str) or not turn_id.strip() or len(turn_id) > 64:
             raise fail("Informe o turn_id da resposta (ele vem no resultado final do chat).")
+        self._rate_limit(request, self.runtime.limiters["feedback"])
         if not isinstance(comment, str):
             raise fail("O comentário deve ser um texto.")
         if self.runtime.turnlog is None:
@@ -132,10 +146,10 @@ class WebAPI:
         except InputError as exc:
             raise fail(str(exc)) from None
 
-    def _text(self, value, name: str) -> str:
+    def _text(self, value, name: str, limit: int | None = None) -> str:
         if not isinstance(value, str) or not value.strip():
             raise fail(f"O parâmetro {name} deve ser um texto não vazio.")
-        limit = self.runtime.settings.max_message_chars
+        limit = limit or self.runtime.settings.max_message_chars
         if len(value) > limit:
             raise fail(f"O parâmetro {name} tem {len(value)} caracteres; o limite é {limit}.")
         return value.strip()
@@ -145,9 +159,9 @@ class WebAPI:
         if problem:
             raise fail(problem)
 
-    def _rate_limit(self, request) -> None:
+    def _rate_limit(self, request, limiter) -> None:
         try:
-            self.runtime.limiter.hit(client_key(request))
+            limiter.hit(client_key(request, self.runtime.settings.trusted_proxies))
         except RateLimited as exc:
             raise fail(str(exc)) from None
 

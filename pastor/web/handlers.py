@@ -69,6 +69,7 @@ class Handlers:
         try:
             text = self.runtime.check_message(message)
         except InputError as exc:
+            log.warning("mensagem recusada: %s", type(exc).__name__)  # one line; never the text
             yield refused(str(exc))
             return
         display = plain_messages(chat)
@@ -102,8 +103,9 @@ class Handlers:
             yield refused(problem)
             return
         try:
-            self.runtime.limiter.hit(client_key(request))
+            self.runtime.limiter.hit(client_key(request, self.runtime.settings.trusted_proxies))
         except RateLimited as exc:
+            log.warning("pergunta recusada: limite de frequência")
             yield refused(str(exc))
             return
         yield from self._turn(text, display, convo, _session(request))
@@ -228,7 +230,11 @@ class Handlers:
         """The "Verificar de novo" button: ask the model again and say what it answered."""
         return render.provider_check_markdown(self.runtime.check_provider())
 
-    def reindex(self, token: str) -> str:
+    def reindex(self, token: str, request: gr.Request = None) -> str:
+        try:
+            self.runtime.limiters["reindex"].hit(client_key(request, self.runtime.settings.trusted_proxies))
+        except RateLimited as exc:
+            return "⚠️ " + render.escape(str(exc))
         outcome = self.runtime.reindex(token or "")
         return ("✅ " if outcome.ok else "⚠️ ") + render.escape(outcome.message)
 

@@ -116,10 +116,12 @@ def _status_tab(handlers: Handlers, runtime: Runtime):
     with gr.Row():
         token = gr.Textbox(label="Token de reindexação", type="password", elem_id="reindex-token",
                            visible=bool(runtime.settings.reindex_token), scale=3)
-        reindex = gr.Button("Reindexar", elem_id=ELEM_IDS["reindex"], scale=1)
+        refusal = runtime.reindex_refusal()
+        reindex = gr.Button("Reindexar", elem_id=ELEM_IDS["reindex"], scale=1, interactive=refusal is None)
+    # Disabled without a token on a public address; the message says how to enable it.
+    message = gr.Markdown("⚠️ " + refusal if refusal else "", elem_id="reindex-message")
     with gr.Row():
         recheck = gr.Button("Verificar de novo o modelo de linguagem", elem_id=ELEM_IDS["recheck"], scale=1)
-    message = gr.Markdown(elem_id="reindex-message")
     recheck.click(handlers.check_provider, None, [message], api_name="ui_check_provider", api_visibility="private",
                   concurrency_limit=None)
     reindex.click(handlers.reindex, [token], [message], api_name="ui_reindex", api_visibility="private",

@@ -1,9 +1,9 @@
-"""Per-client rate limit for questions: one every N seconds per client address."""
+"""Per-client rate limits (one request every N seconds per client address) and who the client is."""
 
 from __future__ import annotations
 
+import ipaddress
 import math
-import os
 import threading
 import time
 from typing import Callable
@@ -12,21 +12,24 @@ from typing import Callable
 PRUNE_ABOVE = 10_000
 
 
+QUESTION = "Você enviou uma pergunta há pouco."
+
+
 class RateLimited(Exception):
     """A client asked again too soon; `wait` is how many seconds remain."""
 
-    def __init__(self, wait: float):
+    def __init__(self, wait: float, what: str = QUESTION):
         self.wait = wait
         seconds = max(1, math.ceil(wait))
         plural = "s" if seconds != 1 else ""
-        super().__init__(f"Você enviou uma pergunta há pouco. Aguarde {seconds} segundo{plural} "
-                         "e envie de novo.")
+        super().__init__(f"{what} Aguarde {seconds} segundo{plural} e envie de novo.")
 
 
 class RateLimiter:
-    def __init__(self, seconds: float, *, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, seconds: float, *, clock: Callable[[], float] = time.monotonic, what: str = QUESTION):
         self.seconds = seconds
         self.clock = clock
+        self.what = what
         self._last: dict[str, float] = {}
         self._lock = threading.Lock()
 
@@ -38,7 +41,7 @@ class RateLimiter:
             now = self.clock()
             last = self._last.get(key)
             if last is not None and now - last < self.seconds:
-                raise RateLimited(self.seconds - (now - last))
+                raise RateLimited(self.seconds - (now - last), self.what)
             self._last[key] = now
             if len(self._last) > PRUNE_ABOVE:
                 self._prune(now)
@@ -47,15 +50,37 @@ class RateLimiter:
         self._last = {k: t for k, t in self._last.items() if now - t < self.seconds}
 
 
-def client_key(request) -> str:
-    """The client's address. Behind the Hugging Face proxy (SPACE_ID set) the first
-    X-Forwarded-For entry is the visitor; elsewhere that header is client-controlled and ignored
-    (uvicorn already trusts it from a proxy on localhost)."""
+def client_key(request, trusted_proxies=()) -> str:
+    """The client's address: the socket peer, unless the peer is a trusted proxy (an address or
+    network listed in PASTOR_TRUSTED_PROXIES); then the last X-Forwarded-For entry that is not
+    itself a trusted proxy. Anyone else's X-Forwarded-For is client-controlled and ignored."""
     if request is None:
         return "local"
-    if os.environ.get("SPACE_ID"):
-        forwarded = (request.headers.get("x-forwarded-for") or "").split(",")[0].strip()
-        if forwarded:
-            return forwarded
     client = getattr(request, "client", None)
-    return getattr(client, "host", None) or "unknown"
+    peer = getattr(client, "host", None) or "unknown"
+    networks = _networks(tuple(trusted_proxies))
+    if not networks or not _trusted(peer, networks):
+        return peer
+    forwarded = [part.strip() for part in (request.headers.get("x-forwarded-for") or "").split(",")]
+    for address in reversed([part for part in forwarded if part]):
+        if not _trusted(address, networks):
+            return address
+    return peer
+
+
+def _networks(entries: tuple[str, ...]) -> tuple:
+    networks = []
+    for entry in entries:
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            continue  # a host name or typo never matches: safer than trusting it
+    return tuple(networks)
+
+
+def _trusted(address: str, networks: tuple) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)

@@ -64,6 +64,8 @@ def state_markdown(status: dict) -> str:
         line += f" — {number(done)} de {number(total)} vetores ({done * 100 // total}%)"
     if status.get("corpus_error"):
         line += f"\n\n**O que falta:** {escape(status['corpus_error'])}"
+    elif state == "indexing" and status.get("vectors_ready"):
+        line += "\n\n_Reconstruindo ao lado do índice atual, que continua em uso até o novo ficar pronto._"
     elif state in ("indexing", "partial", "missing") and status.get("bm25_ready"):
         line += "\n\n_Enquanto o índice vetorial não fica pronto, as respostas usam a busca por palavras-chave._"
     return line
@@ -100,12 +102,17 @@ def details_markdown(status: dict) -> str:
         rows.append(("Tradução extra (só na busca)", f"{extra.get('file')} ({number(extra.get('verses'))} versículos)"))
     if status.get("documents"):
         rows.append(("Documentos", _documents_text(status["documents"])))
+    if status.get("index_notice"):
+        rows.append(("Integridade do índice", status["index_notice"]))
+    if status.get("storage_warning"):
+        rows.append(("Armazenamento", status["storage_warning"]))
     table = ["| Item | Valor |", "| --- | --- |"] + [f"| {cell(k)} | {cell(v)} |" for k, v in rows]
     errors = status.get("errors") or []
     if index.get("error"):
         errors = [index["error"], *errors]
     if errors:
         table += ["", "**Últimos erros**", ""] + [f"- {escape(one_line(e))}" for e in errors[-10:]]
+    table += _document_errors(status.get("documents"))
     credits = status.get("attributions") or []
     if credits:
         table += [""] + [f"<small>{escape(c)}</small>" for c in credits]
@@ -140,8 +147,22 @@ def provider_check_markdown(llm: dict) -> str:
 def _documents_text(documents) -> str:
     if isinstance(documents, dict):
         parts = [f"{k}: {v}" for k, v in documents.items() if isinstance(v, (str, int, float, bool))]
+        files = documents.get("files")
+        if isinstance(files, list):
+            failed = sum(1 for f in files if isinstance(f, dict) and f.get("error"))
+            parts.append(f"{len(files)} arquivo(s), {failed} com erro")
         return ", ".join(parts) or "—"
     return str(documents)
+
+
+def _document_errors(documents) -> list[str]:
+    """One line per document that could not be indexed, with its Portuguese reason."""
+    files = documents.get("files") if isinstance(documents, dict) else None
+    failed = [f for f in files or [] if isinstance(f, dict) and f.get("error")]
+    if not failed:
+        return []
+    return ["", "**Documentos com erro**", ""] + [
+        f"- `{escape(one_line(str(f.get('path'))))}`: {escape(one_line(str(f['error'])))}" for f in failed[:50]]
 
 
 def banner_markdown(status: dict) -> str:
@@ -156,6 +177,8 @@ def banner_markdown(status: dict) -> str:
     if status.get("state") == "indexing":
         done, total = progress_counts(status)
         percent = f" ({done * 100 // total}%)" if total else ""
+        if status.get("vectors_ready"):  # a rebuild beside the live index: search keeps its vectors
+            return f"🔄 _Reconstruindo o índice semântico{percent}; a busca continua usando o índice atual._"
         return f"🔄 _Preparando o índice semântico{percent}; por enquanto a busca usa palavras-chave._"
     return ""
 

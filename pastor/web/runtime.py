@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import copy
 import hmac
+import ipaddress
 import logging
+import os
 import threading
 import time
 from dataclasses import dataclass
 
 from pastor.config import Settings
+from pastor.search.storage import describe
 from pastor.web.ratelimit import RateLimiter
 
 log = logging.getLogger("pastor.web")
 
 STATUS_TTL = 1.0
+
+REINDEX_DISABLED = ("A reindexação pela web está desativada: o app está acessível pela rede e não há "
+                    "token. Para ativá-la, defina a variável REINDEX_TOKEN e reinicie o app.")
 
 LOADING_MESSAGE = ("O Pastor Online está iniciando (carregando a Bíblia e a busca). "
                    "Tente de novo em alguns segundos.")
@@ -115,7 +121,8 @@ class Runtime:
         self.provider_error: str | None = None
         self.chat = None
         self.turnlog = None
-        self.limiter = RateLimiter(settings.rate_limit_seconds)
+        self.limiter = RateLimiter(settings.rate_limit_seconds)  # questions (chat)
+        self.limiters = endpoint_limiters(settings.rate_limit_seconds)
         self.turns = TurnRegistry()
         self.probe: ProviderProbe | None = None
         self.started = time.time()
@@ -130,11 +137,16 @@ class Runtime:
         from pastor.wiring import build_turnlog
         self.turnlog = build_turnlog(self.settings)
         self._load_provider()
-        self._loader = threading.Thread(target=self._load_engine, daemon=True, name="pastor-loader")
-        self._loader.start()
+        self._start_loader()
         if not background:
             self._loader.join()
         return self
+
+    def _start_loader(self) -> None:
+        self.load_error = None  # "loading" again until the loader says otherwise
+        self._loaded.clear()
+        self._loader = threading.Thread(target=self._load_engine, daemon=True, name="pastor-loader")
+        self._loader.start()
 
     def _load_provider(self) -> None:
         from pastor.providers import ProviderError
@@ -155,10 +167,12 @@ class Runtime:
             engine = self.engine or build_engine(self.settings)
         except CorpusError as exc:
             self.load_error = str(exc)
+            log.warning("corpus não carregado: %s", exc)
         except Exception as exc:  # the page must say why instead of crashing the server
             log.exception("engine failed to load")
-            self.load_error = f"Falha ao carregar a busca: {exc}"
+            self.load_error = f"Falha ao carregar a busca: {describe(exc)}"
         else:
+            self.load_error = None
             self._build_chat(engine)
             self.engine = engine  # last: the app counts as ready from here
             if self.settings.background_index:
@@ -174,7 +188,7 @@ class Runtime:
             self.chat = build_chat(self.settings, engine, self.provider, turnlog=self.turnlog)
         except Exception as exc:  # search and status still work; the chat says why it cannot
             log.exception("chat service failed to start")
-            self.provider_error = f"Falha ao preparar a conversa: {exc}"
+            self.provider_error = f"Falha ao preparar a conversa: {describe(exc)}"
 
     def wait_loaded(self, timeout: float | None = None) -> bool:
         return self._loaded.wait(timeout)
@@ -228,6 +242,8 @@ class Runtime:
         data["uptime_seconds"] = round(time.time() - self.started)
         data["llm"] = self._llm_status()
         data["attributions"] = self.attributions()
+        data["storage_warning"] = self.turnlog.warning if self.turnlog is not None else None
+        data["reindex_enabled"] = self.reindex_refusal() is None
         return data
 
     def _llm_status(self) -> dict:
@@ -247,11 +263,27 @@ class Runtime:
             self._status = None  # the next status read shows the new answer
         return {"provider": self.provider.name, "model": self.provider.model, **check}
 
+    def reindex_refusal(self) -> str | None:
+        """Why Reindex is off, or None. Without a token it is on only for a loopback-only app:
+        anyone who reaches a public address must not be able to start minutes of CPU work."""
+        if self.settings.reindex_token:
+            return None
+        if os.environ.get("SPACE_ID") or not _loopback(self.settings.host):
+            return REINDEX_DISABLED
+        return None
+
     def reindex(self, token: str = "") -> Outcome:
-        """Rebuild the vector index in the background; refused while one runs."""
+        """Rebuild the vector index in the background (beside the live one); refused while one runs.
+        With the corpus missing at start, it looks for the corpus again instead."""
+        refusal = self.reindex_refusal()
+        if refusal:
+            return Outcome(False, refusal)
         expected = self.settings.reindex_token
         if expected and not hmac.compare_digest((token or "").encode(), expected.encode()):
             return Outcome(False, "Token de reindexação inválido.")
+        if self.engine is None and self.load_error and self._loaded.is_set():
+            self._start_loader()  # a corpus file put in place after start is found without a restart
+            return Outcome(True, "Procurando o corpus de novo. Acompanhe na aba Status.")
         problem = self.unavailable()
         if problem:
             return Outcome(False, problem)
@@ -260,7 +292,26 @@ class Runtime:
             return Outcome(False, f"Não há índice vetorial para reconstruir: {reason}")
         if not self.engine.start_indexing(rebuild=True):
             return Outcome(False, "Já existe uma indexação em andamento. Aguarde ela terminar antes de pedir outra.")
-        return Outcome(True, "Reindexação iniciada. Acompanhe o progresso na aba Status.")
+        return Outcome(True, "Reindexação iniciada; a busca continua usando o índice atual até o novo ficar "
+                             "pronto. Acompanhe o progresso na aba Status.")
+
+
+def endpoint_limiters(seconds: float) -> dict[str, RateLimiter]:
+    """Per-client limits of the other endpoints: searches cost an embedding like a question;
+    lookups and feedback are cheap but still bounded; a reindex is minutes of CPU."""
+    many = "Muitos pedidos seguidos."
+    return {"search": RateLimiter(seconds, what=many), "lookup": RateLimiter(seconds / 3, what=many),
+            "feedback": RateLimiter(seconds / 3, what=many),
+            "reindex": RateLimiter(seconds * 20, what="Uma reindexação foi pedida há pouco.")}
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _empty_status(phase: str) -> dict:

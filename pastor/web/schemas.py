@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 # gradio_client treats any dict with a string "path" as a file to download (a 403 from /status
 # when documents are on); outputs carry file names under "file" instead.
@@ -59,6 +59,7 @@ class SearchResult(TypedDict):
     results: list[SearchHit]
     references: list[str]
     not_found: list[NotFound]
+    note: str  # Portuguese, when references beyond the caps were left out
 
 
 class Verse(TypedDict):
@@ -76,6 +77,8 @@ class LookupResult(TypedDict):
     found: bool
     references: list[LookupReference]
     not_found: list[NotFound]
+    truncated: NotRequired[bool]  # present (true) when references or verses beyond the caps were left out
+    note: NotRequired[str]  # then says, in Portuguese, what was left out
 
 
 class IndexStatus(TypedDict):
@@ -115,6 +118,9 @@ class Status(TypedDict, total=False):
     uptime_seconds: int
     llm: ModelStatus
     attributions: list[str]
+    index_notice: str | None  # integrity news: corruption found and rebuilt, waiting for another build
+    storage_warning: str | None  # the turn log could not be written: turns kept in memory
+    reindex_enabled: bool
 
 
 class ReindexResult(TypedDict):

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from pastor.config import Settings
 from pastor.web.health import add_health_routes
 from pastor.web.i18n import portuguese
+from pastor.web.limits import BodyLimit
 from pastor.web.page import CSS, HEAD, build_blocks
 from pastor.web.runtime import Runtime
 
@@ -26,6 +27,7 @@ def create_app(settings: Settings, *, provider=None) -> tuple[FastAPI, Runtime]:
         runtime.stop()  # lets an index batch finish and its manifest be written
 
     app = FastAPI(title="Pastor Online", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     add_health_routes(app, runtime)
     demo = build_blocks(runtime)
     demo.queue(default_concurrency_limit=settings.concurrency)
@@ -42,4 +44,7 @@ def serve(settings: Settings) -> None:
     print(f"Pastor Online em http://{settings.host}:{settings.port} (API: /?view=api, saúde: /live e /ready)",
           flush=True)
     # Open pages keep streaming connections; do not wait on them forever when stopping.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", timeout_graceful_shutdown=5)
+    # proxy_headers off: uvicorn would otherwise take X-Forwarded-For from any local peer as the
+    # client address; `client_key` believes it only from PASTOR_TRUSTED_PROXIES.
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", timeout_graceful_shutdown=5,
+                proxy_headers=False)

@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pastor.bible.canon import books, by_code
+from pastor.bible.lookup import lookup
 from pastor.bible.references import (Reference, Segment, canonical_counts, find_references,
-                               format_verse_id, lookup, parse_reference)
+                               format_verse_id, parse_reference)
 
 
 def one(text: str):

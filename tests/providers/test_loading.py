@@ -190,8 +190,11 @@ class TestMessages:
         assert text == "_StatusError <- ValueError (HTTP 401)"
 
     def test_safe_url_drops_credentials(self):
-        assert safe_url("http://user:secret@host:11434/v1") == "http://host:11434/v1"
+        assert safe_url("http://user:secret@host:11434/v1") == "http://host:11434"
         assert safe_url("http://host:11434") == "http://host:11434"
+
+    def test_safe_url_drops_path_and_query_which_may_hold_a_key(self):
+        assert safe_url("https://gw.example/key/abc123/v1?api-key=zzz") == "https://gw.example"
 
     def test_unreachable_names_the_host(self):
         message = OllamaProvider(base_url="http://localhost:11434").error("unreachable").user_message

@@ -225,12 +225,15 @@ class TestStates:
         status = new_index(tmp_path).open(mini_bible, [extra_bible])
         assert (status.state, status.rows, status.total) == ("complete", 32, 32)
 
-    def test_lost_table_under_a_complete_manifest_is_partial(self, tmp_path, mini_bible):
+    def test_lost_table_keeps_serving_its_numpy_copy_until_the_build_replaces_it(self, tmp_path, mini_bible):
         index = new_index(tmp_path)
         index.build(mini_bible)
         shutil.rmtree(index.dir / "lancedb")
-        status = new_index(tmp_path).open(mini_bible)
-        assert (status.state, status.rows) == ("partial", 0)
+        reopened = new_index(tmp_path)
+        assert reopened.open(mini_bible).state == "complete" and reopened.ready
+        assert reopened.build(mini_bible).state == "complete"
+        assert "índice corrompido" in reopened.notice and "não existe" in reopened.notice
+        assert len(table_rows(reopened)) == MINI_VERSES
 
     def test_changed_parameters_are_reported_before_rebuilding(self, tmp_path, mini_bible):
         new_index(tmp_path, window=0).build(mini_bible)

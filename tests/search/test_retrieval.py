@@ -206,7 +206,7 @@ class TestSignals:
 
     def test_result_dicts(self, shared):
         data = shared.search(FORGIVE).as_dict()
-        assert set(data) == {"mode", "reason", "results", "references", "not_found"}
+        assert set(data) == {"mode", "reason", "results", "references", "not_found", "note"}
         hit = data["results"][0]
         assert set(hit) == {"id", "reference", "text", "score", "vector_rank", "vector_score",
                             "lexical_rank", "lexical_score", "kind"}

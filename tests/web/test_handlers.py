@@ -77,9 +77,14 @@ class TestClientKey:
     def test_the_socket_address_is_the_key(self):
         assert client_key(request(host="10.1.1.1", headers={"x-forwarded-for": "9.9.9.9"})) == "10.1.1.1"
 
-    def test_behind_the_spaces_proxy_the_forwarded_address_counts(self, monkeypatch):
+    def test_a_space_alone_does_not_make_the_header_trusted(self, monkeypatch):
         monkeypatch.setenv("SPACE_ID", "user/pastor")
-        assert client_key(request(headers={"x-forwarded-for": "9.9.9.9, 10.0.0.2"})) == "9.9.9.9"
+        assert client_key(request(host="10.1.1.1", headers={"x-forwarded-for": "9.9.9.9"})) == "10.1.1.1"
+
+    def test_behind_a_trusted_proxy_the_forwarded_address_counts(self):
+        sent = request(host="10.0.0.2", headers={"x-forwarded-for": "1.2.3.4, 9.9.9.9, 10.0.0.3"})
+        # The last entry a trusted proxy did not add: the leftmost one is client-controlled.
+        assert client_key(sent, ("10.0.0.0/8",)) == "9.9.9.9"
 
 
 # == safe rendering ===============================================================================

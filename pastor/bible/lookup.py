@@ -1,0 +1,73 @@
+"""Resolve the references written in a text against a loaded Bible, with caps on the work done."""
+
+from __future__ import annotations
+
+from pastor.bible.references import Reference, find_references, format_verse_id
+
+# One request must never produce unbounded work: "Sl 1-150" written 500 times is 1.2 million
+# verses. Distinct references and verses beyond these caps are left out, with a note saying so.
+MAX_REFERENCES = 10
+MAX_VERSES = 200
+
+
+def lookup(text: str, bible, *, max_references: int = MAX_REFERENCES, max_verses: int = MAX_VERSES) -> dict:
+    """Resolve every reference in `text` (the CLI/API `lookup` contract), repeated ones once.
+
+    When something was left out the result also has `truncated: true` and a Portuguese `note`."""
+    references, not_found, seen = [], [], set()
+    verses_left, skipped_refs, skipped_verses = max_verses, 0, 0
+    for match in find_references(text):
+        key = match.reference.format() if match.reference is not None else match.text
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(references) + len(not_found) >= max_references:
+            skipped_refs += 1
+            continue
+        # The translation's own numbering decides (Bíblia Livre has Apocalipse 12:18 but no
+        # Salmos 46:3); only a book outside the canon is refused before looking.
+        error = match.error if match.reference is None else match.reference.check(bible)
+        ids, error = ([], error) if error else _present_ids(match.reference, bible)
+        if error:
+            not_found.append({"text": match.text, "reason": error})
+            continue
+        if verses_left <= 0:
+            skipped_refs += 1
+            continue
+        skipped_verses += max(0, len(ids) - verses_left)
+        verses = [bible.by_id[i] for i in ids[:verses_left]]
+        verses_left -= len(verses)
+        references.append({
+            "reference": match.reference.format(),
+            "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in verses],
+        })
+    result = {"found": bool(references), "references": references, "not_found": not_found}
+    if skipped_refs or skipped_verses:  # the keys appear only then: the plain shape stays as it was
+        result.update(truncated=True, note=truncation_note(max_references, max_verses, skipped_refs,
+                                                           skipped_verses))
+    return result
+
+
+def truncation_note(max_references: int, max_verses: int, skipped_refs: int, skipped_verses: int) -> str:
+    """What a capped lookup left out, in words a reader understands."""
+    left_out = []
+    if skipped_refs:
+        left_out.append(f"{skipped_refs} referência{'s' if skipped_refs != 1 else ''}")
+    if skipped_verses:
+        left_out.append(f"{skipped_verses} versículo{'s' if skipped_verses != 1 else ''}")
+    return (f"Mostrando no máximo {max_references} referências e {max_verses} versículos por pedido; "
+            f"ficaram de fora {' e '.join(left_out)}. Peça as passagens restantes em outra mensagem.")
+
+
+def _present_ids(reference: Reference, bible) -> tuple[list[str], str | None]:
+    """The ids the translation has, or a reason: each segment must yield at least one verse.
+
+    A chapter or range skips a verse the translation does not number separately."""
+    ids: list[str] = []
+    for seg in reference.segments:
+        wanted = Reference(reference.book, (seg,)).verse_ids(bible)
+        present = [i for i in wanted if i in bible.by_id]
+        if not present:
+            return [], f"{format_verse_id(wanted[0])} não existe nesta tradução."
+        ids.extend(present)
+    return list(dict.fromkeys(ids)), None

@@ -1,0 +1,67 @@
+"""What the verse index stores and searches: one row per verse, its embedded text, cosine top-n."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pastor.bible.usfx import Bible
+
+
+@dataclass
+class Row:
+    id: str
+    book: str
+    book_name: str
+    chapter: int
+    verse: int
+    translation: str
+    text: str
+    search_text: str
+
+
+def top_by_cosine(matrix: np.ndarray, ids: list[str], vector: np.ndarray, n: int,
+                  copies: int = 1) -> list[tuple[str, float]]:
+    """Best n distinct ids by one matrix product over unit rows; an id may own `copies` rows."""
+    if n <= 0 or not ids:
+        return []
+    scores = matrix @ np.asarray(vector, dtype=np.float32)
+    take = min(len(scores), n * copies)  # enough rows for n ids even if copies crowd the top
+    top = np.argpartition(-scores, take - 1)[:take]
+    best: dict[str, float] = {}
+    for i in top[np.argsort(-scores[top])]:
+        best.setdefault(ids[i], float(scores[i]))
+        if len(best) == n:
+            break
+    return list(best.items())
+
+
+def embed_text(text: str, modernize: bool = True) -> str:
+    """What the embedder sees: the verse in modern spelling, accents folded (measured better)."""
+    from pastor.text import normalize
+    return normalize.fold(normalize.modernize(text) if modernize else text)
+
+
+def build_rows(bible: Bible, extras: Sequence[Bible] = (), window: int = 0, modernize: bool = True) -> list[Row]:
+    """One row per verse of the main translation, then one per aligned verse of each extra."""
+    from pastor.bible import canon
+    rows = []
+    for translation in (bible, *extras):
+        verses = [v for v in translation.verses if v.id in bible.by_id]  # aligned by verse id
+        for i, v in enumerate(verses):
+            context = _window(verses, i, window)
+            rows.append(Row(v.id, v.book, canon.by_code()[v.book].name, v.chapter, v.verse,
+                            translation.name, v.text, embed_text(context, modernize)))
+    return rows
+
+
+def _window(verses, i: int, window: int) -> str:
+    """The verse with up to `window` neighbours on each side, inside the same chapter."""
+    if window <= 0:
+        return verses[i].text
+    here = verses[i]
+    near = [v for v in verses[max(0, i - window): i + window + 1]
+            if v.book == here.book and v.chapter == here.chapter]
+    return " ".join(v.text for v in near)
