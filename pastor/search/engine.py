@@ -24,6 +24,7 @@ class Engine:
         self.index = None
         self.lexical = None
         self.prominence = None
+        self.topics = None
         self.retriever = None
         self.docs = None
         self.errors: deque[str] = deque(maxlen=10)
@@ -43,13 +44,16 @@ class Engine:
         self.lexical = self._load_lexical()
         self.prominence = self._load_prominence()
         self._load_embedder()
+        self.topics = self._load_topics()
+        self._load_docs()
         self.retriever = Retriever(
             self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical,
             prominence=self.prominence, prominence_weight=self.settings.prominence_weight,
             rrf_k=self.settings.rrf_k, candidates=self.settings.candidates,
             lexical_weight=self.settings.lexical_weight, modernize=self.settings.modernize,
-            smalltalk=_smalltalk())
-        self._load_docs()
+            smalltalk=_smalltalk(), extra_sources=[self.docs] if self.docs is not None else [],
+            topics=self.topics, topic_weight=self.settings.topic_weight, xref=self._load_xref(),
+            xref_weight=self.settings.xref_weight, per_chapter=self.settings.per_chapter)
         return self
 
     def _load_lexical(self):
@@ -107,7 +111,34 @@ class Engine:
         from pastor.search.docindex import DocumentSource
         self.docs = DocumentSource(self.settings, self.embedder)
         self.docs.open()
-        self.retriever.extra_sources = [self.docs]
+
+    def _load_topics(self):
+        """The topical index from its cache in the data dir; built by the indexer when missing."""
+        files = [p for p in self.settings.topics if Path(p).exists()]
+        if self.embedder is None or not files:
+            return None
+        from pastor.search.topical import NAMES_PT, TopicIndex
+        from pastor.text.stemmer import get_stemmer
+        nave = next((p for p in files if ".csv" in Path(p).name), None)
+        torrey = next((p for p in files if ".json" in Path(p).name), None)
+        topics = TopicIndex(self.settings.data_dir, self.embedder, nave=nave, torrey=torrey, names=NAMES_PT,
+                            stem=get_stemmer("rslp").stem, prominence=self.prominence)
+        try:
+            topics.open(self.bible)
+        except Exception as exc:  # a bad cache only costs a rebuild; status shows why
+            self.errors.append(f"temas: {exc}")
+        return topics
+
+    def _load_xref(self):
+        path = self.settings.xref
+        if path is None or not Path(path).exists():
+            return None
+        from pastor.search.xref import load_links
+        try:
+            return load_links(path)
+        except Exception as exc:  # the expansion is optional: status says why it is off
+            self.errors.append(f"referências cruzadas: {exc}")
+            return None
 
     # -- indexing ------------------------------------------------------------------------------
     @property
@@ -117,7 +148,7 @@ class Engine:
     def start_indexing(self, *, rebuild: bool = False, background: bool = True) -> bool:
         """Start (or resume) building; False when a build is already running."""
         with self._lock:
-            if self.indexing or (self.index is None and self.docs is None):
+            if self.indexing or (self.index is None and self.docs is None and self.topics is None):
                 return False
             self._cancel.clear()
             self._thread = threading.Thread(target=self._index, args=(rebuild,), daemon=True,
@@ -132,6 +163,8 @@ class Engine:
             if self.index is not None:
                 self.index.build(self.bible, self.extras, rebuild=rebuild, cancel=self._cancel,
                                  progress=lambda done, total: setattr(self, "progress", (done, total)))
+            if self.topics is not None and not self.topics.ready and not self._cancel.is_set():
+                self.topics.build(self.bible)
             if self.docs is not None and not self._cancel.is_set():
                 self.docs.refresh()
         except Exception as exc:

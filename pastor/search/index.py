@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -13,6 +12,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from pastor.bible.usfx import Bible
+from pastor.search.sources import VectorTable, top_by_cosine  # noqa: F401 (top_by_cosine re-exported)
 from pastor.search.storage import connect, table_names, write_json
 
 MANIFEST_VERSION = 1
@@ -22,22 +22,6 @@ TABLE = "verses"
 SEARCH_TEXT_VERSION = "modern-fold-1"
 
 Progress = Callable[[int, int], None]
-
-
-def top_by_cosine(matrix: np.ndarray, ids: list[str], vector: np.ndarray, n: int,
-                  copies: int = 1) -> list[tuple[str, float]]:
-    """Best n distinct ids by one matrix product over unit rows; an id may own `copies` rows."""
-    if n <= 0 or not ids:
-        return []
-    scores = matrix @ np.asarray(vector, dtype=np.float32)
-    take = min(len(scores), n * copies)  # enough rows for n ids even if copies crowd the top
-    top = np.argpartition(-scores, take - 1)[:take]
-    best: dict[str, float] = {}
-    for i in top[np.argsort(-scores[top])]:
-        best.setdefault(ids[i], float(scores[i]))
-        if len(best) == n:
-            break
-    return list(best.items())
 
 
 class IndexBuildError(Exception):
@@ -110,9 +94,7 @@ class VerseIndex:
         self.manifest_path = self.dir / "manifest.json"
         self.lock = threading.Lock()
         self.status = IndexStatus("missing")
-        self._matrix: np.ndarray | None = None
-        self._ids: list[str] = []
-        self._copies = 1
+        self.vectors = VectorTable()  # the search side; LanceDB stays the store
 
     # -- manifest -----------------------------------------------------------------------------
     def expected(self, bible: Bible, extras: Sequence[Bible] = ()) -> dict:
@@ -241,24 +223,13 @@ class VerseIndex:
 
     # -- search --------------------------------------------------------------------------------
     def _load_matrix(self) -> None:
-        """Keep the vectors in memory: exact search by one matrix product.
-
-        Measured here: LanceDB's flat search over 31k×512 took 37 ms p50 / 44 ms p95, the
-        in-memory product 3 ms, so LanceDB stays the store and numpy does the search."""
+        """Keep the vectors in memory: exact search by one matrix product (see `VectorTable`)."""
         table = self._open_table(create=False)
-        data = table.to_arrow().select(["id", "vector"])
-        ids = data.column("id").to_pylist()
-        flat = data.column("vector").combine_chunks().flatten().to_numpy()
-        self._set_matrix(ids, flat.reshape(-1, self.embedder.dim).astype(np.float32, copy=False))
+        self.vectors = VectorTable.from_arrow(table.to_arrow().select(["id", "vector"]), self.embedder.dim)
         # A copy as plain numpy: a restart then reads 64 MB instead of importing and opening
         # LanceDB (importing lancedb alone measured 3.5 s here). The table stays the store.
-        np.save(self.dir / "vectors.npy", self._matrix)
-        write_json(self.dir / "vector_ids.json", ids)
-
-    def _set_matrix(self, ids: list[str], matrix: np.ndarray) -> None:
-        self._ids = ids
-        self._copies = max(Counter(ids).values(), default=1)  # rows per id: 1 + extra translations
-        self._matrix = matrix
+        np.save(self.dir / "vectors.npy", self.vectors.matrix)
+        write_json(self.dir / "vector_ids.json", self.vectors.ids)
 
     def _load_cached_matrix(self, manifest: dict) -> bool:
         """The numpy copy of a complete table, when it matches the manifest's row count."""
@@ -271,7 +242,7 @@ class VerseIndex:
             return False
         if not (self.dir / "lancedb" / f"{TABLE}.lance").is_dir():
             return False  # the store itself is gone: the slow path reports it as partial
-        self._set_matrix(ids, matrix)
+        self.vectors = VectorTable(ids, matrix)
         return True
 
     def open(self, bible: Bible, extras: Sequence[Bible] = ()) -> IndexStatus:
@@ -288,25 +259,24 @@ class VerseIndex:
 
     @property
     def ready(self) -> bool:
-        return self._matrix is not None and self.status.state == "complete"
+        return self.vectors.ready and self.status.state == "complete"
 
     def vector_search(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
         """Top-n verse ids by cosine, de-duplicated across translations (best row wins)."""
-        if self._matrix is None:
-            return []
-        return top_by_cosine(self._matrix, self._ids, vector, n, copies=self._copies)
+        return self.vectors.vector_search(vector, n)
 
     def calibrate(self, pairs: int = 4000, seed: int = 7) -> dict:
         """Cosine distribution of random unrelated verse pairs (different books)."""
         rng = np.random.default_rng(seed)
-        n = len(self._ids)
+        ids, matrix = self.vectors.ids, self.vectors.matrix
+        n = len(ids)
         a, b = rng.integers(0, n, pairs), rng.integers(0, n, pairs)
-        keep = np.array([self._ids[i].split()[0] != self._ids[j].split()[0] for i, j in zip(a, b)])
+        keep = np.array([ids[i].split()[0] != ids[j].split()[0] for i, j in zip(a, b)])
         if not keep.any():  # a one-book corpus: pairs of different verses are the best stand-in
-            keep = np.array([self._ids[i] != self._ids[j] for i, j in zip(a, b)])
+            keep = np.array([ids[i] != ids[j] for i, j in zip(a, b)])
         if not keep.any():  # a single verse: no band at all, so the vector gates never pass
             return {"pairs": 0, "mean": 0.0, "std": 0.0, "p50": 0.0, "p95": 0.0, "p99": 0.0}
-        sims = np.einsum("ij,ij->i", self._matrix[a[keep]], self._matrix[b[keep]])
+        sims = np.einsum("ij,ij->i", matrix[a[keep]], matrix[b[keep]])
         return {"pairs": int(keep.sum()), "mean": float(sims.mean()), "std": float(sims.std()),
                 "p50": float(np.percentile(sims, 50)), "p95": float(np.percentile(sims, 95)),
                 "p99": float(np.percentile(sims, 99))}
