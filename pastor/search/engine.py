@@ -195,6 +195,7 @@ class Engine:
             "progress": {"done": self.progress[0], "total": self.progress[1]},
             "bm25_ready": self.lexical is not None,
             "prominence": self._prominence_status(),
+            "topics": self._topics_status(),
             "errors": list(self.errors),
         }
         if data["corpus"]:
@@ -202,6 +203,13 @@ class Engine:
         if self.docs is not None:
             data["documents"] = self.docs.status()
         return data
+
+    def _topics_status(self) -> dict:
+        if self.topics is None:
+            return {"enabled": False, "detail": "desligado (PASTOR_TOPICS vazio, arquivos ausentes ou sem modelo)"}
+        if not self.topics.ready:
+            return {"enabled": False, "detail": "aguardando a indexação dos temas"}
+        return {"enabled": True, "entries": len(self.topics.labels), "weight": self.settings.topic_weight}
 
     def _prominence_status(self) -> dict:
         if self.settings.prominence is None:
