@@ -118,11 +118,10 @@ class Engine:
         if self.embedder is None or not files:
             return None
         from pastor.search.topical import NAMES_PT, TopicIndex
-        from pastor.text.stemmer import get_stemmer
         nave = next((p for p in files if ".csv" in Path(p).name), None)
         torrey = next((p for p in files if ".json" in Path(p).name), None)
         topics = TopicIndex(self.settings.data_dir, self.embedder, nave=nave, torrey=torrey, names=NAMES_PT,
-                            stem=get_stemmer("rslp").stem, prominence=self.prominence)
+                            prominence=self.prominence)
         try:
             topics.open(self.bible)
         except Exception as exc:  # a bad cache only costs a rebuild; status shows why

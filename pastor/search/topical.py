@@ -18,7 +18,7 @@ from pastor.text.fold import fold
 NAMES_PT = Path(__file__).resolve().parent / "data" / "topic_names_pt.tsv"
 
 # Bump when parsing, weighting or the label text changes, so cached data is rebuilt.
-TOPICS_VERSION = "topics-4"
+TOPICS_VERSION = "topics-5"
 _WORD = re.compile(r"[a-z]+")
 
 
