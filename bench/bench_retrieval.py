@@ -58,6 +58,14 @@ def main() -> None:
         rows, seconds = out.split()
         print(f"index build: {rows} rows, {seconds} s embedding+writing, {wall:.1f} s process "
               f"({cpu:.1f} s CPU), peak RSS {rss:.0f} MB")
+        code = ("import shutil, time; from pastor.config import get_settings; from pastor.search.engine import load_engine;"
+                "e = load_engine(get_settings()); shutil.rmtree(e.topics.dir, ignore_errors=True);"
+                "t = time.perf_counter(); e.topics.build(e.bible); print(len(e.topics.labels), round(time.perf_counter() - t, 1))"
+                ) if os.environ.get("PASTOR_TOPICS", "x") else None
+        if code:
+            wall, rss, out, _ = run(code, env)
+            entries, seconds = out.split()
+            print(f"topic index build: {entries} labels embedded in {seconds} s, {wall:.1f} s process, peak RSS {rss:.0f} MB")
 
     # Restart with an unchanged index: a fresh process until search is ready (vectors + BM25).
     code = ("import time; t = time.perf_counter();"
@@ -77,7 +85,7 @@ def main() -> None:
     questions = [q["question"] for q in load_questions(ROOT / "bench" / "devset.jsonl")]
     for q in questions[:5]:
         engine.retriever.search(q)  # warm-up
-    timings = {"search": [], "embed": [], "bm25": []}
+    timings = {"search": [], "embed": [], "bm25": [], "topics": []}
     for q in questions:
         t = time.perf_counter()
         engine.retriever.search(q)
@@ -88,6 +96,10 @@ def main() -> None:
         t = time.perf_counter()
         engine.lexical.search(engine.retriever.lexical_query(q), engine.retriever.candidates)
         timings["bm25"].append((time.perf_counter() - t) * 1000)
+        vector = engine.retriever.query_vector(q)
+        t = time.perf_counter()
+        engine.retriever._topic_list(q, vector)
+        timings["topics"].append((time.perf_counter() - t) * 1000)
     for name, values in timings.items():
         print(f"{name}: p50 {percentile(values, 50):.1f} ms, p95 {percentile(values, 95):.1f} ms (n={len(values)})")
 

@@ -1,8 +1,8 @@
-"""Tune fusion (prominence λ, RRF k, lexical weight, depth) and the evidence gates on the dev sets.
+"""Tune fusion (prominence λ, RRF k, lexical/topic/xref weights, diversity) and the evidence gates on the dev sets.
 
 Usage: PASTOR_CORPUS=… PASTOR_DATA_DIR=… [PASTOR_PROMINENCE=…] [PASTOR_EXTRA_CORPORA=…] \
        python bench/tune_retrieval.py [bench/devset.jsonl bench/offtopic_dev.jsonl]
-Vector and BM25 candidates are computed once per question; only fusion and gates are repeated.
+Vector, BM25 and topical candidates are computed once per question; only fusion and gates are repeated.
 Never tune on bench/testset.jsonl or bench/offtopic_test.jsonl: those are for reporting."""
 
 from __future__ import annotations
@@ -17,34 +17,51 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pastor.config import get_settings  # noqa: E402
 from pastor.search.engine import load_engine  # noqa: E402
 from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
-from pastor.search.fusion import rrf  # noqa: E402
+from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
+from pastor.search.fusion import fuse  # noqa: E402
 from pastor.search.gates import Gate  # noqa: E402
-from pastor.search.modes import Mode
+from pastor.search.modes import Mode  # noqa: E402
 
 
 def candidates(engine, question: str, n: int = 100):
     retriever = engine.retriever
-    vector = retriever.index.vector_search(retriever.query_vector(question), n)
+    query = retriever.query_vector(question)
+    vector = retriever.index.vector_search(query, n)
     lexical = engine.lexical.search(retriever.lexical_query(question), n)
-    return vector, lexical, retriever._evidence(question, vector, [lexical], True)
+    topic = retriever._topic_list(question, query) if retriever._topics_on else []
+    return vector, lexical, retriever._evidence(question, vector, [lexical], True), topic
+
+
+def ranking(engine, question, lists, *, weights, k, prior, depth, xref_weight, per_chapter):
+    fused = fuse({name: ranked[:depth] for name, ranked in lists.items()}, weights=weights, k=k, prior=prior)
+    if xref_weight and engine.retriever.xref is not None:
+        fused = engine.retriever.xref.expand(fused, weight=xref_weight, k=k)
+    if per_chapter and not wants_passage(question):
+        fused = spread_chapters(fused, 6, per_chapter)
+    return [h.id for h in fused]
 
 
 def tune_fusion(engine, cached) -> None:
     prominence = engine.prominence
-    weights = [0.0, 0.002, 0.004, 0.006, 0.008, 0.012] if prominence else [0.0]
+    weights = [0.0, 0.004, 0.006, 0.01] if prominence else [0.0]
+    xrefs = [0.0, 0.5] if engine.retriever.xref is not None else [0.0]
+    grid = itertools.product(weights, [10, 30, 60, 120], [0.3, 0.6, 1.0], [0.0, 0.5, 1.0, 2.0, 3.0], [30], xrefs, [2])
     rows = []
-    for weight, k, lexical_weight, depth in itertools.product(weights, [30, 60, 120], [0.0, 0.3, 0.6, 1.0], [30, 60]):
+    for weight, k, lexical_weight, topic_weight, depth, xref_weight, per_chapter in grid:
         prior = (lambda i, w=weight: prominence.prior(i, w)) if weight else None
         hits, mrrs = [], []
-        for q, (vector, lexical, _) in cached:
-            ranked = [f.id for f in rrf(vector[:depth], lexical[:depth], k=k, prior=prior,
-                                        lexical_weight=lexical_weight)]
+        for q, (vector, lexical, _, topic) in cached:
+            ranked = ranking(engine, q["question"], {"vector": vector, "lexical": lexical, "topic": topic},
+                             weights={"vector": 1.0, "lexical": lexical_weight, "topic": topic_weight}, k=k,
+                             prior=prior, depth=depth, xref_weight=xref_weight, per_chapter=per_chapter)
             hits.append(hit_at_k(ranked, q["gold"], 6))
             mrrs.append(mrr_at_k(ranked, q["gold"], 10))
-        rows.append((sum(hits) / len(hits), sum(mrrs) / len(mrrs), weight, k, lexical_weight, depth))
-    print("\n| λ | k | lexical weight | depth | hit@6 | mrr@10 |\n|---:|---:|---:|---:|---:|---:|")
-    for hit, mrr, weight, k, lexical_weight, depth in sorted(rows, reverse=True)[:15]:
-        print(f"| {weight} | {k} | {lexical_weight} | {depth} | {hit:.3f} | {mrr:.3f} |")
+        rows.append((sum(hits) / len(hits) + sum(mrrs) / len(mrrs), sum(hits) / len(hits), sum(mrrs) / len(mrrs),
+                     weight, k, lexical_weight, topic_weight, depth, xref_weight, per_chapter))
+    print("\n| λ | k | lexical | topic | depth | xref | per chapter | hit@6 | mrr@10 |\n"
+          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for _, hit, mrr, *params in sorted(rows, reverse=True)[:20]:
+        print("| " + " | ".join(str(p) for p in params) + f" | {hit:.3f} | {mrr:.3f} |")
 
 
 def tune_gates(engine, cached, offtopic) -> None:
@@ -54,7 +71,7 @@ def tune_gates(engine, cached, offtopic) -> None:
     for best_z, pastoral_z, coverage in itertools.product([2.0, 2.5, 3.0, 3.5], [0.0, 1.0, 1.5, 99],
                                                           [0.5, 0.67, 1.01]):
         gate = Gate(best_z=best_z, pastoral_z=pastoral_z, lexical_coverage=coverage)
-        answered = sum(gate.decide(e, calibration)[0] != Mode.NO_EVIDENCE for _, (_, _, e) in cached)
+        answered = sum(gate.decide(e, calibration)[0] != Mode.NO_EVIDENCE for _, (_, _, e, _) in cached)
         refused = sum(gate.decide(e, calibration)[0] == Mode.NO_EVIDENCE for e in offtopic)
         print(f"| {best_z} | {pastoral_z} | {coverage} | {answered / len(cached):.2f} | "
               f"{refused / len(offtopic):.2f} |")

@@ -120,9 +120,9 @@ class Settings:
                                     help="the church's own documents (e.g. corpus/docs/example); empty = off")
     prominence: Path | None = setting("PASTOR_PROMINENCE", "corpus/verse_prominence.tsv.gz", _optional_path,
                                       help="verse-prominence TSV (plain or .gz); empty = prior off")
-    prominence_weight: float = setting("PASTOR_PROMINENCE_WEIGHT", "0.006", float, minimum=0.0,
+    prominence_weight: float = setting("PASTOR_PROMINENCE_WEIGHT", "0.01", float, minimum=0.0,
                                        help="λ in score + λ·log(1+in_votes)")
-    lexical_weight: float = setting("PASTOR_LEXICAL_WEIGHT", "0.6", float, minimum=0.0,
+    lexical_weight: float = setting("PASTOR_LEXICAL_WEIGHT", "1.0", float, minimum=0.0,
                                     help="weight of the BM25 list in the fusion (vector list: 1)")
     embedding_model: str = setting("EMBEDDING_MODEL", "use-multilingual", str,
                                    help="use-multilingual or any sentence-transformers id / local path")
@@ -187,6 +187,18 @@ class Settings:
                              help="store questions and answers in the turn log; off = ids, modes and scores only")
     log_retention_days: float = setting("PASTOR_LOG_RETENTION_DAYS", "30", float, minimum=0.0,
                                         help="turn log lines older than this are removed (0 = keep forever)")
+    # Retrieval signals beyond vectors and BM25 (issue 12); weights chosen by bench/tune_retrieval.py on the dev set.
+    topics: tuple[Path, ...] = setting("PASTOR_TOPICS",
+                                       "corpus/naves-topical-dictionary.csv.gz,corpus/torrey-topics.json.gz",
+                                       _paths, help="topical Bibles (Nave's .csv, Torrey's .json, .gz ok); empty = off")
+    topic_weight: float = setting("PASTOR_TOPIC_WEIGHT", "1.0", float, minimum=0.0,
+                                  help="weight of the topical list in the fusion (vector list: 1)")
+    xref: Path | None = setting("PASTOR_XREF", "", _optional_path,
+                                help="cross-reference links TSV (.gz ok) to expand the top hits; empty = off")
+    xref_weight: float = setting("PASTOR_XREF_WEIGHT", "0.0", float, minimum=0.0,
+                                 help="weight of the cross-reference list in the fusion")
+    per_chapter: int = setting("PASTOR_PER_CHAPTER", "2", int, minimum=0,
+                               help="at most n of the sources from one chapter, unless a passage is asked (0 = off)")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> "Settings":

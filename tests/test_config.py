@@ -30,8 +30,11 @@ class TestDefaults:
         assert settings.top_k == 6
         assert settings.candidates == 30
         assert settings.rrf_k == 120
-        assert settings.prominence_weight == 0.006
-        assert settings.lexical_weight == 0.6
+        assert settings.prominence_weight == 0.01
+        assert settings.lexical_weight == 1.0
+        assert settings.topic_weight == 1.0
+        assert settings.per_chapter == 2
+        assert settings.xref is None and settings.xref_weight == 0.0
         assert settings.modernize is True
         assert settings.llm_provider == "ollama"
         assert settings.llm_timeout == 60.0

@@ -47,7 +47,8 @@ def is_ignored(relative: str) -> bool:
 def test_the_image_holds_the_data_the_defaults_name():
     assert "COPY corpus ./corpus" in DOCKERFILE and "PASTOR_CORPUS" not in DOCKERFILE
     settings = Settings.from_env({})
-    for path in (settings.corpus, *settings.extra_corpora, settings.prominence, APP_ROOT / "corpus" / "NOTICE.md"):
+    for path in (settings.corpus, *settings.extra_corpora, settings.prominence, *settings.topics,
+                 APP_ROOT / "corpus" / "NOTICE.md"):
         relative = path.relative_to(APP_ROOT).as_posix()
         assert relative.startswith("corpus/") and (ROOT / relative).is_file(), relative
         assert not is_ignored(relative), f"{relative} ficaria fora da imagem (.dockerignore)"

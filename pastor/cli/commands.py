@@ -42,6 +42,10 @@ def cmd_index(args) -> int:
                                 on_wait=lambda: print("\naguardando outra indexação deste diretório de dados "
                                                       "(outro processo ou o app) terminar…", file=sys.stderr))
     bar.close()
+    if engine.topics is not None:
+        topics_started = time.perf_counter()
+        engine.topics.build(engine.bible)
+        print(f"Temas: {len(engine.topics.labels)} entradas em {time.perf_counter() - topics_started:.1f} s")
     docs = engine.docs.refresh() if engine.docs is not None else None
     summary = {**status.as_dict(), "seconds": round(time.perf_counter() - started, 1),
                "embedder": engine.embedder.name, "dim": engine.embedder.dim,
@@ -80,18 +84,32 @@ def cmd_eval(args) -> int:
     engine = _engine()
     if engine.index is not None and not engine.index.ready:
         print("aviso: índice vetorial incompleto; rode `python -m pastor index` antes", file=sys.stderr)
-    search = engine.retriever.search
-
-    def ranked(**flags):
-        return lambda q: [h.id for h in search(q, k=max(args.k, 10), gated=False, **flags).results]
-
-    results = evaluate_modes({"hybrid": ranked(), "vector": ranked(use_lexical=False),
-                              "lexical": ranked(use_vectors=False)}, questions, k=args.k)
+    results = evaluate_modes(eval_modes(engine.retriever, max(args.k, 10), args.ablation), questions, k=args.k)
     if args.json:
         _dump(results)
     else:
         print(format_table(results))
     return 0
+
+
+# Each signal alone (no diversity step, no expansion), then everything fused.
+SINGLE = {"vector": dict(use_lexical=False, use_topics=False),
+          "lexical": dict(use_vectors=False, use_topics=False),
+          "topic": dict(use_vectors=False, use_lexical=False)}
+ABLATION = {"hybrid − temas": dict(use_topics=False), "hybrid − xref": dict(use_xref=False),
+            "hybrid − diversidade": dict(diversify=False)}
+
+
+def eval_modes(retriever, k: int, ablation: bool = False) -> dict:
+    """Ranking functions per mode for `evaluate_modes`: fused, each signal alone, ablations."""
+    def ranked(**flags):
+        return lambda q: [h.id for h in retriever.search(q, k=k, gated=False, **flags).results]
+
+    modes = {"hybrid": ranked()}
+    modes.update({name: ranked(**flags, use_xref=False, diversify=False) for name, flags in SINGLE.items()})
+    if ablation:
+        modes.update({name: ranked(**flags) for name, flags in ABLATION.items()})
+    return modes
 
 
 # -- ask -----------------------------------------------------------------------------------------
@@ -139,6 +157,7 @@ def register_retrieval(sub) -> None:
     p = sub.add_parser("eval", help="avalia a busca com um arquivo JSONL de perguntas e versículos-ouro")
     p.add_argument("file")
     p.add_argument("--k", type=int, default=6)
+    p.add_argument("--ablation", action="store_true", help="também o híbrido sem cada sinal novo")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)
 

@@ -10,25 +10,12 @@ import numpy as np
 
 from pastor.documents import read_folder
 from pastor.search.buildlock import BuildLock
-from pastor.search.rows import embed_text, top_by_cosine
+from pastor.search.index import SEARCH_TEXT_VERSION
+from pastor.search.rows import embed_text
+from pastor.search.sources import VectorTable
 from pastor.search.storage import connect, table_names, write_json
 
 TABLE = "docs"
-
-
-class _Vectors:
-    """The in-memory side of the docs table, with the same search call as the verse index."""
-
-    def __init__(self):
-        self.ids: list[str] = []
-        self.matrix: np.ndarray | None = None
-
-    @property
-    def ready(self) -> bool:
-        return self.matrix is not None and len(self.ids) > 0
-
-    def vector_search(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
-        return top_by_cosine(self.matrix, self.ids, vector, n) if self.ready else []
 
 
 class DocumentSource:
@@ -40,7 +27,8 @@ class DocumentSource:
         self.folder = settings.docs_dir
         self.dir = Path(settings.data_dir) / "index"
         self.manifest_path = self.dir / "docs_manifest.json"
-        self.index = _Vectors()
+        self.modernize = settings.modernize
+        self.index = VectorTable()
         self.lexical = None
         self._texts: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -65,7 +53,11 @@ class DocumentSource:
         return db.create_table(TABLE, schema=self._schema())
 
     def _embedder_key(self) -> dict:
-        return {"name": self.embedder.name, "dim": self.embedder.dim} if self.embedder else {"name": None}
+        """What the stored vectors depend on: the model and how search text becomes embedder input."""
+        if self.embedder is None:
+            return {"name": None}
+        return {"name": self.embedder.name, "dim": self.embedder.dim, "modernize": self.modernize,
+                "search_text": SEARCH_TEXT_VERSION}
 
     def _read_manifest(self) -> dict:
         try:
@@ -124,7 +116,7 @@ class DocumentSource:
                    "title": [c.title for c in chunks], "text": [c.text for c in chunks],
                    "search_text": [c.search_text for c in chunks]}
         if self.embedder is not None:
-            vectors = self.embedder.encode([embed_text(c.search_text) for c in chunks])
+            vectors = self.embedder.encode([embed_text(c.search_text, self.modernize) for c in chunks])
             flat = pa.array(np.asarray(vectors, dtype=np.float32).ravel())
             columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, self.embedder.dim)
         return pa.table(columns, schema=self._schema())
@@ -136,11 +128,7 @@ class DocumentSource:
         self._texts = dict(zip(ids, data.column("text").to_pylist()))
         search = data.column("search_text").to_pylist()
         self.lexical = LexicalIndex(ids, search, stemmer=self.settings.stemmer) if ids else None
-        self.index = _Vectors()
-        if ids and self.embedder is not None:
-            flat = data.column("vector").combine_chunks().flatten().to_numpy()
-            self.index.ids = ids
-            self.index.matrix = flat.reshape(-1, self.embedder.dim).astype(np.float32, copy=False)
+        self.index = VectorTable.from_arrow(data, self.embedder.dim, "ref") if self.embedder else VectorTable()
 
     # -- queries -------------------------------------------------------------------------------
     def text(self, ref: str) -> str | None:

@@ -25,6 +25,7 @@ class Engine:
         self.index = None
         self.lexical = None
         self.prominence = None
+        self.topics = None
         self.retriever = None
         self.docs = None
         self.errors: deque[str] = deque(maxlen=10)
@@ -45,13 +46,16 @@ class Engine:
         self.lexical = self._load_lexical()
         self.prominence = self._load_prominence()
         self._load_embedder()
+        self.topics = self._load_topics()
+        self._load_docs()
         self.retriever = Retriever(
             self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical,
             prominence=self.prominence, prominence_weight=self.settings.prominence_weight,
             rrf_k=self.settings.rrf_k, candidates=self.settings.candidates,
             lexical_weight=self.settings.lexical_weight, modernize=self.settings.modernize,
-            smalltalk=_smalltalk())
-        self._load_docs()
+            smalltalk=_smalltalk(), extra_sources=[self.docs] if self.docs is not None else [],
+            topics=self.topics, topic_weight=self.settings.topic_weight, xref=self._load_xref(),
+            xref_weight=self.settings.xref_weight, per_chapter=self.settings.per_chapter)
         return self
 
     def _load_lexical(self):
@@ -109,7 +113,33 @@ class Engine:
         from pastor.search.docindex import DocumentSource
         self.docs = DocumentSource(self.settings, self.embedder)
         self.docs.open()
-        self.retriever.extra_sources = [self.docs]
+
+    def _load_topics(self):
+        """The topical index from its cache in the data dir; built by the indexer when missing."""
+        files = [p for p in self.settings.topics if Path(p).exists()]
+        if self.embedder is None or not files:
+            return None
+        from pastor.search.topical import NAMES_PT, TopicIndex
+        nave = next((p for p in files if ".csv" in Path(p).name), None)
+        torrey = next((p for p in files if ".json" in Path(p).name), None)
+        topics = TopicIndex(self.settings.data_dir, self.embedder, nave=nave, torrey=torrey, names=NAMES_PT,
+                            prominence=self.prominence)
+        try:
+            topics.open(self.bible)
+        except Exception as exc:  # a bad cache only costs a rebuild; status shows why
+            self.errors.append(f"temas: {exc}")
+        return topics
+
+    def _load_xref(self):
+        path = self.settings.xref
+        if path is None or not Path(path).exists():
+            return None
+        from pastor.search.xref import load_links
+        try:
+            return load_links(path)
+        except Exception as exc:  # the expansion is optional: status says why it is off
+            self.errors.append(f"referências cruzadas: {exc}")
+            return None
 
     # -- indexing ------------------------------------------------------------------------------
     @property
@@ -119,7 +149,7 @@ class Engine:
     def start_indexing(self, *, rebuild: bool = False, background: bool = True) -> bool:
         """Start (or resume) building; False when a build is already running."""
         with self._lock:
-            if self.indexing or (self.index is None and self.docs is None):
+            if self.indexing or (self.index is None and self.docs is None and self.topics is None):
                 return False
             self._cancel.clear()
             self._thread = threading.Thread(target=self._index, args=(rebuild,), daemon=True,
@@ -134,6 +164,8 @@ class Engine:
             if self.index is not None:
                 self.index.build(self.bible, self.extras, rebuild=rebuild, cancel=self._cancel,
                                  progress=lambda done, total: setattr(self, "progress", (done, total)))
+            if self.topics is not None and not self.topics.ready and not self._cancel.is_set():
+                self.topics.build(self.bible)
             if self.docs is not None and not self._cancel.is_set():
                 self.docs.refresh()
         except Exception as exc:
@@ -166,6 +198,7 @@ class Engine:
             "progress": {"done": self.progress[0], "total": self.progress[1]},
             "bm25_ready": self.lexical is not None,
             "prominence": self._prominence_status(),
+            "topics": self._topics_status(),
             "errors": list(self.errors),
         }
         if data["corpus"]:
@@ -177,7 +210,18 @@ class Engine:
     def credits(self) -> list[str]:
         """The attributions of the data in use now: each loaded dataset carries its own."""
         datasets = [self.bible, *self.extras, self.prominence]
-        return list(dict.fromkeys(d.credit for d in datasets if d is not None and d.credit))
+        credits = [d.credit for d in datasets if d is not None]
+        if self.topics is not None:  # the topical Bibles are read by their own loader: credits by file
+            from pastor.text.notice import credit_for
+            credits += [credit_for(p) for p in self.settings.topics if Path(p).exists()]
+        return list(dict.fromkeys(c for c in credits if c))
+
+    def _topics_status(self) -> dict:
+        if self.topics is None:
+            return {"enabled": False, "detail": "desligado (PASTOR_TOPICS vazio, arquivos ausentes ou sem modelo)"}
+        if not self.topics.ready:
+            return {"enabled": False, "detail": "aguardando a indexação dos temas"}
+        return {"enabled": True, "entries": len(self.topics.labels), "weight": self.settings.topic_weight}
 
     def _prominence_status(self) -> dict:
         if self.settings.prominence is None:

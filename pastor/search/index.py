@@ -9,7 +9,6 @@ import json
 import shutil
 import threading
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -18,7 +17,8 @@ import numpy as np
 
 from pastor.bible.usfx import Bible
 from pastor.search.buildlock import BuildLock
-from pastor.search.rows import Row, build_rows, embed_text, top_by_cosine  # noqa: F401 (re-exported)
+from pastor.search.rows import Row, build_rows, embed_text  # noqa: F401 (re-exported)
+from pastor.search.sources import VectorTable, top_by_cosine  # noqa: F401 (re-exported)
 from pastor.search.storage import connect, describe, table_names, write_json
 from pastor.text.datafile import logical_name
 
@@ -66,9 +66,7 @@ class VerseIndex:
         self.lock = threading.Lock()
         self.status = IndexStatus("missing")
         self.notice: str | None = None  # integrity news for the status page (corruption, waiting)
-        self._matrix: np.ndarray | None = None
-        self._ids: list[str] = []
-        self._copies = 1
+        self.vectors = VectorTable()  # the search side; LanceDB stays the store
 
     # -- manifest -----------------------------------------------------------------------------
     def expected(self, bible: Bible, extras: Sequence[Bible] = ()) -> dict:
@@ -196,7 +194,7 @@ class VerseIndex:
         if live.get("state") == "complete" and self._same(live, expected) and not rebuild:
             problem = self.table_problem(name, live.get("total"))
             if problem is None:
-                if self._matrix is None or self.status.state != "complete":
+                if not self.vectors.ready or self.status.state != "complete":
                     self._load_matrix(name)  # e.g. another process finished while we waited
                 self.status = IndexStatus("complete", live["total"], live["total"], None, live)
                 return self.status
@@ -208,7 +206,7 @@ class VerseIndex:
         if live and (rebuild or not self._same(live, expected) or self.table_problem(name, None)):
             self._drop_table(name)
             self.manifest_path.unlink(missing_ok=True)
-            self._matrix = None
+            self.vectors = VectorTable()
         return self._fill(name, self.manifest_path, expected, rows, progress, cancel)
 
     def _build_beside(self, live: dict, expected: dict, rows: list[Row], progress, cancel) -> IndexStatus:
@@ -270,27 +268,16 @@ class VerseIndex:
 
     # -- search --------------------------------------------------------------------------------
     def _load_matrix(self, name: str) -> None:
-        """Keep the vectors in memory: exact search by one matrix product.
-
-        Measured here: LanceDB's flat search over 31k×512 took 37 ms p50 / 44 ms p95, the
-        in-memory product 3 ms, so LanceDB stays the store and numpy does the search."""
+        """Keep the vectors in memory: exact search by one matrix product (see `VectorTable`)."""
         table = self._open_table(create=False, name=name)
-        data = table.to_arrow().select(["id", "vector"])
-        ids = data.column("id").to_pylist()
-        flat = data.column("vector").combine_chunks().flatten().to_numpy()
-        self._set_matrix(ids, flat.reshape(-1, self.embedder.dim).astype(np.float32, copy=False))
+        self.vectors = VectorTable.from_arrow(table.to_arrow().select(["id", "vector"]), self.embedder.dim)
         # A copy as plain numpy, named after its table: a restart then reads 64 MB instead of
         # importing and opening LanceDB (importing lancedb alone measured 3.5 s here).
         vectors, id_file = self._vector_files(name)
         with open(vectors.with_suffix(".tmp"), "wb") as handle:
-            np.save(handle, self._matrix)
+            np.save(handle, self.vectors.matrix)
         vectors.with_suffix(".tmp").replace(vectors)
-        write_json(id_file, ids)
-
-    def _set_matrix(self, ids: list[str], matrix: np.ndarray) -> None:
-        self._ids = ids
-        self._copies = max(Counter(ids).values(), default=1)  # rows per id: 1 + extra translations
-        self._matrix = matrix
+        write_json(id_file, self.vectors.ids)
 
     def _load_cached_matrix(self, manifest: dict) -> bool:
         """The numpy copy of a complete table, when it matches the manifest's row count. The
@@ -304,7 +291,7 @@ class VerseIndex:
             return False
         if len(ids) != manifest.get("total") or matrix.shape != (len(ids), self.embedder.dim):
             return False
-        self._set_matrix(ids, matrix)
+        self.vectors = VectorTable(ids, matrix)
         return True
 
     def open(self, bible: Bible, extras: Sequence[Bible] = ()) -> IndexStatus:
@@ -325,25 +312,24 @@ class VerseIndex:
 
     @property
     def ready(self) -> bool:
-        return self._matrix is not None
+        return self.vectors.ready
 
     def vector_search(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
         """Top-n verse ids by cosine, de-duplicated across translations (best row wins)."""
-        if self._matrix is None:
-            return []
-        return top_by_cosine(self._matrix, self._ids, vector, n, copies=self._copies)
+        return self.vectors.vector_search(vector, n)
 
     def calibrate(self, pairs: int = 4000, seed: int = 7) -> dict:
         """Cosine distribution of random unrelated verse pairs (different books)."""
         rng = np.random.default_rng(seed)
-        n = len(self._ids)
+        ids, matrix = self.vectors.ids, self.vectors.matrix
+        n = len(ids)
         a, b = rng.integers(0, n, pairs), rng.integers(0, n, pairs)
-        keep = np.array([self._ids[i].split()[0] != self._ids[j].split()[0] for i, j in zip(a, b)])
+        keep = np.array([ids[i].split()[0] != ids[j].split()[0] for i, j in zip(a, b)])
         if not keep.any():  # a one-book corpus: pairs of different verses are the best stand-in
-            keep = np.array([self._ids[i] != self._ids[j] for i, j in zip(a, b)])
+            keep = np.array([ids[i] != ids[j] for i, j in zip(a, b)])
         if not keep.any():  # a single verse: no band at all, so the vector gates never pass
             return {"pairs": 0, "mean": 0.0, "std": 0.0, "p50": 0.0, "p95": 0.0, "p99": 0.0}
-        sims = np.einsum("ij,ij->i", self._matrix[a[keep]], self._matrix[b[keep]])
+        sims = np.einsum("ij,ij->i", matrix[a[keep]], matrix[b[keep]])
         return {"pairs": int(keep.sum()), "mean": float(sims.mean()), "std": float(sims.std()),
                 "p50": float(np.percentile(sims, 50)), "p95": float(np.percentile(sims, 95)),
                 "p99": float(np.percentile(sims, 99))}

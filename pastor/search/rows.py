@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 
 from pastor.bible.usfx import Bible
 
@@ -20,22 +19,6 @@ class Row:
     translation: str
     text: str
     search_text: str
-
-
-def top_by_cosine(matrix: np.ndarray, ids: list[str], vector: np.ndarray, n: int,
-                  copies: int = 1) -> list[tuple[str, float]]:
-    """Best n distinct ids by one matrix product over unit rows; an id may own `copies` rows."""
-    if n <= 0 or not ids:
-        return []
-    scores = matrix @ np.asarray(vector, dtype=np.float32)
-    take = min(len(scores), n * copies)  # enough rows for n ids even if copies crowd the top
-    top = np.argpartition(-scores, take - 1)[:take]
-    best: dict[str, float] = {}
-    for i in top[np.argsort(-scores[top])]:
-        best.setdefault(ids[i], float(scores[i]))
-        if len(best) == n:
-            break
-    return list(best.items())
 
 
 def embed_text(text: str, modernize: bool = True) -> str:

@@ -45,6 +45,10 @@ class SearchHit(TypedDict):
     vector_score: float | None
     lexical_rank: int | None
     lexical_score: float | None
+    topic_rank: int | None
+    topic_score: float | None
+    xref_rank: int | None
+    xref_score: float | None
     kind: str
 
 

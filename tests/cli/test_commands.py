@@ -32,7 +32,7 @@ def env(tmp_path, monkeypatch, fake_models):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(config, "ROOT", tmp_path)  # a developer's .env must not leak into these runs
     values = {"PASTOR_CORPUS": str(MINI), "PASTOR_DATA_DIR": str(tmp_path / "data"), "PASTOR_DOCS_DIR": "",
-              "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "EMBEDDING_MODEL": FAKE_MODEL, "PASTOR_EMBED_BATCH": "8",
+              "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "", "EMBEDDING_MODEL": FAKE_MODEL, "PASTOR_EMBED_BATCH": "8",
               "LLM_PROVIDER": "fake"}
 
     def set_env(**changes: str) -> None:
@@ -164,7 +164,7 @@ class TestEval:
     def test_json_per_mode(self, env, capsys, questions):
         main_json(capsys, "index", "--json")
         results = main_json(capsys, "eval", str(questions), "--json", "--k", "3")
-        assert list(results) == ["hybrid", "vector", "lexical"]
+        assert list(results) == ["hybrid", "vector", "lexical", "topic"]
         for mode, row in results.items():
             assert set(row) == METRICS | {"hit@3"}, mode
             assert row["n"] == 3
@@ -253,7 +253,7 @@ class TestProcess:
                              encoding="utf-8")
         base = {k: v for k, v in os.environ.items() if not k.startswith(("PASTOR_", "LLM_", "EMBEDDING_"))}
         env = {**base, "PASTOR_CORPUS": str(MINI), "PASTOR_DATA_DIR": str(tmp_path / "data"),
-               "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "",
+               "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "",
                "EMBEDDING_MODEL": "use-multilingual",
                "LLM_PROVIDER": "fake", "PASTOR_FAKE_RESPONSES": str(responses), "HF_HUB_OFFLINE": "1"}
         done = subprocess.run([sys.executable, "-m", "pastor", "ask", "Mateus 18:21-22", "--json"], cwd=ROOT,

@@ -193,3 +193,26 @@ class TestSearch:
         docs.refresh()
         assert not docs.index.ready and docs.index.vector_search([0.0], 3) == []
         assert docs.lexical.search("ensaio do coral", 1)[0][0] == "avisos.txt#p0-c0"
+
+
+class TestModernizeSetting:
+    """`PASTOR_MODERNIZE` applies to documents as to verses and queries, and is part of the manifest key."""
+
+    def test_off_embeds_the_text_as_written(self, tmp_path):
+        folder = tmp_path / "docs"
+        folder.mkdir()
+        (folder / "sermao.md").write_text("# Sermão\n\nO peccado e a graça de Christo.\n", encoding="utf-8")
+        embedder = HashEmbedder()
+        source(settings_for(tmp_path / "data", PASTOR_DOCS_DIR=str(folder), PASTOR_MODERNIZE="false"),
+               embedder).refresh()
+        assert embedder.texts and all("peccado" in text for text in embedder.texts)
+        assert embed_text("peccado", modernize=True) != "peccado"  # the setting matters for this text
+
+    def test_changing_it_reembeds_every_document(self, tmp_path, docs_dir):
+        data = tmp_path / "data"
+        source(settings_for(data, PASTOR_DOCS_DIR=str(docs_dir))).refresh()
+        embedder = HashEmbedder()
+        summary = source(settings_for(data, PASTOR_DOCS_DIR=str(docs_dir), PASTOR_MODERNIZE="false"),
+                         embedder).refresh()
+        assert summary["unchanged"] == 0 and summary["read"] == 11
+        assert embedder.texts

@@ -240,3 +240,26 @@ class TestEmbedderFailures:
         assert status["index"]["rows"] == 8
         assert any(e.startswith("indexação:") for e in status["errors"])
         answers_without_vectors(engine)
+
+
+# -- sources and topics wired at construction -------------------------------------------------------
+class TestWiring:
+    def test_documents_are_passed_to_the_retriever_at_construction(self, make_engine, tmp_path):
+        from tests.support.core_fixtures import copy_docs
+        engine = make_engine(index=False, PASTOR_DOCS_DIR=str(copy_docs(tmp_path / "docs")))
+        assert engine.retriever.extra_sources == (engine.docs,)
+        assert make_engine(index=False).retriever.extra_sources == ()
+
+    def test_topics_are_built_by_the_indexer_and_reported(self, make_engine, tmp_path):
+        nave = tmp_path / "nave.csv"
+        nave.write_text('section,subject,entry\nF,FORGIVENESS,"-OF ENEMIES MAT 6:14; EPH 4:32"\n', encoding="utf-8")
+        engine = make_engine(index=False, PASTOR_TOPICS=str(nave))
+        assert engine.status()["topics"] == {"enabled": False, "detail": "aguardando a indexação dos temas"}
+        assert engine.start_indexing(background=False)
+        topics = engine.status()["topics"]
+        assert topics["enabled"] is True and topics["entries"] >= 1
+        hits = engine.retriever.search("forgiveness of enemies", k=25, gated=False).results
+        assert {"MAT 6:14", "EPH 4:32"} <= {h.id for h in hits if h.topic_rank is not None}
+
+    def test_topics_off_when_the_setting_is_empty(self, engine):
+        assert engine.topics is None and engine.status()["topics"]["enabled"] is False

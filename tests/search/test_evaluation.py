@@ -281,8 +281,8 @@ def _normal(text: str) -> str:
 
 class TestShippedSets:
     def test_sizes(self, sets):
-        assert len(sets["devset"]) >= 70
-        assert len(sets["testset"]) >= 40
+        assert len(sets["devset"]) >= 150
+        assert len(sets["testset"]) >= 100
 
     @pytest.mark.parametrize("name", SETS)
     def test_every_gold_id_exists_in_almeida_1911(self, sets, almeida, name):

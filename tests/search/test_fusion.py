@@ -87,3 +87,23 @@ class TestPrior:
         plain = [f.id for f in rrf(VECTOR, [], k=60)]
         boosted = [f.id for f in rrf(VECTOR, [], k=60, prior=lambda i: 0.001 if i == "B" else 0.0)]
         assert plain[:2] == ["A", "B"] and boosted[:2] == ["B", "A"]
+
+
+class TestNamedLists:
+    def test_any_signal_fuses_with_its_weight_and_reports_its_rank(self):
+        from pastor.search.fusion import fuse
+        fused = by_id(fuse({"vector": VECTOR, "topic": [("D", 3.0), ("A", 1.0)]}, weights={"topic": 2.0}, k=60))
+        assert fused["D"].score == pytest.approx(2 / 61)
+        assert (fused["A"].vector_rank, fused["A"].topic_rank, fused["A"].topic_score) == (1, 2, 1.0)
+        assert fused["A"].score == pytest.approx(1 / 61 + 2 / 62)
+
+    def test_unknown_signal_is_rejected(self):
+        from pastor.search.fusion import fuse
+        with pytest.raises(ValueError):
+            fuse({"magic": VECTOR})
+
+    def test_one_hit_type_to_the_api(self):
+        hit = rrf(VECTOR, LEXICAL, k=60, prior=lambda i: 0.1234567)[0]
+        data = hit.as_dict()
+        assert "prior" not in data and data["score"] == round(hit.score, 6)
+        assert data["xref_rank"] is None and data["kind"] == "verse"

@@ -258,8 +258,8 @@ class TestCalibration:
         index = new_index(tmp_path)
         index.build(mini_bible)
         # One axis per book: same-book pairs would have cosine 1, different-book pairs have 0.
-        books = sorted({verse_id.split()[0] for verse_id in index._ids})
-        index._matrix = np.eye(64, dtype=np.float32)[[books.index(i.split()[0]) for i in index._ids]]
+        books = sorted({verse_id.split()[0] for verse_id in index.vectors.ids})
+        index.vectors.matrix = np.eye(64, dtype=np.float32)[[books.index(i.split()[0]) for i in index.vectors.ids]]
         calibration = index.calibrate()
         assert calibration["mean"] == calibration["p99"] == 0.0
 

@@ -78,13 +78,14 @@ class HashEmbedder(Embedder):
 
 
 def settings_for(data_dir: Path, **env: str) -> Settings:
-    """Settings on the tiny corpus with the fake embedder, no documents and no prominence."""
+    """Settings on the tiny corpus with the fake embedder, no documents, no prominence and no topics."""
     values = {
         "PASTOR_CORPUS": str(MINI),
         "PASTOR_DATA_DIR": str(data_dir),
         "PASTOR_DOCS_DIR": "",
         "PASTOR_EXTRA_CORPORA": "",
         "PASTOR_PROMINENCE": "",
+        "PASTOR_TOPICS": "",
         "EMBEDDING_MODEL": FAKE_MODEL,
         "LLM_PROVIDER": "fake",
         "PASTOR_EMBED_BATCH": "8",

@@ -114,6 +114,7 @@ def test_no_model_running_still_answers_with_verses_and_the_fix(start):
     assert "documents" not in status  # the example church is off by default
     credits = " · ".join(status["attributions"])
     assert "Almeida 1911" in credits and "Bíblia Livre" in credits and "OpenBible.info" in credits
+    assert "Nave's Topical Bible" in credits and "Torrey's" in credits  # the topical retriever's data
     assert status["llm"]["reachable"] is False
 
 
