@@ -45,11 +45,14 @@ def cmd_index(args) -> int:
     if engine.topics is not None:
         topics_started = time.perf_counter()
         engine.topics.build(engine.bible)
-        print(f"Temas: {len(engine.topics.labels)} entradas em {time.perf_counter() - topics_started:.1f} s")
+        topics = {"labels": len(engine.topics.labels), "seconds": round(time.perf_counter() - topics_started, 1)}
+        print(f"Temas: {topics['labels']} entradas em {topics['seconds']} s", file=sys.stderr)
     docs = engine.docs.refresh() if engine.docs is not None else None
     summary = {**status.as_dict(), "seconds": round(time.perf_counter() - started, 1),
                "embedder": engine.embedder.name, "dim": engine.embedder.dim,
                "calibration": status.manifest.get("calibration")}
+    if engine.topics is not None:
+        summary["topics"] = topics
     if docs is not None:
         summary["documents"] = docs
     if args.json:
