@@ -209,8 +209,7 @@ class TestSignals:
         assert set(data) == {"mode", "reason", "results", "references", "not_found", "note"}
         hit = data["results"][0]
         assert set(hit) == {"id", "reference", "text", "score", "vector_rank", "vector_score",
-                            "lexical_rank", "lexical_score", "topic_rank", "topic_score",
-                            "xref_rank", "xref_score", "kind"}
+                            "lexical_rank", "lexical_score", "topic_rank", "topic_score", "kind"}
         assert hit["score"] == round(hit["score"], 6)
 
 
