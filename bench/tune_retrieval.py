@@ -42,7 +42,7 @@ def ranking(question, lists, *, weights, k, prior, depth, per_chapter):
 def tune_fusion(engine, cached) -> None:
     prominence = engine.prominence
     weights = [0.0, 0.004, 0.006, 0.01] if prominence else [0.0]
-    grid = itertools.product(weights, [10, 30, 60, 120], [0.3, 0.6, 1.0], [0.0, 0.5, 1.0, 2.0, 3.0], [30], [2])
+    grid = itertools.product(weights, [10, 30, 60, 120], [0.3, 0.6, 1.0], [0.0, 0.5, 1.0, 1.5, 2.0, 3.0], [30], [2])
     rows = []
     for weight, k, lexical_weight, topic_weight, depth, per_chapter in grid:
         prior = (lambda i, w=weight: prominence.prior(i, w)) if weight else None
