@@ -1,4 +1,4 @@
-"""Tune fusion (prominence λ, RRF k, lexical/topic/xref weights, diversity) and the evidence gates on the dev sets.
+"""Tune fusion (prominence λ, RRF k, lexical/topic weights, diversity) and the evidence gates on the dev sets.
 
 Usage: PASTOR_CORPUS=… PASTOR_DATA_DIR=… [PASTOR_PROMINENCE=…] [PASTOR_EXTRA_CORPORA=…] \
        python bench/tune_retrieval.py [bench/devset.jsonl bench/offtopic_dev.jsonl]
@@ -32,10 +32,8 @@ def candidates(engine, question: str, n: int = 100):
     return vector, lexical, retriever._evidence(question, vector, [lexical], True), topic
 
 
-def ranking(engine, question, lists, *, weights, k, prior, depth, xref_weight, per_chapter):
+def ranking(question, lists, *, weights, k, prior, depth, per_chapter):
     fused = fuse({name: ranked[:depth] for name, ranked in lists.items()}, weights=weights, k=k, prior=prior)
-    if xref_weight and engine.retriever.xref is not None:
-        fused = engine.retriever.xref.expand(fused, weight=xref_weight, k=k)
     if per_chapter and not wants_passage(question):
         fused = spread_chapters(fused, 6, per_chapter)
     return [h.id for h in fused]
@@ -44,22 +42,21 @@ def ranking(engine, question, lists, *, weights, k, prior, depth, xref_weight, p
 def tune_fusion(engine, cached) -> None:
     prominence = engine.prominence
     weights = [0.0, 0.004, 0.006, 0.01] if prominence else [0.0]
-    xrefs = [0.0, 0.5] if engine.retriever.xref is not None else [0.0]
-    grid = itertools.product(weights, [10, 30, 60, 120], [0.3, 0.6, 1.0], [0.0, 0.5, 1.0, 2.0, 3.0], [30], xrefs, [2])
+    grid = itertools.product(weights, [10, 30, 60, 120], [0.3, 0.6, 1.0], [0.0, 0.5, 1.0, 1.5, 2.0, 3.0], [30], [2])
     rows = []
-    for weight, k, lexical_weight, topic_weight, depth, xref_weight, per_chapter in grid:
+    for weight, k, lexical_weight, topic_weight, depth, per_chapter in grid:
         prior = (lambda i, w=weight: prominence.prior(i, w)) if weight else None
         hits, mrrs = [], []
         for q, (vector, lexical, _, topic) in cached:
-            ranked = ranking(engine, q["question"], {"vector": vector, "lexical": lexical, "topic": topic},
+            ranked = ranking(q["question"], {"vector": vector, "lexical": lexical, "topic": topic},
                              weights={"vector": 1.0, "lexical": lexical_weight, "topic": topic_weight}, k=k,
-                             prior=prior, depth=depth, xref_weight=xref_weight, per_chapter=per_chapter)
+                             prior=prior, depth=depth, per_chapter=per_chapter)
             hits.append(hit_at_k(ranked, q["gold"], 6))
             mrrs.append(mrr_at_k(ranked, q["gold"], 10))
         rows.append((sum(hits) / len(hits) + sum(mrrs) / len(mrrs), sum(hits) / len(hits), sum(mrrs) / len(mrrs),
-                     weight, k, lexical_weight, topic_weight, depth, xref_weight, per_chapter))
-    print("\n| λ | k | lexical | topic | depth | xref | per chapter | hit@6 | mrr@10 |\n"
-          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                     weight, k, lexical_weight, topic_weight, depth, per_chapter))
+    print("\n| λ | k | lexical | topic | depth | per chapter | hit@6 | mrr@10 |\n"
+          "|---:|---:|---:|---:|---:|---:|---:|---:|")
     for _, hit, mrr, *params in sorted(rows, reverse=True)[:20]:
         print("| " + " | ".join(str(p) for p in params) + f" | {hit:.3f} | {mrr:.3f} |")
 

@@ -191,12 +191,8 @@ class Settings:
     topics: tuple[Path, ...] = setting("PASTOR_TOPICS",
                                        "corpus/naves-topical-dictionary.csv.gz,corpus/torrey-topics.json.gz",
                                        _paths, help="topical Bibles (Nave's .csv, Torrey's .json, .gz ok); empty = off")
-    topic_weight: float = setting("PASTOR_TOPIC_WEIGHT", "1.0", float, minimum=0.0,
+    topic_weight: float = setting("PASTOR_TOPIC_WEIGHT", "1.5", float, minimum=0.0,
                                   help="weight of the topical list in the fusion (vector list: 1)")
-    xref: Path | None = setting("PASTOR_XREF", "", _optional_path,
-                                help="cross-reference links TSV (.gz ok) to expand the top hits; empty = off")
-    xref_weight: float = setting("PASTOR_XREF_WEIGHT", "0.0", float, minimum=0.0,
-                                 help="weight of the cross-reference list in the fusion")
     per_chapter: int = setting("PASTOR_PER_CHAPTER", "2", int, minimum=0,
                                help="at most n of the sources from one chapter, unless a passage is asked (0 = off)")
 

@@ -32,9 +32,8 @@ class TestDefaults:
         assert settings.rrf_k == 120
         assert settings.prominence_weight == 0.01
         assert settings.lexical_weight == 1.0
-        assert settings.topic_weight == 1.0
+        assert settings.topic_weight == 1.5
         assert settings.per_chapter == 2
-        assert settings.xref is None and settings.xref_weight == 0.0
         assert settings.modernize is True
         assert settings.llm_provider == "ollama"
         assert settings.llm_timeout == 60.0

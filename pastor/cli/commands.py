@@ -95,11 +95,11 @@ def cmd_eval(args) -> int:
     return 0
 
 
-# Each signal alone (no diversity step, no expansion), then everything fused.
+# Each signal alone (no diversity step), then everything fused.
 SINGLE = {"vector": dict(use_lexical=False, use_topics=False),
           "lexical": dict(use_vectors=False, use_topics=False),
           "topic": dict(use_vectors=False, use_lexical=False)}
-ABLATION = {"hybrid − temas": dict(use_topics=False), "hybrid − xref": dict(use_xref=False),
+ABLATION = {"hybrid − temas": dict(use_topics=False),
             "hybrid − diversidade": dict(diversify=False)}
 
 
@@ -109,7 +109,7 @@ def eval_modes(retriever, k: int, ablation: bool = False) -> dict:
         return lambda q: [h.id for h in retriever.search(q, k=k, gated=False, **flags).results]
 
     modes = {"hybrid": ranked()}
-    modes.update({name: ranked(**flags, use_xref=False, diversify=False) for name, flags in SINGLE.items()})
+    modes.update({name: ranked(**flags, diversify=False) for name, flags in SINGLE.items()})
     if ablation:
         modes.update({name: ranked(**flags) for name, flags in ABLATION.items()})
     return modes

@@ -54,8 +54,7 @@ class Engine:
             rrf_k=self.settings.rrf_k, candidates=self.settings.candidates,
             lexical_weight=self.settings.lexical_weight, modernize=self.settings.modernize,
             smalltalk=_smalltalk(), extra_sources=[self.docs] if self.docs is not None else [],
-            topics=self.topics, topic_weight=self.settings.topic_weight, xref=self._load_xref(),
-            xref_weight=self.settings.xref_weight, per_chapter=self.settings.per_chapter)
+            topics=self.topics, topic_weight=self.settings.topic_weight, per_chapter=self.settings.per_chapter)
         return self
 
     def _load_lexical(self):
@@ -129,17 +128,6 @@ class Engine:
         except Exception as exc:  # a bad cache only costs a rebuild; status shows why
             self.errors.append(f"temas: {exc}")
         return topics
-
-    def _load_xref(self):
-        path = self.settings.xref
-        if path is None or not Path(path).exists():
-            return None
-        from pastor.search.xref import load_links
-        try:
-            return load_links(path)
-        except Exception as exc:  # the expansion is optional: status says why it is off
-            self.errors.append(f"referências cruzadas: {exc}")
-            return None
 
     # -- indexing ------------------------------------------------------------------------------
     @property

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Mapping, Sequence
 
 # The ranked lists a hit can come from; each has a `<name>_rank` and `<name>_score` on `Hit`.
-SIGNALS = ("vector", "lexical", "topic", "xref")
+SIGNALS = ("vector", "lexical", "topic")
 
 
 @dataclass
@@ -23,8 +23,6 @@ class Hit:
     lexical_score: float | None = None
     topic_rank: int | None = None
     topic_score: float | None = None
-    xref_rank: int | None = None
-    xref_score: float | None = None
     kind: str = "verse"  # "verse" | "doc"
     prior: float = 0.0
 

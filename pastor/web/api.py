@@ -29,8 +29,8 @@ DESCRIPTIONS = {
              "removed_citations, sources, provider, model e error. "
              "history: lista opcional de {role: 'user'|'assistant', content}."),
     "search": ("Busca versículos para uma pergunta: {mode, reason, results: [{id, reference, text, score, "
-               "vector_rank, vector_score, lexical_rank, lexical_score, topic_rank, topic_score, xref_rank, "
-               "xref_score, kind}], references, not_found}. k: 1 a 50; "
+               "vector_rank, vector_score, lexical_rank, lexical_score, topic_rank, topic_score, kind}], "
+               "references, not_found}. k: 1 a 50; "
                "source: 'all', 'bible' ou 'docs'."),
     "lookup": ("Resolve referências bíblicas escritas no texto (ex.: 'João 3:16', 'Sl 23'): "
                "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}."),

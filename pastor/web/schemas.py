@@ -47,8 +47,6 @@ class SearchHit(TypedDict):
     lexical_score: float | None
     topic_rank: int | None
     topic_score: float | None
-    xref_rank: int | None
-    xref_score: float | None
     kind: str
 
 

@@ -106,4 +106,5 @@ class TestNamedLists:
         hit = rrf(VECTOR, LEXICAL, k=60, prior=lambda i: 0.1234567)[0]
         data = hit.as_dict()
         assert "prior" not in data and data["score"] == round(hit.score, 6)
-        assert data["xref_rank"] is None and data["kind"] == "verse"
+        assert data["topic_rank"] is None and data["kind"] == "verse"
+        assert not any(key.startswith("xref") for key in data)

@@ -158,6 +158,15 @@ class TestVectorsNotReady:
         assert all(h.vector_rank is None for h in result.results)
         assert embedder.calls == 0  # no query vector when there is nothing to compare it with
 
+    def test_the_query_vector_embeds_the_expanded_question(self, tmp_path, mini_bible):
+        embedder = HashEmbedder()
+        retriever = make_retriever(mini_bible, embedder, tmp_path, build=False)
+        retriever.query_vector("tenho medo")
+        assert embedder.texts[-1].startswith("tenho medo ") and "temor" in embedder.texts[-1]
+        retriever.expand_queries = False
+        retriever.query_vector("tenho medo")
+        assert embedder.texts[-1] == "tenho medo"
+
     def test_no_index_at_all(self, mini_bible):
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
         retriever = Retriever(mini_bible, embedder=None, index=None, lexical=lexical)
@@ -209,8 +218,7 @@ class TestSignals:
         assert set(data) == {"mode", "reason", "results", "references", "not_found", "note"}
         hit = data["results"][0]
         assert set(hit) == {"id", "reference", "text", "score", "vector_rank", "vector_score",
-                            "lexical_rank", "lexical_score", "topic_rank", "topic_score",
-                            "xref_rank", "xref_score", "kind"}
+                            "lexical_rank", "lexical_score", "topic_rank", "topic_score", "kind"}
         assert hit["score"] == round(hit["score"], 6)
 
 
