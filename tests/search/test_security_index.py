@@ -164,7 +164,8 @@ def test_two_index_processes_on_one_data_dir_leave_one_complete_index(tmp_path):
     from tests.support.helpers import MINI_CORPUS, ROOT
     base = {k: v for k, v in os.environ.items() if not k.startswith(("PASTOR_", "LLM_", "EMBEDDING_"))}
     env = {**base, "PASTOR_CORPUS": str(MINI_CORPUS), "PASTOR_DATA_DIR": str(tmp_path / "data"),
-           "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "HF_HUB_OFFLINE": "1", "PASTOR_EMBED_BATCH": "4"}
+           "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "",
+           "HF_HUB_OFFLINE": "1", "PASTOR_EMBED_BATCH": "4"}  # one translation: one row per verse
     command = [sys.executable, "-m", "pastor", "index", "--json"]
     runs = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True) for _ in range(2)]
