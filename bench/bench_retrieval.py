@@ -51,15 +51,15 @@ def main() -> None:
     env = {**os.environ, "PASTOR_DATA_DIR": args.data_dir, "PASTOR_DOCS_DIR": ""}
 
     if args.build:
-        code = ("from pastor.config import get_settings; from pastor.search.engine import load_engine;"
-                "e = load_engine(get_settings()); s = e.index.build(e.bible, e.extras, rebuild=True);"
+        code = ("from pastor.config import get_settings; from pastor.wiring import build_engine;"
+                "e = build_engine(get_settings()); s = e.index.build(e.bible, e.extras, rebuild=True);"
                 "print(s.rows, s.manifest.get('build_seconds'))")
         wall, rss, out, cpu = run(code, env)
         rows, seconds = out.split()
         print(f"index build: {rows} rows, {seconds} s embedding+writing, {wall:.1f} s process "
               f"({cpu:.1f} s CPU), peak RSS {rss:.0f} MB")
-        code = ("import shutil, time; from pastor.config import get_settings; from pastor.search.engine import load_engine;"
-                "e = load_engine(get_settings()); shutil.rmtree(e.topics.dir, ignore_errors=True);"
+        code = ("import shutil, time; from pastor.config import get_settings; from pastor.wiring import build_engine;"
+                "e = build_engine(get_settings()); shutil.rmtree(e.topics.dir, ignore_errors=True);"
                 "t = time.perf_counter(); e.topics.build(e.bible); print(len(e.topics.labels), round(time.perf_counter() - t, 1))"
                 ) if os.environ.get("PASTOR_TOPICS", "x") else None
         if code:
@@ -69,8 +69,8 @@ def main() -> None:
 
     # Restart with an unchanged index: a fresh process until search is ready (vectors + BM25).
     code = ("import time; t = time.perf_counter();"
-            "from pastor.config import get_settings; from pastor.search.engine import load_engine;"
-            "e = load_engine(get_settings()); assert e.retriever.vectors_ready, e.status();"
+            "from pastor.config import get_settings; from pastor.wiring import build_engine;"
+            "e = build_engine(get_settings()); assert e.retriever.vectors_ready, e.status();"
             "e.retriever.search('estou com medo do futuro');"
             "print(round(time.perf_counter() - t, 2))")
     wall, rss, out, _ = run(code, env)
@@ -79,9 +79,9 @@ def main() -> None:
     # Search latency over the dev set, in this process.
     os.environ.update(env)
     from pastor.config import get_settings
-    from pastor.search.engine import load_engine
+    from pastor.wiring import build_engine
     from pastor.search.evaluation import load_questions
-    engine = load_engine(get_settings())
+    engine = build_engine(get_settings())
     questions = [q["question"] for q in load_questions(ROOT / "bench" / "devset.jsonl")]
     for q in questions[:5]:
         engine.retriever.search(q)  # warm-up

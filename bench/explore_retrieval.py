@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pastor.config import get_settings  # noqa: E402
 from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
-from pastor.search.engine import load_engine  # noqa: E402
+from pastor.wiring import build_engine  # noqa: E402
 from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
 from pastor.search.fusion import Hit, fuse  # noqa: E402
 from pastor.search.rows import embed_text  # noqa: E402
@@ -35,7 +35,7 @@ class Lab:
     """One engine, the dev questions and their cached candidates; `fused` re-ranks with given knobs."""
 
     def __init__(self, path: str):
-        self.engine = load_engine(get_settings())
+        self.engine = build_engine(get_settings())
         self.vectors, self.topics = self.engine.retriever.index.vectors, self.engine.topics
         self.questions = load_questions(path)
         encode = self.engine.embedder.encode

@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pastor.config import get_settings  # noqa: E402
-from pastor.search.engine import load_engine  # noqa: E402
+from pastor.wiring import build_engine  # noqa: E402
 from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
 from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
 from pastor.search.fusion import fuse  # noqa: E402
@@ -78,7 +78,7 @@ def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     dev = args[0] if args else "bench/devset.jsonl"
     off = args[1] if len(args) > 1 else "bench/offtopic_dev.jsonl"
-    engine = load_engine(get_settings())
+    engine = build_engine(get_settings())
     engine.retriever.expand_queries = "--no-expand" not in sys.argv
     if not engine.retriever.vectors_ready:
         sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")

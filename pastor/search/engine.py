@@ -228,9 +228,4 @@ def _smalltalk():
     return is_conversational
 
 
-def load_engine(settings: Settings) -> Engine:
-    """Load the engine or raise CorpusError with a message naming what is missing."""
-    return Engine(settings).load()
-
-
-__all__ = ["Engine", "load_engine", "CorpusError"]
+__all__ = ["Engine", "CorpusError"]

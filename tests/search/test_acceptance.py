@@ -11,7 +11,7 @@ import pytest
 
 from pastor.text.fold import fold
 from pastor.config import Settings
-from pastor.search.engine import load_engine
+from pastor.wiring import build_engine
 
 from tests.support.helpers import real_prominence
 
@@ -29,7 +29,7 @@ def engine(almeida_path, blivre_path, tmp_path_factory):
     env = {"PASTOR_CORPUS": str(almeida_path), "PASTOR_EXTRA_CORPORA": str(blivre_path),
            "PASTOR_PROMINENCE": str(PROMINENCE), "PASTOR_DATA_DIR": str(tmp_path_factory.mktemp("data")),
            "PASTOR_DOCS_DIR": ""}
-    engine = load_engine(Settings.from_env(env))
+    engine = build_engine(Settings.from_env(env))
     engine.start_indexing(background=False)
     assert engine.index.status.state == "complete", engine.status()
     return engine
@@ -61,6 +61,6 @@ class TestPastoralQuestions:
 
 class TestRestart:
     def test_unchanged_index_is_reused(self, engine):
-        again = load_engine(engine.settings)
+        again = build_engine(engine.settings)
         assert again.index.status.state == "complete" and again.retriever.vectors_ready
         assert ids(again, "estou com medo do futuro", 6) == ids(engine, "estou com medo do futuro", 6)

@@ -6,7 +6,8 @@ import pytest
 
 from pastor.search.modes import Mode
 from pastor.search.embedders.base import EmbedderError
-from pastor.search.engine import Engine, load_engine
+from pastor.search.engine import Engine
+from pastor.wiring import build_engine
 from pastor.search.prominence import ATTRIBUTION
 from tests.support.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI, MINI_VERSES, PROMINENCE
 
@@ -110,7 +111,7 @@ class TestStatus:
     def test_missing_corpus_is_a_corpus_error(self, make_settings, fake_models, tmp_path):
         from pastor.bible.usfx import CorpusError
         with pytest.raises(CorpusError):
-            load_engine(make_settings(PASTOR_CORPUS=str(tmp_path / "nao-ha.usfx.xml")))
+            build_engine(make_settings(PASTOR_CORPUS=str(tmp_path / "nao-ha.usfx.xml")))
 
 
 # -- before and during indexing --------------------------------------------------------------------
