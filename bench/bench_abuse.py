@@ -1,6 +1,6 @@
 """Benchmark: abusive inputs against the running app (prints sizes, times and RSS; asserts nothing).
 
-    python bench/bench_abuse.py [--corpus ../shared/corpus/por-almeida1911.usfx.xml]
+    python bench/bench_abuse.py [--corpus corpus/por-almeida1911.usfx.xml.gz]
 
 Starts the app in this process (full corpus, fake model, keyword search: vectors are not needed
 here), then sends: the amplification message ("Sl 1-150" × 500) to /lookup, /search and /chat; a
@@ -27,8 +27,8 @@ AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)
 
 
 def default_corpus() -> Path:
-    folder = Path(os.environ.get("PASTOR_TEST_CORPUS_DIR") or "../shared/corpus").expanduser()
-    return ((folder if folder.is_absolute() else ROOT / folder) / "por-almeida1911.usfx.xml").resolve()
+    """The Almeida 1911 text shipped in the repository."""
+    return ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"
 
 
 def rss_mb() -> tuple[float, float]:
