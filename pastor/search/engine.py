@@ -6,6 +6,7 @@ import threading
 import time
 import traceback
 from collections import deque
+from functools import cached_property
 from pathlib import Path
 
 from pastor.bible.usfx import Bible, CorpusError, load_bible
@@ -199,10 +200,16 @@ class Engine:
         """The attributions of the data in use now: each loaded dataset carries its own."""
         datasets = [self.bible, *self.extras, self.prominence]
         credits = [d.credit for d in datasets if d is not None]
-        if self.topics is not None:  # the topical Bibles are read by their own loader: credits by file
-            from pastor.text.notice import credit_for
-            credits += [credit_for(p) for p in self.settings.topics if Path(p).exists()]
+        if self.topics is not None:
+            credits += self.topic_credits
         return list(dict.fromkeys(c for c in credits if c))
+
+    @cached_property
+    def topic_credits(self) -> tuple[str, ...]:
+        """The topical Bibles' credits, matched once: matching hashes their few MB of content, and
+        the page asks for the credits under every answer."""
+        from pastor.text.notice import credit_for
+        return tuple(credit_for(p) for p in self.settings.topics if Path(p).exists())
 
     def _topics_status(self) -> dict:
         if self.topics is None:
