@@ -8,7 +8,7 @@ from typing import Literal
 
 import gradio as gr
 
-from pastor.web.ratelimit import RateLimited, client_key
+from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 from pastor.web.schemas import (ChatUpdate, FeedbackResult, LookupResult, ModelStatus, ReindexResult, SearchResult, Status,
                                 plain_json)
@@ -162,7 +162,7 @@ class WebAPI:
 
     def _rate_limit(self, request, limiter) -> None:
         try:
-            limiter.hit(client_key(request, self.runtime.settings.trusted_proxies))
+            limiter.hit(self.runtime.client(request))
         except RateLimited as exc:
             raise fail(str(exc)) from None
 

@@ -9,7 +9,7 @@ import gradio as gr
 from pastor.answer.chat import LEXICAL_NOTE, InputError
 from pastor.web import chatview, render
 from pastor.search.modes import Mode
-from pastor.web.ratelimit import RateLimited, client_key
+from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 
 log = logging.getLogger("pastor.web")
@@ -103,7 +103,7 @@ class Handlers:
             yield refused(problem)
             return
         try:
-            self.runtime.limiter.hit(client_key(request, self.runtime.settings.trusted_proxies))
+            self.runtime.limiter.hit(self.runtime.client(request))
         except RateLimited as exc:
             log.warning("pergunta recusada: limite de frequência")
             yield refused(str(exc))
@@ -232,7 +232,7 @@ class Handlers:
 
     def reindex(self, token: str, request: gr.Request = None) -> str:
         try:
-            self.runtime.limiters["reindex"].hit(client_key(request, self.runtime.settings.trusted_proxies))
+            self.runtime.limiters["reindex"].hit(self.runtime.client(request))
         except RateLimited as exc:
             return "⚠️ " + render.escape(str(exc))
         outcome = self.runtime.reindex(token or "")

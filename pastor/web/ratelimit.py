@@ -6,6 +6,7 @@ import ipaddress
 import math
 import threading
 import time
+from functools import lru_cache
 from typing import Callable
 
 # Entries older than the interval carry no information; past this many clients they are pruned.
@@ -68,6 +69,7 @@ def client_key(request, trusted_proxies=()) -> str:
     return peer
 
 
+@lru_cache(maxsize=8)  # the setting is fixed for the process: parse it once, not per request
 def _networks(entries: tuple[str, ...]) -> tuple:
     networks = []
     for entry in entries:

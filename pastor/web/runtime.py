@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from pastor.config import Settings
 from pastor.search.storage import describe
-from pastor.web.ratelimit import RateLimiter
+from pastor.web.ratelimit import RateLimiter, client_key
 
 log = logging.getLogger("pastor.web")
 
@@ -219,6 +219,10 @@ class Runtime:
         """The chat's validation (raises InputError), available even while loading."""
         from pastor.answer.checks import check_message
         return check_message(message, self.settings.max_message_chars)
+
+    def client(self, request) -> str:
+        """Who is asking, for the rate limits: the peer, or the forwarded client behind a trusted proxy."""
+        return client_key(request, self.settings.trusted_proxies)
 
     def attributions(self) -> list[str]:
         """Credits the licences require for what is loaded now (each dataset carries its own)."""
