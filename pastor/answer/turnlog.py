@@ -38,7 +38,7 @@ class TurnLog:
         self._lock = threading.RLock()
         self._known: set[str] | None = None  # turn ids on disk, read once (see `knows`)
         self._rated: set[str] = set()  # turn ids with a feedback record, read with `_known`
-        self._pruned = 0.0
+        self._pruned = float("-inf")  # monotonic time can be under PRUNE_EVERY after a boot: prune first
 
     # -- writing -------------------------------------------------------------------------------
     def write(self, record: dict) -> None:

@@ -118,6 +118,15 @@ class TestRetention:
         assert log.prune() == 1
         assert [r["turn_id"] for r in log.read()] == ["novo"]
 
+    def test_the_first_write_after_start_prunes_even_soon_after_boot(self, tmp_path, monkeypatch):
+        import pastor.answer.turnlog as turnlog
+        old = (datetime.now(timezone.utc) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%S%z")
+        TurnLog(tmp_path).write({"turn_id": "velho", "timestamp": old})  # an earlier run, no retention
+        monkeypatch.setattr(turnlog.time, "monotonic", lambda: 10.0)  # ten seconds of uptime
+        log = TurnLog(tmp_path, retention_days=1)
+        log.write({"turn_id": "novo"})
+        assert [r["turn_id"] for r in log.read()] == ["novo"]
+
 
 class TestFeedbackIndex:
     def test_feedback_reads_the_log_once_not_per_call(self, tmp_path, monkeypatch):
