@@ -28,7 +28,7 @@ def candidates(engine, question: str, n: int = 100):
     query = retriever.query_vector(question)
     vector = retriever.index.vector_search(query, n)
     lexical = engine.lexical.search(retriever.lexical_query(question), n)
-    topic = retriever._topic_list(question, query) if retriever._topics_on else []
+    topic = retriever._topic_list(question, query, n) if retriever._topics_on else []
     return vector, lexical, retriever._evidence(question, vector, [lexical], True), topic
 
 
@@ -42,7 +42,7 @@ def ranking(question, lists, *, weights, k, prior, depth, per_chapter):
 def tune_fusion(engine, cached) -> None:
     prominence = engine.prominence
     weights = [0.0, 0.004, 0.006, 0.01] if prominence else [0.0]
-    grid = itertools.product(weights, [10, 30, 60, 120], [0.3, 0.6, 1.0], [0.0, 0.5, 1.0, 1.5, 2.0, 3.0], [30], [2])
+    grid = itertools.product(weights, [30, 60, 120], [0.3, 0.5, 0.75, 1.0], [0.0, 1.0, 1.5, 2.0, 3.0], [30, 60, 100], [2])
     rows = []
     for weight, k, lexical_weight, topic_weight, depth, per_chapter in grid:
         prior = (lambda i, w=weight: prominence.prior(i, w)) if weight else None
@@ -57,7 +57,10 @@ def tune_fusion(engine, cached) -> None:
                      weight, k, lexical_weight, topic_weight, depth, per_chapter))
     print("\n| λ | k | lexical | topic | depth | per chapter | hit@6 | mrr@10 |\n"
           "|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for _, hit, mrr, *params in sorted(rows, reverse=True)[:20]:
+    r = engine.retriever  # the settings in use, for comparison with the best rows
+    current = (r.prominence_weight if prominence else 0.0, r.rrf_k, r.lexical_weight, r.topic_weight, r.candidates,
+               r.per_chapter)
+    for _, hit, mrr, *params in sorted(rows, reverse=True)[:20] + [row for row in rows if tuple(row[3:]) == current]:
         print("| " + " | ".join(str(p) for p in params) + f" | {hit:.3f} | {mrr:.3f} |")
 
 

@@ -154,13 +154,14 @@ class Retriever:
     def _topics_on(self) -> bool:
         return self.topics is not None and self.topic_weight > 0 and self.topics.ready
 
-    def _topic_list(self, question: str, query_vector) -> list[tuple[str, float]]:
+    def _topic_list(self, question: str, query_vector, n: int | None = None) -> list[tuple[str, float]]:
+        """The topical candidates re-ranked by cosine; the first `n` (default: `candidates`)."""
         if not self._topics_on or query_vector is None:
             return []
-        ranked = self.topics.search(query_vector, question, TOPIC_DEPTH)
+        ranked = self.topics.search(query_vector, question, max(TOPIC_DEPTH, n or 0))
         if self.vectors_ready:
             ranked = rerank_by_cosine(ranked, self.index.vectors.scores_for([i for i, _ in ranked], query_vector))
-        return ranked[:self.candidates]
+        return ranked[:n or self.candidates]
 
     def _weights(self) -> dict[str, float]:
         return {"vector": 1.0, "lexical": self.lexical_weight, "topic": self.topic_weight}
