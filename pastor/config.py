@@ -122,7 +122,7 @@ class Settings:
                                       help="verse-prominence TSV (plain or .gz); empty = prior off")
     prominence_weight: float = setting("PASTOR_PROMINENCE_WEIGHT", "0.01", float, minimum=0.0,
                                        help="λ in score + λ·log(1+in_votes)")
-    lexical_weight: float = setting("PASTOR_LEXICAL_WEIGHT", "1.0", float, minimum=0.0,
+    lexical_weight: float = setting("PASTOR_LEXICAL_WEIGHT", "0.5", float, minimum=0.0,
                                     help="weight of the BM25 list in the fusion (vector list: 1)")
     embedding_model: str = setting("EMBEDDING_MODEL", "use-multilingual", str,
                                    help="use-multilingual or any sentence-transformers id / local path")
@@ -133,9 +133,9 @@ class Settings:
     embed_batch: int = setting("PASTOR_EMBED_BATCH", "256", int, minimum=1,
                                help="verses per indexing batch (the resume unit)")
     stemmer: str = setting("PASTOR_STEMMER", "rslp", str, help="rslp, snowball or none, for BM25")
-    rrf_k: int = setting("PASTOR_RRF_K", "120", int, minimum=1, help="reciprocal-rank-fusion constant")
+    rrf_k: int = setting("PASTOR_RRF_K", "60", int, minimum=1, help="reciprocal-rank-fusion constant")
     top_k: int = setting("PASTOR_TOP_K", "6", int, minimum=1, help="sources given to the model")
-    candidates: int = setting("PASTOR_CANDIDATES", "30", int, minimum=1,
+    candidates: int = setting("PASTOR_CANDIDATES", "60", int, minimum=1,
                               help="candidates taken from each retriever before fusion")
     llm_provider: str = setting("LLM_PROVIDER", "ollama", str,
                                 help="ollama, openai, groq, anthropic, fake or none")

@@ -28,10 +28,10 @@ class TestDefaults:
         assert settings.port == 7860
         assert settings.host == "0.0.0.0"
         assert settings.top_k == 6
-        assert settings.candidates == 30
-        assert settings.rrf_k == 120
+        assert settings.candidates == 60
+        assert settings.rrf_k == 60
         assert settings.prominence_weight == 0.01
-        assert settings.lexical_weight == 1.0
+        assert settings.lexical_weight == 0.5
         assert settings.topic_weight == 1.5
         assert settings.per_chapter == 2
         assert settings.modernize is True
@@ -109,7 +109,7 @@ class TestParsing:
         changed = settings.replace(top_k=3)
         assert (settings.top_k, changed.top_k) == (6, 3)
         with pytest.raises(ConfigError, match="PASTOR_CANDIDATES"):
-            settings.replace(top_k=31)
+            settings.replace(top_k=61)
 
     def test_settings_are_frozen(self):
         settings = Settings.from_env({})
