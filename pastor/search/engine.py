@@ -29,6 +29,7 @@ class Engine:
         self.topics = None
         self.retriever = None
         self.docs = None
+        self.adapter_error: str | None = None
         self.errors: deque[str] = deque(maxlen=10)
         self.embedder_error: str | None = None
         self.progress = (0, 0)
@@ -55,7 +56,9 @@ class Engine:
             rrf_k=self.settings.rrf_k, candidates=self.settings.candidates,
             lexical_weight=self.settings.lexical_weight, modernize=self.settings.modernize,
             smalltalk=_smalltalk(), extra_sources=[self.docs] if self.docs is not None else [],
-            topics=self.topics, topic_weight=self.settings.topic_weight, per_chapter=self.settings.per_chapter)
+            topics=self.topics, topic_weight=self.settings.topic_weight, per_chapter=self.settings.per_chapter,
+            adapter_weight=self.settings.adapter_weight)
+        self.retriever.adapter = self.load_adapter(train=False)
         return self
 
     def _load_lexical(self):
@@ -130,6 +133,34 @@ class Engine:
             self.errors.append(f"temas: {exc}")
         return topics
 
+    def load_adapter(self, *, train: bool):
+        """The query adapter for this embedder and index: from its cache, or (`train`) learned from
+        the question file, a few seconds after the vectors are built. None when off or not possible."""
+        path = self.settings.adapter_questions
+        if path is None or self.index is None or not self.index.ready:
+            return None
+        from pastor.search.adapter import AdapterStore, train as train_adapter
+        from pastor.search.evaluation import QuestionSetError, load_questions
+        store = AdapterStore(self.settings.data_dir)
+        try:
+            key = store.key(path, self.embedder, self.index.status.manifest or {})
+            adapter = store.load(key)
+            if adapter is None and train:
+                questions = load_questions(path)
+                adapter = train_adapter(self.retriever, questions, file=Path(path).name)
+                store.save(key, adapter)
+        except (OSError, QuestionSetError, ValueError) as exc:  # the app works without it; status says why
+            self.adapter_error = describe(exc)
+            self.errors.append(f"adaptador de consulta: {describe(exc)}")
+            return None
+        except Exception as exc:  # a training failure must not stop the indexer: search runs unadapted
+            traceback.print_exc()
+            self.adapter_error = describe(exc)
+            self.errors.append(f"adaptador de consulta: {describe(exc)}")
+            return None
+        self.adapter_error = None
+        return adapter
+
     # -- indexing ------------------------------------------------------------------------------
     @property
     def indexing(self) -> bool:
@@ -155,6 +186,8 @@ class Engine:
                                  progress=lambda done, total: setattr(self, "progress", (done, total)))
             if self.topics is not None and not self.topics.ready and not self._cancel.is_set():
                 self.topics.build(self.bible)
+            if self.retriever.adapter is None and not self._cancel.is_set():
+                self.retriever.adapter = self.load_adapter(train=True)
             if self.docs is not None and not self._cancel.is_set():
                 self.docs.refresh()
         except Exception as exc:
@@ -188,6 +221,7 @@ class Engine:
             "bm25_ready": self.lexical is not None,
             "prominence": self._prominence_status(),
             "topics": self._topics_status(),
+            "adapter": self._adapter_status(),
             "errors": list(self.errors),
         }
         if data["corpus"]:
@@ -217,6 +251,17 @@ class Engine:
         if not self.topics.ready:
             return {"enabled": False, "detail": "aguardando a indexação dos temas"}
         return {"enabled": True, "entries": len(self.topics.labels), "weight": self.settings.topic_weight}
+
+    def _adapter_status(self) -> dict:
+        adapter = self.retriever.adapter if self.retriever is not None else None
+        if adapter is not None:
+            return {"enabled": True, "file": adapter.info.get("file"), "questions": adapter.info.get("questions"),
+                    "weight": self.settings.adapter_weight}
+        if self.settings.adapter_questions is None:
+            return {"enabled": False, "detail": "desligado (PASTOR_ADAPTER_QUESTIONS vazio)"}
+        if self.adapter_error:
+            return {"enabled": False, "detail": f"erro: {self.adapter_error}"}
+        return {"enabled": False, "detail": "aguardando o índice vetorial"}
 
     def _prominence_status(self) -> dict:
         if self.settings.prominence is None:

@@ -51,7 +51,7 @@ class Retriever:
                  gate: Gate | None = None, rrf_k: int = 60, candidates: int = 30, lexical_weight: float = 1.0,
                  smalltalk: Callable[[str], bool] | None = None, extra_sources=(),
                  expand_queries: bool = True, modernize: bool = True, topics=None, topic_weight: float = 0.0,
-                 per_chapter: int = 0):
+                 per_chapter: int = 0, adapter=None, adapter_weight: float = 2.0):
         self.bible = bible
         self.embedder = embedder
         self.index = index
@@ -69,6 +69,8 @@ class Retriever:
         self.topics = topics  # TopicIndex: Nave's and Torrey's topics (a third ranked list)
         self.topic_weight = topic_weight
         self.per_chapter = per_chapter  # at most this many of the k sources from one chapter (0 = off)
+        self.adapter = adapter  # QueryAdapter: the question moved toward the verses pastors open (Bible only)
+        self.adapter_weight = adapter_weight  # the vector list's weight while the adapter is on
 
     @property
     def calibration(self) -> Calibration | None:
@@ -80,7 +82,8 @@ class Retriever:
         return bool(self.index is not None and self.index.ready)
 
     def search(self, question: str, k: int = 6, *, source: str = "all", use_vectors: bool = True,
-               use_lexical: bool = True, use_topics: bool = True, diversify: bool = True, gated: bool = True) -> SearchResult:
+               use_lexical: bool = True, use_topics: bool = True, diversify: bool = True, gated: bool = True,
+               use_adapter: bool = True) -> SearchResult:
         """Search; the `use_*` flags, `diversify` and `gated=False` exist so evaluation can isolate
         each signal and measure ranking apart from the gates."""
         question = question.strip()
@@ -94,7 +97,8 @@ class Retriever:
             return SearchResult(Mode.NO_EVIDENCE, found["not_found"][0]["reason"], [], [], found["not_found"])
         if self.smalltalk and self.smalltalk(question):
             return SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON, [])
-        flags = {"vector": use_vectors, "lexical": use_lexical, "topic": use_topics, "diversify": diversify}
+        flags = {"vector": use_vectors, "lexical": use_lexical, "topic": use_topics, "diversify": diversify,
+                 "adapter": use_adapter}
         return self._hybrid(question, k, source, flags, gated)
 
     # -- explicit references ---------------------------------------------------------------------
@@ -113,11 +117,13 @@ class Retriever:
         # documents are not comparable, and documents must not crowd Scripture out (or vice versa).
         all_vector, all_lexical, per_source = [], [], []
         if source in ("all", "bible"):
-            lists = self._lists(self.index, self.lexical, question, query_vector, flags)
+            adapted = self._adapted(query_vector, flags)
+            lists = self._lists(self.index, self.lexical, question, query_vector, flags, adapted)
             lists["topic"] = self._topic_list(question, query_vector) if flags["topic"] else []
-            fused = fuse(lists, weights=self._weights(), k=self.rrf_k, prior=self._prior())
+            fused = fuse(lists, weights=self._weights(adapted is not None), k=self.rrf_k, prior=self._prior())
             per_source.append((fused, k, flags["diversify"] and not wants_passage(question)))
-            all_vector += lists["vector"]
+            # The gates were calibrated on the plain question's cosines: they keep seeing those.
+            all_vector += self._plain_best(query_vector) if adapted is not None else lists["vector"]
             all_lexical.append(lists["lexical"])
         if source in ("all", "docs"):
             slots = k if source == "docs" else DOC_SLOTS
@@ -142,10 +148,15 @@ class Retriever:
             hits += [self._resolve(h) for h in kept[:slots]]
         return SearchResult(mode, reason, hits)
 
-    def _lists(self, index, lexical, question: str, query_vector, flags: dict) -> dict[str, list]:
-        """The vector and BM25 candidates of one source (empty when off or not ready)."""
-        vector = index.vector_search(query_vector, self.candidates) \
+    def _lists(self, index, lexical, question: str, query_vector, flags: dict, adapted=None) -> dict[str, list]:
+        """The vector and BM25 candidates of one source (empty when off or not ready). With an adapted
+        query, the vector list is ranked by it but scored by the plain cosine, which the per-hit gate
+        and the relevance labels are calibrated on."""
+        vector = index.vector_search(query_vector if adapted is None else adapted, self.candidates) \
             if flags["vector"] and query_vector is not None and index is not None and index.ready else []
+        if adapted is not None and vector:
+            plain = index.vectors.scores_for([doc_id for doc_id, _ in vector], query_vector)
+            vector = [(doc_id, plain[doc_id]) for doc_id, _ in vector]
         words = lexical.search(self.lexical_query(question), self.candidates) \
             if flags["lexical"] and lexical is not None else []
         return {"vector": vector, "lexical": words}
@@ -163,8 +174,20 @@ class Retriever:
             ranked = rerank_by_cosine(ranked, self.index.vectors.scores_for([i for i, _ in ranked], query_vector))
         return ranked[:n or self.candidates]
 
-    def _weights(self) -> dict[str, float]:
-        return {"vector": 1.0, "lexical": self.lexical_weight, "topic": self.topic_weight}
+    def _weights(self, adapted: bool = False) -> dict[str, float]:
+        return {"vector": self.adapter_weight if adapted else 1.0, "lexical": self.lexical_weight,
+                "topic": self.topic_weight}
+
+    def _adapted(self, query_vector, flags: dict):
+        """The question vector moved by the query adapter, when one is loaded and the vectors are on."""
+        if self.adapter is None or not flags["adapter"] or not flags["vector"] or query_vector is None \
+                or not self.vectors_ready or self.adapter.dim != len(query_vector):
+            return None
+        return self.adapter.apply(query_vector)
+
+    def _plain_best(self, query_vector) -> list[tuple[str, float]]:
+        """The best plain cosine in the verse index (one matrix product), for the evidence gate."""
+        return self.index.vector_search(query_vector, 1)
 
     def lexical_query(self, question: str) -> str:
         """The question plus the biblical wording of its modern words (`medo` → `temor`)."""

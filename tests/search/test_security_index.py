@@ -164,7 +164,7 @@ def test_two_index_processes_on_one_data_dir_leave_one_complete_index(tmp_path):
     from tests.support.helpers import MINI_CORPUS, ROOT
     base = {k: v for k, v in os.environ.items() if not k.startswith(("PASTOR_", "LLM_", "EMBEDDING_"))}
     env = {**base, "PASTOR_CORPUS": str(MINI_CORPUS), "PASTOR_DATA_DIR": str(tmp_path / "data"),
-           "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "",
+           "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "", "PASTOR_ADAPTER_QUESTIONS": "",
            "HF_HUB_OFFLINE": "1", "PASTOR_EMBED_BATCH": "4"}  # one translation: one row per verse
     command = [sys.executable, "-m", "pastor", "index", "--json"]
     runs = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -24,6 +24,7 @@ def app_env(data_dir: Path, **overrides: str) -> dict[str, str]:
         "PASTOR_EXTRA_CORPORA": "",
         "PASTOR_PROMINENCE": str(PROMINENCE),
         "PASTOR_TOPICS": "",  # the topical index is tested in tests/search; here it would only cost CPU
+        "PASTOR_ADAPTER_QUESTIONS": "",  # likewise the query adapter (tests/search/test_adapter.py)
         "EMBEDDING_MODEL": "use-multilingual",
         "LLM_PROVIDER": "fake",
         "PASTOR_RATE_LIMIT_SECONDS": "0",

@@ -86,6 +86,7 @@ def settings_for(data_dir: Path, **env: str) -> Settings:
         "PASTOR_EXTRA_CORPORA": "",
         "PASTOR_PROMINENCE": "",
         "PASTOR_TOPICS": "",
+        "PASTOR_ADAPTER_QUESTIONS": "",
         "EMBEDDING_MODEL": FAKE_MODEL,
         "LLM_PROVIDER": "fake",
         "PASTOR_EMBED_BATCH": "8",
