@@ -47,6 +47,11 @@ def cmd_index(args) -> int:
         engine.topics.build(engine.bible)
         topics = {"labels": len(engine.topics.labels), "seconds": round(time.perf_counter() - topics_started, 1)}
         print(f"Temas: {topics['labels']} entradas em {topics['seconds']} s", file=sys.stderr)
+    if status.state == "complete" and engine.retriever.adapter is None:
+        adapter_started = time.perf_counter()
+        engine.retriever.adapter = engine.load_adapter(train=True)
+        print(f"Adaptador de consulta: {_adapter_line(engine)} em {time.perf_counter() - adapter_started:.1f} s",
+              file=sys.stderr)
     docs = engine.docs.refresh() if engine.docs is not None else None
     summary = {**status.as_dict(), "seconds": round(time.perf_counter() - started, 1),
                "embedder": engine.embedder.name, "dim": engine.embedder.dim,
@@ -61,6 +66,13 @@ def cmd_index(args) -> int:
         print(f"Índice {summary['state']}: {summary['rows']}/{summary['total']} linhas em {summary['seconds']} s "
               f"({summary['embedder']}, dim {summary['dim']})")
     return 0 if status.state == "complete" else 1
+
+
+def _adapter_line(engine) -> str:
+    status = engine.status()["adapter"]
+    if status["enabled"]:
+        return f"treinado com {status['questions']} perguntas de {status['file']}"
+    return status["detail"]
 
 
 # -- search --------------------------------------------------------------------------------------
@@ -87,7 +99,11 @@ def cmd_eval(args) -> int:
     engine = _engine()
     if engine.index is not None and not engine.index.ready:
         print("aviso: índice vetorial incompleto; rode `python -m pastor index` antes", file=sys.stderr)
-    results = evaluate_modes(eval_modes(engine.retriever, max(args.k, 10), args.ablation), questions, k=args.k)
+    elif engine.settings.adapter_questions is not None and engine.retriever.adapter is None:
+        print("aviso: adaptador de consulta não treinado; rode `python -m pastor index` antes", file=sys.stderr)
+    adapters = _fold_adapters(engine, args.file, questions)
+    results = evaluate_modes(eval_modes(engine.retriever, max(args.k, 10), args.ablation, adapters), questions,
+                             k=args.k)
     if args.json:
         _dump(results)
     else:
@@ -95,18 +111,36 @@ def cmd_eval(args) -> int:
     return 0
 
 
+def _fold_adapters(engine, path, questions):
+    """Evaluating the query adapter's own training file: 5-fold cross-validation (each question is
+    searched by an adapter trained on the other folds); None for any other file."""
+    from pastor.search.adapter import file_sha256, fold_adapters
+    source = engine.settings.adapter_questions
+    if engine.retriever.adapter is None or source is None or file_sha256(source) != file_sha256(path):
+        return None
+    print("aviso: este arquivo treinou o adaptador de consulta; medindo em validação cruzada (5 partes)",
+          file=sys.stderr)
+    return fold_adapters(engine.retriever, questions)
+
+
 # Each signal alone (no diversity step), then everything fused.
 SINGLE = {"vector": dict(use_lexical=False, use_topics=False),
           "lexical": dict(use_vectors=False, use_topics=False),
           "topic": dict(use_vectors=False, use_lexical=False)}
 ABLATION = {"hybrid − temas": dict(use_topics=False),
-            "hybrid − diversidade": dict(diversify=False)}
+            "hybrid − diversidade": dict(diversify=False),
+            "hybrid − adaptador": dict(use_adapter=False)}
 
 
-def eval_modes(retriever, k: int, ablation: bool = False) -> dict:
-    """Ranking functions per mode for `evaluate_modes`: fused, each signal alone, ablations."""
+def eval_modes(retriever, k: int, ablation: bool = False, adapters: dict | None = None) -> dict:
+    """Ranking functions per mode for `evaluate_modes`: fused, each signal alone, ablations.
+    `adapters` (question → query adapter) replaces the retriever's adapter per question."""
     def ranked(**flags):
-        return lambda q: [h.id for h in retriever.search(q, k=k, gated=False, **flags).results]
+        def search(q):
+            if adapters is not None:
+                retriever.adapter = adapters[q]
+            return [h.id for h in retriever.search(q, k=k, gated=False, **flags).results]
+        return search
 
     modes = {"hybrid": ranked()}
     modes.update({name: ranked(**flags, diversify=False) for name, flags in SINGLE.items()})

@@ -32,7 +32,7 @@ def env(tmp_path, monkeypatch, fake_models):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(config, "ROOT", tmp_path)  # a developer's .env must not leak into these runs
     values = {"PASTOR_CORPUS": str(MINI), "PASTOR_DATA_DIR": str(tmp_path / "data"), "PASTOR_DOCS_DIR": "",
-              "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "", "EMBEDDING_MODEL": FAKE_MODEL, "PASTOR_EMBED_BATCH": "8",
+              "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "", "PASTOR_ADAPTER_QUESTIONS": "", "EMBEDDING_MODEL": FAKE_MODEL, "PASTOR_EMBED_BATCH": "8",
               "LLM_PROVIDER": "fake"}
 
     def set_env(**changes: str) -> None:
@@ -183,6 +183,36 @@ class TestEval:
         code, _, err = main(capsys, "eval", str(questions), "--json")
         assert code == 0 and "índice vetorial incompleto" in err
 
+    def test_the_adapters_own_file_is_measured_by_cross_validation(self, env, capsys, questions, tmp_path,
+                                                                   monkeypatch):
+        """A map that saw the questions would grade itself: each fold is searched by a map trained
+        on the others (5 trainings), and `hybrid − adaptador` shows the ranking without it."""
+        import pastor.search.adapter as adapter
+        env(PASTOR_ADAPTER_QUESTIONS=str(questions))
+        code, out, err = main(capsys, "index")
+        assert code == 0 and "Adaptador de consulta: treinado com 3 perguntas de perguntas.jsonl" in err
+        trainings = []
+        real = adapter.train
+        monkeypatch.setattr(adapter, "train", lambda r, qs, *a, **k: trainings.append(len(qs)) or real(r, qs, *a, **k))
+        code, out, err = main(capsys, "eval", str(questions), "--ablation")
+        assert code == 0 and "validação cruzada (5 partes)" in err and "| hybrid − adaptador |" in out
+        assert len(trainings) == 5 and max(trainings) <= 3
+        other = tmp_path / "outras.jsonl"
+        other.write_text(questions.read_text(encoding="utf-8").replace("cansados", "cansados e aflitos"),
+                         encoding="utf-8")
+        trainings.clear()
+        code, out, err = main(capsys, "eval", str(other))
+        assert code == 0 and "validação cruzada" not in err and trainings == []
+
+    def test_warns_when_the_adapter_is_not_trained(self, env, capsys, questions):
+        env(PASTOR_ADAPTER_QUESTIONS=str(questions))
+        main_json(capsys, "index", "--json")
+        get_settings.cache_clear()
+        for path in (get_settings().data_dir / "adapter").iterdir():
+            path.unlink()
+        code, _, err = main(capsys, "eval", str(questions))
+        assert code == 0 and "adaptador de consulta não treinado" in err
+
     def test_bad_question_file(self, env, capsys, tmp_path):
         bad = tmp_path / "ruim.jsonl"
         bad.write_text('{"question": "sem gold"}\n', encoding="utf-8")
@@ -253,7 +283,7 @@ class TestProcess:
                              encoding="utf-8")
         base = {k: v for k, v in os.environ.items() if not k.startswith(("PASTOR_", "LLM_", "EMBEDDING_"))}
         env = {**base, "PASTOR_CORPUS": str(MINI), "PASTOR_DATA_DIR": str(tmp_path / "data"),
-               "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "",
+               "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "", "PASTOR_ADAPTER_QUESTIONS": "",
                "EMBEDDING_MODEL": "use-multilingual",
                "LLM_PROVIDER": "fake", "PASTOR_FAKE_RESPONSES": str(responses), "HF_HUB_OFFLINE": "1"}
         done = subprocess.run([sys.executable, "-m", "pastor", "ask", "Mateus 18:21-22", "--json"], cwd=ROOT,

@@ -1,0 +1,58 @@
+"""Does the query adapter carry across authors? Train on one author's dev questions, measure on the other's.
+
+Usage: python bench/adapter_transfer.py [bench/devset.jsonl] [--split 171]
+Lines 1–171 of the dev set were written by the project's first author, lines 172–271 by a second author
+who saw neither the code nor the other sets (bench/README.md). Each half trains an adapter
+(`pastor.search.adapter.train`, the defaults the app uses) that is measured on the other half, beside
+the same ranking without the adapter. The held-out set is not read."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pastor.cli.commands import eval_modes  # noqa: E402
+from pastor.config import get_settings  # noqa: E402
+from pastor.search.adapter import train  # noqa: E402
+from pastor.search.evaluation import evaluate, load_questions  # noqa: E402
+from pastor.wiring import build_engine  # noqa: E402
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    path = args[0] if args else "bench/devset.jsonl"
+    if "testset" in Path(path).name:
+        sys.exit("o conjunto de teste só mede: use o dev")
+    split = int(sys.argv[sys.argv.index("--split") + 1]) if "--split" in sys.argv else 171
+    engine = build_engine(get_settings())
+    retriever = engine.retriever
+    if not retriever.vectors_ready:
+        sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")
+    questions = load_questions(path)
+    halves = {"autor 1": questions[:split], "autor 2": questions[split:]}
+    print("| treino → medição | n | hybrid sem adaptador | hybrid com adaptador | vetor sem | vetor com |\n"
+          "|---|---:|---|---|---|---|")
+    for source, target in (("autor 1", "autor 2"), ("autor 2", "autor 1")):
+        retriever.adapter = train(retriever, halves[source])
+        modes = eval_modes(retriever, 10)
+        cells = []
+        for mode in ("hybrid", "vector"):
+            plain = evaluate(lambda q, m=mode: _plain(retriever, q, m), halves[target])
+            adapted = evaluate(modes[mode], halves[target])
+            cells += [_figure(plain), _figure(adapted)]
+        print(f"| {source} → {target} | {len(halves[target])} | {cells[0]} | {cells[1]} | {cells[2]} | {cells[3]} |")
+
+
+def _plain(retriever, question: str, mode: str) -> list[str]:
+    flags = {} if mode == "hybrid" else dict(use_lexical=False, use_topics=False, diversify=False)
+    return [h.id for h in retriever.search(question, k=10, gated=False, use_adapter=False, **flags).results]
+
+
+def _figure(result: dict) -> str:
+    return f"{result['hit@6']:.3f} / {result['mrr@10']:.3f}"
+
+
+if __name__ == "__main__":
+    main()
