@@ -95,6 +95,8 @@ def details_markdown(status: dict) -> str:
         ("BM25 (palavras-chave)", "pronto" if status.get("bm25_ready") else "não carregado"),
         ("Proeminência (OpenBible.info)",
          "ativa" if prominence.get("enabled") else prominence.get("detail") or "desligada"),
+        ("Temas (Nave, Torrey)", _topics_text(status.get("topics") or {})),
+        ("Adaptador de consulta", _adapter_text(status.get("adapter") or {})),
         ("Modelo de linguagem", f"{llm.get('provider', '—')} / {llm.get('model') or 'padrão'}"),
         ("Modelo alcançável", _reachable_text(llm)),
     ]
@@ -117,6 +119,18 @@ def details_markdown(status: dict) -> str:
     if credits:
         table += [""] + [f"<small>{escape(c)}</small>" for c in credits]
     return "\n".join(table)
+
+
+def _topics_text(topics: dict) -> str:
+    if topics.get("enabled"):
+        return f"{number(topics.get('entries'))} entradas, peso {topics.get('weight')}"
+    return topics.get("detail") or "—"
+
+
+def _adapter_text(adapter: dict) -> str:
+    if adapter.get("enabled"):
+        return f"treinado com {number(adapter.get('questions'))} perguntas de {adapter.get('file')}"
+    return adapter.get("detail") or "—"
 
 
 def _embedder_text(embedder: dict) -> str:

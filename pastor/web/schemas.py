@@ -115,6 +115,8 @@ class Status(TypedDict, total=False):
     progress: dict[str, int]
     bm25_ready: bool
     prominence: dict[str, Any]
+    topics: dict[str, Any]  # the topical retriever: entries and weight, or why it is off
+    adapter: dict[str, Any]  # the query adapter: the question file it learned from, or why it is off
     documents: dict[str, Any]
     errors: list[str]
     uptime_seconds: int

@@ -119,6 +119,16 @@ class TestStatusRendering:
                          "pronto", "fake / fake", "sim — ok", "- indexação: disco | cheio"):
             assert expected in details
 
+    def test_details_show_the_topics_and_the_query_adapter(self):
+        on = render.details_markdown(self.status(
+            topics={"enabled": True, "entries": 11077, "weight": 1.5},
+            adapter={"enabled": True, "file": "devset.jsonl", "questions": 271, "weight": 2.0}))
+        assert "| Temas (Nave, Torrey) | 11.077 entradas, peso 1.5 |" in on
+        assert "| Adaptador de consulta | treinado com 271 perguntas de devset.jsonl |" in on
+        off = render.details_markdown(self.status(
+            adapter={"enabled": False, "detail": "desligado (PASTOR_ADAPTER_QUESTIONS vazio)"}))
+        assert "| Adaptador de consulta | desligado (PASTOR_ADAPTER_QUESTIONS vazio) |" in off
+
     def test_a_missing_corpus_is_spelled_out(self):
         status = self.status(state="error", phase="error", corpus_error="Arquivo do corpus não encontrado: x.xml")
         assert "Arquivo do corpus não encontrado: x.xml" in render.state_markdown(status)
