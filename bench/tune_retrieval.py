@@ -1,4 +1,4 @@
-"""Tune fusion (prominence λ, RRF k, lexical/topic weights, diversity) and the evidence gates on the dev sets.
+"""Tune fusion (vector/lexical/topic weights, prominence λ, RRF k, depth) and the evidence gates on the dev sets.
 
 Usage: PASTOR_CORPUS=… PASTOR_DATA_DIR=… [PASTOR_PROMINENCE=…] [PASTOR_EXTRA_CORPORA=…] \
        python bench/tune_retrieval.py [bench/devset.jsonl bench/offtopic_dev.jsonl]
@@ -23,13 +23,16 @@ from pastor.search.gates import Gate  # noqa: E402
 from pastor.search.modes import Mode  # noqa: E402
 
 
-def candidates(engine, question: str, n: int = 100):
+def candidates(engine, question: str, n: int = 100, adapter=None):
+    """The three lists of one question; the vector list ranked by the adapted question when an
+    adapter is given, the evidence (gates) from the plain one, as in `Retriever`."""
     retriever = engine.retriever
     query = retriever.query_vector(question)
-    vector = retriever.index.vector_search(query, n)
+    plain = retriever.index.vector_search(query, n)
+    vector = retriever.index.vector_search(adapter.apply(query), n) if adapter is not None else plain
     lexical = engine.lexical.search(retriever.lexical_query(question), n)
     topic = retriever._topic_list(question, query, n) if retriever._topics_on else []
-    return vector, lexical, retriever._evidence(question, vector, [lexical], True), topic
+    return vector, lexical, retriever._evidence(question, plain, [lexical], True), topic
 
 
 def ranking(question, lists, *, weights, k, prior, depth, per_chapter):
@@ -41,25 +44,27 @@ def ranking(question, lists, *, weights, k, prior, depth, per_chapter):
 
 def tune_fusion(engine, cached) -> None:
     prominence = engine.prominence
-    weights = [0.0, 0.004, 0.006, 0.01] if prominence else [0.0]
-    grid = itertools.product(weights, [30, 60, 120], [0.3, 0.5, 0.75, 1.0], [0.0, 1.0, 1.5, 2.0, 3.0], [30, 60, 100], [2])
+    weights = [0.0, 0.006, 0.01] if prominence else [0.0]
+    vector_weights = [1.0, 2.0, 3.0] if engine.retriever.adapter is not None else [1.0]
+    grid = itertools.product(vector_weights, weights, [30, 60, 120], [0.3, 0.5, 1.0], [0.0, 1.0, 1.5, 2.0],
+                             [30, 60, 100], [2])
     rows = []
-    for weight, k, lexical_weight, topic_weight, depth, per_chapter in grid:
+    for vector_weight, weight, k, lexical_weight, topic_weight, depth, per_chapter in grid:
         prior = (lambda i, w=weight: prominence.prior(i, w)) if weight else None
         hits, mrrs = [], []
         for q, (vector, lexical, _, topic) in cached:
             ranked = ranking(q["question"], {"vector": vector, "lexical": lexical, "topic": topic},
-                             weights={"vector": 1.0, "lexical": lexical_weight, "topic": topic_weight}, k=k,
+                             weights={"vector": vector_weight, "lexical": lexical_weight, "topic": topic_weight}, k=k,
                              prior=prior, depth=depth, per_chapter=per_chapter)
             hits.append(hit_at_k(ranked, q["gold"], 6))
             mrrs.append(mrr_at_k(ranked, q["gold"], 10))
         rows.append((sum(hits) / len(hits) + sum(mrrs) / len(mrrs), sum(hits) / len(hits), sum(mrrs) / len(mrrs),
-                     weight, k, lexical_weight, topic_weight, depth, per_chapter))
-    print("\n| λ | k | lexical | topic | depth | per chapter | hit@6 | mrr@10 |\n"
-          "|---:|---:|---:|---:|---:|---:|---:|---:|")
+                     vector_weight, weight, k, lexical_weight, topic_weight, depth, per_chapter))
+    print("\n| vector | λ | k | lexical | topic | depth | per chapter | hit@6 | mrr@10 |\n"
+          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     r = engine.retriever  # the settings in use, for comparison with the best rows
-    current = (r.prominence_weight if prominence else 0.0, r.rrf_k, r.lexical_weight, r.topic_weight, r.candidates,
-               r.per_chapter)
+    current = (r.adapter_weight if r.adapter is not None else 1.0, r.prominence_weight if prominence else 0.0,
+               r.rrf_k, r.lexical_weight, r.topic_weight, r.candidates, r.per_chapter)
     for _, hit, mrr, *params in sorted(rows, reverse=True)[:20] + [row for row in rows if tuple(row[3:]) == current]:
         print("| " + " | ".join(str(p) for p in params) + f" | {hit:.3f} | {mrr:.3f} |")
 
@@ -86,13 +91,23 @@ def main() -> None:
     if not engine.retriever.vectors_ready:
         sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")
     questions = load_questions(dev)
-    cached = [(q, candidates(engine, q["question"])) for q in questions]
+    adapters = _fold_adapters(engine, dev, questions)
+    cached = [(q, candidates(engine, q["question"], adapter=adapters.get(q["question"]))) for q in questions]
     offtopic = [candidates(engine, json.loads(line)["question"])[2]
                 for line in Path(off).read_text(encoding="utf-8").splitlines() if line.strip()]
     print(f"{len(questions)} perguntas de {dev}, {len(offtopic)} fora do tema de {off}; "
           f"prominência: {'sim' if engine.prominence else 'não'}; extras: {len(engine.extras)}")
     tune_fusion(engine, cached)
     tune_gates(engine, cached, offtopic)
+
+
+def _fold_adapters(engine, path: str, questions) -> dict:
+    """With the query adapter on, each dev question's vector list comes from an adapter trained
+    without it (5 folds), as `python -m pastor eval` measures; the adapter's training is its own."""
+    from pastor.cli.commands import _fold_adapters as folds
+    if engine.retriever.adapter is None:
+        return {}
+    return folds(engine, path, questions) or {q["question"]: engine.retriever.adapter for q in questions}
 
 
 if __name__ == "__main__":
