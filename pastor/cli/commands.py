@@ -47,7 +47,7 @@ def cmd_index(args) -> int:
         engine.topics.build(engine.bible)
         topics = {"labels": len(engine.topics.labels), "seconds": round(time.perf_counter() - topics_started, 1)}
         print(f"Temas: {topics['labels']} entradas em {topics['seconds']} s", file=sys.stderr)
-    if status.state == "complete" and engine.retriever.adapter is None:
+    if status.state == "complete":  # loaded from its cache when nothing changed, else trained
         adapter_started = time.perf_counter()
         engine.retriever.adapter = engine.load_adapter(train=True)
         print(f"Adaptador de consulta: {_adapter_line(engine)} em {time.perf_counter() - adapter_started:.1f} s",

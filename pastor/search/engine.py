@@ -186,7 +186,7 @@ class Engine:
                                  progress=lambda done, total: setattr(self, "progress", (done, total)))
             if self.topics is not None and not self.topics.ready and not self._cancel.is_set():
                 self.topics.build(self.bible)
-            if self.retriever.adapter is None and not self._cancel.is_set():
+            if not self._cancel.is_set():  # a cache hit when nothing changed; retrained when anything did
                 self.retriever.adapter = self.load_adapter(train=True)
             if self.docs is not None and not self._cancel.is_set():
                 self.docs.refresh()

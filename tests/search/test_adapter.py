@@ -198,6 +198,13 @@ class TestEngine:
         again = make_engine(PASTOR_ADAPTER_QUESTIONS=path).retriever.adapter
         assert again.info["questions"] == 3 and first.info["questions"] == 5
 
+    def test_a_reindex_in_the_running_app_picks_up_a_changed_file(self, make_engine, tmp_path):
+        path = question_file(tmp_path, TRAINING_ROWS)
+        engine = make_engine(PASTOR_ADAPTER_QUESTIONS=path)
+        question_file(tmp_path, TRAINING_ROWS[:3])
+        assert engine.start_indexing(background=False)
+        assert engine.retriever.adapter.info["questions"] == 3
+
     def test_off_when_no_file_is_set(self, engine):
         assert engine.retriever.adapter is None
         assert engine.status()["adapter"] == {"enabled": False,
