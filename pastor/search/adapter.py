@@ -95,17 +95,26 @@ def fit(questions: np.ndarray, gold: Sequence[Sequence[int]], verses: np.ndarray
 
 
 def train(retriever, questions: Sequence[dict], training: Training = Training(), **info) -> QueryAdapter:
-    """An adapter for the retriever's embedder and verse index, from questions with gold verse ids.
+    """An adapter for the retriever's embedder and verse index, from questions with gold verse ids."""
+    return _fitted(*_examples(retriever, questions), training, info)
 
-    The questions are embedded exactly as a search embeds them (`Retriever.query_vector`)."""
+
+def _examples(retriever, questions: Sequence[dict]) -> tuple[np.ndarray, list[list[int]], np.ndarray]:
+    """The questions embedded exactly as a search embeds them (`Retriever.query_vector`), their gold
+    verses as rows of the verse matrix, and that matrix."""
     ids, verses = verse_matrix(retriever.index.vectors.ids, retriever.index.vectors.matrix)
     row = {doc_id: i for i, doc_id in enumerate(ids)}
     vectors = np.array([retriever.query_vector(q["question"]) for q in questions], dtype=np.float32)
     gold = [[row[g] for g in q["gold"] if g in row] for q in questions]
+    return vectors, gold, verses
+
+
+def _fitted(vectors: np.ndarray, gold: list[list[int]], verses: np.ndarray, training: Training,
+            info: dict) -> QueryAdapter:
     if not any(gold):
         raise ValueError("nenhuma pergunta do arquivo tem versículo-ouro no índice")
     matrix = fit(vectors, gold, verses, training)
-    return QueryAdapter(matrix, {"questions": len(questions), "training": asdict(training), **info})
+    return QueryAdapter(matrix, {"questions": len(gold), "training": asdict(training), **info})
 
 
 def file_sha256(path: Path) -> str:
@@ -152,10 +161,10 @@ def fold_adapters(retriever, questions: Sequence[dict], folds: int = 5,
                   training: Training = Training()) -> dict[str, QueryAdapter]:
     """For evaluating on the adapter's own training file: question → an adapter trained without the
     fold that holds it (fold = position modulo `folds`), so no question is searched by a map that saw it."""
+    vectors, gold, verses = _examples(retriever, questions)  # embedded once, not once per fold
     out: dict[str, QueryAdapter] = {}
     for fold in range(folds):
-        held = [q for i, q in enumerate(questions) if i % folds == fold]
-        rest = [q for i, q in enumerate(questions) if i % folds != fold]
-        adapter = train(retriever, rest, training, fold=fold)
-        out.update({q["question"]: adapter for q in held})
+        rest = [i for i in range(len(questions)) if i % folds != fold]
+        adapter = _fitted(vectors[rest], [gold[i] for i in rest], verses, training, {"fold": fold})
+        out.update({q["question"]: adapter for i, q in enumerate(questions) if i % folds == fold})
     return out

@@ -192,8 +192,8 @@ class TestEval:
         code, out, err = main(capsys, "index")
         assert code == 0 and "Adaptador de consulta: treinado com 3 perguntas de perguntas.jsonl" in err
         trainings = []
-        real = adapter.train
-        monkeypatch.setattr(adapter, "train", lambda r, qs, *a, **k: trainings.append(len(qs)) or real(r, qs, *a, **k))
+        real = adapter.fit
+        monkeypatch.setattr(adapter, "fit", lambda qs, gold, *a, **k: trainings.append(len(gold)) or real(qs, gold, *a, **k))
         code, out, err = main(capsys, "eval", str(questions), "--ablation")
         assert code == 0 and "validação cruzada (5 partes)" in err and "| hybrid − adaptador |" in out
         assert len(trainings) == 5 and max(trainings) <= 3

@@ -127,18 +127,19 @@ class TestTrainOnTheIndex:
 
     def test_fold_adapters_never_search_a_question_with_a_map_that_saw_it(self, engine, monkeypatch):
         import pastor.search.adapter as module
-        seen = []
+        seen = []  # per training: the gold rows it learned from (one distinct gold verse per question)
 
-        def record(retriever, questions, training=Training(), **info):
-            seen.append([q["question"] for q in questions])
-            return QueryAdapter(np.zeros((2, 2)), info)
+        def record(questions, gold, verses, training=Training()):
+            seen.append({row for rows in gold for row in rows})
+            return np.zeros((2, 2))
 
-        monkeypatch.setattr(module, "train", record)
-        questions = [{"question": f"q{i}", "gold": ["PHP 4:6"]} for i in range(12)]
+        monkeypatch.setattr(module, "fit", record)
+        ids = verse_matrix(engine.index.vectors.ids, engine.index.vectors.matrix)[0]
+        questions = [{"question": f"q{i}", "gold": [ids[i]]} for i in range(12)]
         adapters = fold_adapters(engine.retriever, questions, folds=5)
         assert len(seen) == 5 and len({id(a) for a in adapters.values()}) == 5
-        for question, adapter in adapters.items():
-            assert question not in seen[adapter.info["fold"]]
+        for i, q in enumerate(questions):
+            assert i not in seen[adapters[q["question"]].info["fold"]]
         assert sorted(adapters) == sorted(q["question"] for q in questions)
 
 
