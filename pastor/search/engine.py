@@ -149,12 +149,9 @@ class Engine:
                 questions = load_questions(path)
                 adapter = train_adapter(self.retriever, questions, file=Path(path).name)
                 store.save(key, adapter)
-        except (OSError, QuestionSetError, ValueError) as exc:  # the app works without it; status says why
-            self.adapter_error = describe(exc)
-            self.errors.append(f"adaptador de consulta: {describe(exc)}")
-            return None
-        except Exception as exc:  # a training failure must not stop the indexer: search runs unadapted
-            traceback.print_exc()
+        except Exception as exc:  # the app works without it, unadapted; status says why
+            if not isinstance(exc, (OSError, QuestionSetError, ValueError)):
+                traceback.print_exc()  # not a bad file: a failure in training itself
             self.adapter_error = describe(exc)
             self.errors.append(f"adaptador de consulta: {describe(exc)}")
             return None
