@@ -103,7 +103,7 @@ class Spec:
 
 # Secrets are read by `pastor.providers` (from `.env` and the environment) and passed to the SDKs; only their
 # presence is recorded here, so a key can never end up in a status page or a log line.
-SECRET_VARS = ("OPENAI_API_KEY", "GROQ_API_KEY", "ANTHROPIC_API_KEY")
+SECRET_VARS = ("OPENAI_API_KEY", "GROQ_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN")
 
 
 @dataclass(frozen=True)
@@ -137,10 +137,22 @@ class Settings:
     top_k: int = setting("PASTOR_TOP_K", "6", int, minimum=1, help="sources given to the model")
     candidates: int = setting("PASTOR_CANDIDATES", "60", int, minimum=1,
                               help="candidates taken from each retriever before fusion")
-    llm_provider: str = setting("LLM_PROVIDER", "ollama", str,
-                                help="ollama, openai, groq, anthropic, fake or none")
+    llm_provider: str = setting("LLM_PROVIDER", "", str,
+                                help="ollama, openai, groq, anthropic, huggingface, local, fake or none; empty = "
+                                     "automatic: an API whose key is set, else Ollama if it answers with its "
+                                     "model, else the local model")
     llm_model: str = setting("LLM_MODEL", "", str, help="model name; empty = provider default")
     llm_timeout: float = setting("LLM_TIMEOUT", "60", float, minimum=0.1, help="seconds")
+    local_model: str = setting("PASTOR_LOCAL_MODEL", "Qwen/Qwen2.5-0.5B-Instruct", str,
+                               help="local provider: Hugging Face hub id (downloaded once into the data "
+                                    "directory) or a folder with the model")
+    local_dtype: str = setting("PASTOR_LOCAL_DTYPE", "auto", str,
+                               help="local provider: auto (bfloat16 where the CPU has it natively, else "
+                                    "float32), bfloat16 or float32")
+    local_max_tokens: int = setting("PASTOR_LOCAL_MAX_TOKENS", "400", int, minimum=1,
+                                    help="local provider: most tokens in one answer")
+    local_temperature: float = setting("PASTOR_LOCAL_TEMPERATURE", "0.3", float, minimum=0.0,
+                                       help="local provider: sampling temperature (0 = greedy)")
     ollama_host: str = setting("OLLAMA_HOST", "http://localhost:11434", str, help="Ollama server")
     openai_base_url: str = setting("OPENAI_BASE_URL", "", str, help="any OpenAI-compatible server")
     fake_responses: Path | None = setting("PASTOR_FAKE_RESPONSES", "", _optional_path,
@@ -226,6 +238,8 @@ class Settings:
             raise ConfigError(f"PASTOR_STEMMER: use rslp, snowball ou none (recebido {self.stemmer!r})")
         if self.chunk_overlap >= self.chunk_size:
             raise ConfigError("PASTOR_CHUNK_OVERLAP: deve ser menor que PASTOR_CHUNK_SIZE")
+        if self.local_dtype not in {"auto", "bfloat16", "float32"}:
+            raise ConfigError(f"PASTOR_LOCAL_DTYPE: use auto, bfloat16 ou float32 (recebido {self.local_dtype!r})")
         if self.candidates < self.top_k:
             raise ConfigError("PASTOR_CANDIDATES: deve ser maior ou igual a PASTOR_TOP_K")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Iterator
@@ -17,10 +18,15 @@ from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.providers import ProviderError
 from pastor.search.modes import Mode
 
+log = logging.getLogger("pastor.answer")
+
 __all__ = ["ChatService", "InputError", "TurnUpdate", "CRISIS_VERSES", "LEXICAL_NOTE"]
 
 # Verses offered after the safety message in a crisis: God's nearness, refuge and rest.
 CRISIS_VERSES = ("PSA 34:18", "PSA 46:1", "MAT 11:28", "ISA 41:10", "PSA 23:4")
+
+# Marks an answer the model did not finish (Stop, a failure or the deadline after the first words).
+INTERRUPTED_NOTE = "_(resposta interrompida)_"
 
 LEXICAL_NOTE = ("_(O índice semântico ainda está sendo preparado; busquei os versículos por "
                 "palavras-chave.)_\n\n")
@@ -114,8 +120,12 @@ class ChatService:
         lexical_only = result.mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready
         update.answer = LEXICAL_NOTE if lexical_only else ""
         yield update  # "preparando resposta…" is the UI's state until the first token
+        # Set when the turn ends for any reason (Stop, deadline, failure): the provider stops generating
+        # at once, which for the in-process model frees its slot for the next person.
+        halt = threading.Event()
         t0 = time.perf_counter()
-        stream = within(self.provider.stream(system, messages, cancel=cancel), self.deadline, cancel=cancel)
+        stream = within(self.provider.stream(system, messages, cancel=halt), self.deadline, cancel=cancel)
+        shown = False
         try:
             for delta in stream:
                 if cancel is not None and cancel.is_set():
@@ -125,41 +135,55 @@ class ChatService:
                 safe = validator.feed(delta)
                 if safe:
                     update.answer += safe
+                    shown = True
                     yield update
             update.answer += validator.finish()
-        except ProviderError as exc:
-            if "first_token_ms" not in turn.timings:  # nothing of the model reached the reader
-                self._provider_down(turn, exc)
-            else:
-                update.answer = exc.user_message
-                update.error = {"type": exc.kind, "message": exc.user_message, "provider": self.provider.name}
-            yield from self._finish(turn)
-            return
-        except DeadlineExceeded:
-            error = self.provider.error("timeout", detail="overall reply deadline")
-            update.answer = error.user_message
-            update.error = {"type": "timeout", "message": error.user_message, "provider": self.provider.name}
+        except (ProviderError, DeadlineExceeded) as exc:
+            error = exc if isinstance(exc, ProviderError) else self.provider.error("timeout", detail="reply deadline")
+            if shown:
+                self._interrupted(turn, validator, error)
+            else:  # nothing of the model reached the reader: show what retrieval found
+                self._provider_down(turn, error)
             yield from self._finish(turn)
             return
         finally:
+            halt.set()
             close = getattr(stream, "close", None)
             if close:
                 close()  # closing the generator closes the provider's HTTP stream
         if cancel is not None and cancel.is_set():
-            update.error = {"type": "cancelled", "message": "Resposta interrompida.", "provider": self.provider.name}
+            update.answer = _marked(update.answer, INTERRUPTED_NOTE)
+            update.error = {"type": "cancelled", "message": "Resposta interrompida.", "provider": self.provider.name,
+                            "partial": True}
         update.citations = list(validator.citations)
         update.removed_citations = list(validator.removed)
         if result.mode != Mode.CONVERSATIONAL and not update.citations and not update.error:
             update.answer = update.answer.rstrip() + "\n\n" + NO_ANCHOR_NOTE
         yield from self._finish(turn)
 
+    def _interrupted(self, turn: Turn, validator: StreamingValidator, error: ProviderError) -> None:
+        """The model failed mid-answer: keep what was shown (validated), say it was cut, keep the sources."""
+        update = turn.update
+        try:
+            update.answer += validator.finish()
+        except Exception:  # the held-back tail is optional; the shown text is what matters
+            log.debug("validator tail dropped after a failure", exc_info=True)
+        update.answer = _marked(update.answer, INTERRUPTED_NOTE)
+        update.citations = list(validator.citations)
+        update.removed_citations = list(validator.removed)
+        update.error = {"type": error.kind, "message": error.user_message, "provider": self.provider.name,
+                        "partial": True}
+
     def _provider_down(self, turn: Turn, error: ProviderError) -> None:
-        """The model failed before its first word: show what retrieval found, never another model."""
+        """The model failed before its first word: show what retrieval found, never another model.
+
+        The members read one short line; how to enable a model goes to the reason (API, logs, status)."""
         update, result = turn.update, turn.result
         update.mode = Mode.PROVIDER_UNAVAILABLE
-        update.reason = degraded.provider_down_reason(result, error)
-        update.answer = degraded.provider_down(result, self.provider.setup_hint())
+        update.reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
+        update.answer = degraded.provider_down(result, self.provider.member_notice())
         update.citations = [h.reference for h in result.results]
+        log.warning("provider unavailable: %s", update.reason)
 
     def _finish(self, turn: Turn, final: TurnUpdate | None = None) -> Iterator[TurnUpdate]:
         """Close the turn: `final` (default: the turn's own update) gets its id, cited sources and log line."""
@@ -181,6 +205,10 @@ class ChatService:
                 "model": final.model, "error": final.error, "latency": turn.timings,
             })
         yield final
+
+
+def _marked(answer: str, note: str) -> str:
+    return f"{answer.rstrip()}\n\n{note}" if answer.strip() else note
 
 
 def _source(hit) -> dict:

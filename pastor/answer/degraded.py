@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 from pastor.answer import prompts
-from pastor.search.modes import Mode
 
-PROVIDER_DOWN_INTRO = {
-    Mode.REFERENCE: "O modelo de linguagem não respondeu agora, então segue, sem comentários, o texto que você pediu:",
-    None: ("O modelo de linguagem não respondeu agora, então seguem, sem comentários, os versículos do texto "
-           "indexado que mais se aproximam da sua mensagem:"),
-}
 PROVIDER_DOWN_NO_VERSES = ("O modelo de linguagem não respondeu agora, então não consigo conversar livremente. "
                            "Escreva o que está no seu coração ou peça uma passagem (por exemplo, Salmos 23) e "
                            "eu mostro os versículos.")
@@ -25,16 +19,13 @@ def verses_only(result) -> str:
     return "\n".join([prompts.NONE_PROVIDER_INTRO, "", *verses_block(result.results)])
 
 
-def provider_down(result, hint: str) -> str:
-    """What retrieval found, plus the one line that says how to get a model's answers."""
-    if result.results:
-        intro = PROVIDER_DOWN_INTRO.get(result.mode, PROVIDER_DOWN_INTRO[None])
-        lines = [intro, "", *verses_block(result.results)]
-    else:
-        lines = [PROVIDER_DOWN_NO_VERSES]
-    if hint:
-        lines += ["", f"_{hint}_"]
-    return "\n".join(lines)
+def provider_down(result, notice: str) -> str:
+    """What retrieval found under the provider's one short line for members (no setup instructions:
+    those go to the turn's reason, the status page and the log)."""
+    if not result.results:
+        return PROVIDER_DOWN_NO_VERSES
+    first = notice[:1].upper() + notice[1:]
+    return "\n".join([f"_{first.rstrip('.')}:_", "", *verses_block(result.results)])
 
 
 def provider_down_reason(result, error) -> str:

@@ -11,10 +11,12 @@ from pastor.providers import errors
 
 log = logging.getLogger("pastor.providers")
 
-# The local model the README recommends: named in the hints of every provider.
+# The Ollama model the README recommends: named in the operators' hints.
 LOCAL_MODEL = "qwen2.5:1.5b"
-API_CHOICE = ("escolha um provedor de API com LLM_PROVIDER (openai, groq ou anthropic) e a chave "
-              "correspondente (OPENAI_API_KEY, GROQ_API_KEY ou ANTHROPIC_API_KEY)")
+API_CHOICE = ("escolha um provedor de API com LLM_PROVIDER (openai, groq, anthropic ou huggingface) e a chave "
+              "correspondente (OPENAI_API_KEY, GROQ_API_KEY, ANTHROPIC_API_KEY ou HF_TOKEN)")
+# What the people who talk to the app read when no model answers: the how-to is for the operator only.
+MEMBER_NOTICE = "o assistente está sem modelo de linguagem; mostrando os versículos encontrados"
 
 KINDS = ("unreachable", "auth", "rate_limit", "timeout", "stream", "bad_response", "config")
 
@@ -50,6 +52,11 @@ class Provider:
         self.model = model or self.default_model
         self.timeout = timeout
         self.calls = 0
+        # Which provider was chosen and why (set by `load_provider`; tests build providers directly).
+        self.choice = None
+
+    def start(self) -> None:
+        """Prepare in the background what the provider needs before answering (the local model)."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.model!r})"
@@ -104,8 +111,16 @@ class Provider:
         """Provider-specific advice appended to the message of `kind`."""
         return ""
 
+    def live_status(self) -> dict:
+        """Status fields that change faster than the cached check (the local model's download)."""
+        return {}
+
+    def member_notice(self) -> str:
+        """The short line a member reads when this provider does not answer (no setup instructions)."""
+        return MEMBER_NOTICE
+
     def setup_hint(self) -> str:
-        """One actionable line for a person when this provider does not answer (never a secret)."""
+        """One actionable line for the operator when this provider does not answer (never a secret)."""
         return (f"Para respostas comentadas, confira LLM_PROVIDER ({self.name}) e a configuração do modelo, "
                 f"inicie um modelo local (ollama pull {LOCAL_MODEL}) ou {API_CHOICE}.")
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 
+from pastor.answer.chat import INTERRUPTED_NOTE
 from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.web.render import MODE_LABELS, escape, one_line
 
 PREPARING = "⏳ _preparando resposta…_"
-INTERRUPTED = "_(Resposta interrompida.)_"
+INTERRUPTED = INTERRUPTED_NOTE  # the same mark the chat service puts on an answer it did not finish
 
 # A source's fused score placed between the weakest and the strongest source of the same answer:
 # fused scores are close together and mean nothing to a reader; their spread does.

@@ -45,7 +45,7 @@ def plain_messages(messages) -> list[dict]:
 
 def answer_markdown(update, pending: bool) -> str:
     """What the chat shows for an update: escaped, citations linked, a waiting line before text."""
-    if update.error and update.error.get("type") != "cancelled":
+    if update.error and not update.error.get("partial") and update.error.get("type") != "cancelled":
         return "⚠️ " + render.escape(update.answer)
     text = chatview.answer_html(update.answer, update.sources, update.turn_id,
                                 update.citations if update.done else None)
@@ -123,6 +123,7 @@ class Handlers:
                 if cancel.is_set():
                     return  # stopped, or replaced by a newer question: that one owns the page now
                 first = update.answer if first is None else first
+                runtime.turns.note(session, cancel, update)  # Stop shows this turn's sources
                 if not update.done:
                     pending = update.answer == first
                     display[answer_at] = _assistant(answer_markdown(update, pending))
@@ -139,13 +140,11 @@ class Handlers:
 
     def _final(self, update, text: str, display: list[dict], answer_at: int, convo: dict):
         shown = answer_markdown(update, False)
-        if not update.error:
+        if not update.error or update.error.get("partial"):
             shown += "\n\n" + chatview.actions_html(update.answer, update.sources)
         display[answer_at] = _assistant(shown)
         if update.sources:
-            sources = chatview.sources_html(update.sources, update.turn_id, self.runtime.attributions())
-            display.append({"role": "assistant", "content": sources,
-                            "metadata": {"title": chatview.sources_title(update.sources), "status": "done"}})
+            display.append(self._sources_message(update))
         history = list(convo["history"])
         if not update.error and update.mode != Mode.PROVIDER_UNAVAILABLE:
             # Neither the keyword-search note nor a verses-only answer is the model's side of the conversation.
@@ -158,6 +157,12 @@ class Handlers:
         convo = {**convo, "history": history[-keep:] if keep else [], "turn_ids": turn_ids, "last": text}
         mode = chatview.mode_html(update.mode, update.reason, update.query)
         return list(display), gr.skip(), mode, gr.skip(), convo
+
+    def _sources_message(self, update) -> dict:
+        """The sources of a turn as the collapsible message under its answer."""
+        sources = chatview.sources_html(update.sources, update.turn_id, self.runtime.attributions())
+        return {"role": "assistant", "content": sources,
+                "metadata": {"title": chatview.sources_title(update.sources), "status": "done"}}
 
     def respond_example(self, chat: list, convo: dict, data: gr.SelectData, request: gr.Request):
         """An example clicked in the empty chat is sent as a question."""
@@ -173,11 +178,14 @@ class Handlers:
     def stop(self, chat: list, request: gr.Request) -> list[dict]:
         """Cancel this session's running turn; Gradio's `cancels=` closes the generator too."""
         display = plain_messages(chat)
-        if not self.runtime.turns.cancel(_session(request)):
+        stopped, update = self.runtime.turns.cancel(_session(request))
+        if not stopped:
             return display
         if display and display[-1]["role"] == "assistant" and "metadata" not in display[-1]:
             shown = display[-1]["content"].replace(chatview.PREPARING, "").rstrip()
             display[-1] = _assistant((shown + "\n\n" if shown else "") + chatview.INTERRUPTED)
+            if update is not None and update.sources:
+                display.append(self._sources_message(update))
         return display
 
     # -- feedback --------------------------------------------------------------------------------

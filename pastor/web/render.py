@@ -98,8 +98,11 @@ def details_markdown(status: dict) -> str:
         ("Temas (Nave, Torrey)", _topics_text(status.get("topics") or {})),
         ("Adaptador de consulta", _adapter_text(status.get("adapter") or {})),
         ("Modelo de linguagem", f"{llm.get('provider', '—')} / {llm.get('model') or 'padrão'}"),
+        ("Por que este modelo", llm.get("choice") or "—"),
         ("Modelo alcançável", _reachable_text(llm)),
     ]
+    if llm.get("reachable") is False and llm.get("setup_hint"):
+        rows.append(("Como ativar as respostas comentadas", llm["setup_hint"]))
     for extra in status.get("extra_corpora") or []:
         rows.append(("Tradução extra (só na busca)", f"{extra.get('file')} ({number(extra.get('verses'))} versículos)"))
     if status.get("documents"):
@@ -155,7 +158,8 @@ def provider_check_markdown(llm: dict) -> str:
     reachable = llm.get("reachable")
     mark = "✅" if reachable else ("⏳" if reachable is None else "⚠️")
     name = f"{llm.get('provider', '—')} / {llm.get('model') or 'padrão'}"
-    return f"{mark} Modelo de linguagem {escape(name)}: {escape(_reachable_text(llm))}"
+    took = f" (verificação em {llm['elapsed_seconds']:.1f} s)".replace(".", ",") if "elapsed_seconds" in llm else ""
+    return f"{mark} Modelo de linguagem {escape(name)}: {escape(_reachable_text(llm))}{took}"
 
 
 def _documents_text(documents) -> str:

@@ -76,17 +76,19 @@ class ProviderProbe:
             value = self.provider.check()
         except Exception as exc:  # check() should never raise; a bug must not break the status page
             value = {"reachable": False, "detail": f"falha na verificação ({type(exc).__name__})"}
-        self._value = {"reachable": value.get("reachable"), "detail": str(value.get("detail", "")),
+        self._value = {**value, "reachable": value.get("reachable"), "detail": str(value.get("detail", "")),
                        "checked_at": time.strftime("%H:%M:%S")}
         self._checked = time.monotonic()
 
 
 class TurnRegistry:
     """One running turn per browser session: a new question or Stop sets the previous turn's
-    cancel event, which makes the chat service close the provider's stream."""
+    cancel event, which makes the chat service close the provider's stream. The turn's latest
+    update is kept so that Stop can still show the sources it had found."""
 
     def __init__(self):
         self._events: dict[str, threading.Event] = {}
+        self._latest: dict[str, object] = {}
         self._lock = threading.Lock()
 
     def begin(self, session: str) -> threading.Event:
@@ -94,22 +96,32 @@ class TurnRegistry:
         with self._lock:
             previous = self._events.get(session)
             self._events[session] = event
+            self._latest.pop(session, None)
         if previous is not None:
             previous.set()
         return event
 
-    def cancel(self, session: str) -> bool:
+    def note(self, session: str, event: threading.Event, update) -> None:
+        """Remember `update` as the latest of the session's running turn (ignored once it was replaced)."""
+        with self._lock:
+            if self._events.get(session) is event:
+                self._latest[session] = update
+
+    def cancel(self, session: str) -> tuple[bool, object | None]:
+        """(whether a turn was running, its latest update)."""
         with self._lock:
             event = self._events.pop(session, None)
+            latest = self._latest.pop(session, None)
         if event is None:
-            return False
+            return False, None
         event.set()
-        return True
+        return True, latest
 
     def end(self, session: str, event: threading.Event) -> None:
         with self._lock:
             if self._events.get(session) is event:
                 del self._events[session]
+                self._latest.pop(session, None)
 
 
 class Runtime:
@@ -157,6 +169,7 @@ class Runtime:
             except ProviderError as exc:
                 self.provider_error = exc.user_message
                 return
+        self.provider.start()  # the local model downloads/loads in the background
         self.probe = ProviderProbe(self.provider)
         self.probe.start()  # the status tab knows at once whether the model answers
 
@@ -255,17 +268,26 @@ class Runtime:
             return {"provider": self.settings.llm_provider, "model": self.settings.llm_model, "reachable": False,
                     "detail": self.provider_error or "não carregado"}
         check = self.probe.get() if self.probe else {"reachable": None, "detail": ""}
-        return {"provider": self.provider.name, "model": self.provider.model, **check}
+        return {**self._provider_identity(), **check, **self.provider.live_status()}
+
+    def _provider_identity(self) -> dict:
+        """Which provider answers, why it was chosen, and what to do when it does not (for the operator)."""
+        choice = self.provider.choice
+        return {"provider": self.provider.name, "model": self.provider.model,
+                "choice": choice.reason if choice else "", "automatic": bool(choice and choice.automatic),
+                "setup_hint": self.provider.setup_hint()}
 
     # -- operator actions ------------------------------------------------------------------------
     def check_provider(self) -> dict:
         """Ask the provider again now ("Verificar de novo"): {provider, model, reachable, detail, checked_at}."""
         if self.probe is None:
             return self._llm_status()
+        started = time.monotonic()
         check = self.probe.recheck()
+        elapsed = round(time.monotonic() - started, 3)
         with self._status_lock:
             self._status = None  # the next status read shows the new answer
-        return {"provider": self.provider.name, "model": self.provider.model, **check}
+        return {**self._provider_identity(), **check, "elapsed_seconds": elapsed}
 
     def reindex_refusal(self) -> str | None:
         """Why Reindex is off, or None. Without a token it is on only for a loopback-only app:

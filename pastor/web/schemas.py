@@ -98,6 +98,11 @@ class ModelStatus(TypedDict, total=False):
     reachable: bool | None
     detail: str
     checked_at: str
+    choice: str  # why this provider answers (LLM_PROVIDER, or the automatic choice's reason)
+    automatic: bool  # chosen automatically (LLM_PROVIDER empty)
+    setup_hint: str  # for the operator: how to get a model's answers when it does not answer
+    local: dict[str, Any]  # the local model: phase, source, done_bytes, total_bytes, reason, runtime
+    elapsed_seconds: float  # /check_provider only: how long the check really took
 
 
 class Status(TypedDict, total=False):

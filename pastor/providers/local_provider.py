@@ -1,0 +1,111 @@
+"""The `local` provider: an instruct model inside the app's process, no server."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Iterator
+
+from pastor.providers.base import API_CHOICE, Provider, ProviderError
+from pastor.providers.fairslot import FairSlot
+from pastor.providers.local_store import ModelStore
+from pastor.providers.local_torch import TorchRuntime
+
+# Chosen by bench/bench_local_model.py: the largest Qwen2.5 instruct model whose first token arrives within
+# 10 s on 2 CPU cores with the app's real prompt (the 1.5B model takes about 3x as long).
+DEFAULT_LOCAL_MODEL = "Qwen/Qwen2.5-0.5B-Instruct"
+MEGABYTE = 1024 * 1024
+
+
+def state_text(state) -> str:
+    """The local model's state in one Portuguese phrase, for the status page, the CLI and the turn's reason."""
+    if state.phase == "downloading":
+        if not state.total_bytes:
+            return f"baixando {state.source} do Hugging Face Hub (consultando os arquivos…)"
+        return (f"baixando {state.source} do Hugging Face Hub: {state.percent}% "
+                f"({state.done_bytes // MEGABYTE} de {state.total_bytes // MEGABYTE} MB)")
+    if state.phase == "loading":
+        return f"carregando {state.source} na memória"
+    if state.phase == "ready":
+        return f"carregado ({state.runtime})"
+    if state.phase == "failed":
+        return state.reason
+    return "aguardando início"
+
+
+class LocalProvider(Provider):
+    """Generates in this process from a model folder prepared by a `ModelStore` (downloaded once)."""
+
+    name = "local"
+    default_model = DEFAULT_LOCAL_MODEL
+
+    def __init__(self, model: str = "", timeout: float = 60.0, *, data_dir: Path | None = None,
+                 dtype: str = "auto", max_new_tokens: int = 400, temperature: float = 0.3,
+                 store: ModelStore | None = None) -> None:
+        super().__init__(model, timeout)
+        self.max_new_tokens = max_new_tokens
+        self.temperature = temperature
+        self.store = store or ModelStore(self.model, Path(data_dir or "data") / "models",
+                                         lambda folder: TorchRuntime.load(folder, dtype))
+        self.slot = FairSlot()
+
+    @property
+    def where(self) -> str:
+        return f"modelo local {self.model}"
+
+    def start(self) -> None:
+        """Begin downloading/loading in the background (the app calls this at start)."""
+        self.store.start()
+
+    # -- public interface ---------------------------------------------------------------------------
+    def stream(self, system: str, messages: list[dict], cancel: threading.Event | None = None) -> Iterator[str]:
+        self.calls += 1
+        return self._stream(system, list(messages), cancel or threading.Event(), self.max_new_tokens)
+
+    def complete(self, system: str, messages: list[dict], max_tokens: int = 200) -> str:
+        self.calls += 1
+        return "".join(self._stream(system, list(messages), threading.Event(), max_tokens))
+
+    def check(self) -> dict:
+        state = self.store.state()
+        if state.phase == "failed":
+            self.store.start()  # "Verificar de novo" retries a failed download or load
+        return {"reachable": state.phase == "ready", "detail": state_text(state), "local": state.as_dict()}
+
+    def live_status(self) -> dict:
+        state = self.store.state()
+        return {"reachable": state.phase == "ready", "detail": state_text(state), "local": state.as_dict()}
+
+    def member_notice(self) -> str:
+        if self.store.state().phase in ("idle", "downloading", "loading"):
+            return "o modelo de linguagem ainda está sendo preparado; por enquanto, mostro os versículos encontrados"
+        return super().member_notice()
+
+    def setup_hint(self) -> str:
+        state = self.store.state()
+        return (f"Modelo local {self.model}: {state_text(state)}. Com internet, ele é baixado uma vez para "
+                f"PASTOR_DATA_DIR/models; sem internet, aponte PASTOR_LOCAL_MODEL para uma pasta com o modelo, "
+                f"ou {API_CHOICE}.")
+
+    # -- generation ---------------------------------------------------------------------------------
+    def _runtime(self) -> TorchRuntime:
+        runtime = self.store.model
+        if runtime is None:
+            state = self.store.state()
+            self.store.start()
+            raise ProviderError("unreachable", f"O modelo local não está pronto: {state_text(state)}.",
+                                provider=self.name, detail=f"local model {state.phase}")
+        return runtime
+
+    def _stream(self, system: str, messages: list[dict], cancel: threading.Event, max_tokens: int) -> Iterator[str]:
+        runtime = self._runtime()  # raised before the first word: the turn shows the verses instead
+        with self.slot.hold(cancel) as mine:
+            if not mine:
+                return
+            try:
+                ids = runtime.prompt_ids(system, messages)
+                shared = len(runtime.system_ids(system))
+                yield from runtime.generate(ids, stop=cancel, max_new_tokens=max_tokens,
+                                            temperature=self.temperature, shared_prefix=shared)
+            except (RuntimeError, ValueError, IndexError) as exc:  # torch/tokenizer failures mid-generation
+                raise self.error("stream", detail=type(exc).__name__) from None

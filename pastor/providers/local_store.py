@@ -1,0 +1,161 @@
+"""Where the local model's files come from: a folder, or the Hugging Face hub into the data directory."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+log = logging.getLogger("pastor.providers")
+
+COMPLETE_MARK = ".pastor-complete"
+# Weights, config and tokenizer; not the other formats a repository may carry (gguf, onnx, pytorch .bin).
+ALLOW = ["*.json", "*.safetensors", "*.txt", "*.model", "*.jinja", "merges.txt", "vocab.json"]
+PHASES = ("idle", "downloading", "loading", "ready", "failed")
+
+
+@dataclass(frozen=True)
+class ModelState:
+    """What the status page says about the local model: phase, bytes so far, and why it failed."""
+
+    phase: str
+    source: str
+    done_bytes: int = 0
+    total_bytes: int = 0
+    reason: str = ""
+    since: float = 0.0
+    runtime: str = ""  # e.g. "transformers, bfloat16", once loaded
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done_bytes / self.total_bytes) if self.total_bytes else 0
+
+
+def is_local(source: str) -> bool:
+    """A path to a folder (absolute, ./relative, ~) rather than a hub id like `Qwen/Qwen2.5-0.5B-Instruct`."""
+    return source.startswith(("/", ".", "~")) or Path(source).expanduser().is_dir()
+
+
+def folder_bytes(folder: Path) -> int:
+    """Bytes under `folder`, partial downloads included (the progress of a download in flight)."""
+    total = 0
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.path.getsize(os.path.join(root, name))
+            except OSError:
+                continue  # a file renamed while we walked
+    return total
+
+
+def download_failure(exc: BaseException, source: str) -> str:
+    """A Portuguese reason for a failed download, without URLs, tokens or SDK text."""
+    name = type(exc).__name__
+    if name in ("RepositoryNotFoundError", "RevisionNotFoundError", "EntryNotFoundError"):
+        return f"o modelo {source} não foi encontrado no Hugging Face Hub (confira PASTOR_LOCAL_MODEL)"
+    if name == "GatedRepoError" or getattr(getattr(exc, "response", None), "status_code", None) in (401, 403):
+        return f"o Hugging Face Hub recusou o acesso ao modelo {source} (modelo restrito ou HF_TOKEN ausente)"
+    if isinstance(exc, OSError) and getattr(exc, "errno", None) == 28:
+        return "não há espaço em disco para baixar o modelo local"
+    return (f"não foi possível baixar o modelo {source} do Hugging Face Hub (sem conexão com o Hub?); "
+            "tente de novo com internet ou aponte PASTOR_LOCAL_MODEL para uma pasta com o modelo")
+
+
+class ModelStore:
+    """Resolves `source` to a folder (downloading it once into `models_dir`) and loads it with `load`,
+    in a background thread; `state()` says where it is. Once cached, no network is needed."""
+
+    def __init__(self, source: str, models_dir: Path, load: Callable[[Path], object]) -> None:
+        self.source = source
+        self.models_dir = Path(models_dir)
+        self._load = load
+        self._state = ModelState("idle", source, since=time.time())
+        self._model: object | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._total_bytes = 0
+
+    @property
+    def folder(self) -> Path:
+        if is_local(self.source):
+            return Path(self.source).expanduser()
+        return self.models_dir / self.source.replace("/", "--")
+
+    @property
+    def model(self) -> object | None:
+        """The loaded runtime, or None until the phase is `ready`."""
+        return self._model
+
+    def start(self) -> threading.Thread:
+        """Prepare the model in the background (again, after a failure); no-op while it runs or is ready."""
+        with self._lock:
+            running = self._thread is not None and self._thread.is_alive()
+            if not running and self._state.phase not in ("ready",):
+                self._thread = threading.Thread(target=self._prepare, daemon=True, name="pastor-local-model")
+                self._thread.start()
+            return self._thread
+
+    def wait(self, timeout: float | None = None) -> ModelState:
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.state()
+
+    def state(self) -> ModelState:
+        state = self._state
+        if state.phase == "downloading":  # the bytes on disk are the progress
+            done = min(folder_bytes(self.folder), self._total_bytes or 1 << 62)
+            state = ModelState(**{**state.as_dict(), "done_bytes": done})
+        return state
+
+    # -- the background work ---------------------------------------------------------------------
+    def _set(self, phase: str, **fields) -> None:
+        self._state = ModelState(phase, self.source, since=time.time(), **fields)
+
+    def _prepare(self) -> None:
+        try:
+            folder = self._resolve()
+            self._set("loading", total_bytes=self._total_bytes, done_bytes=self._total_bytes)
+            model = self._load(folder)
+        except Exception as exc:  # the status page and every turn say why; the app keeps serving verses
+            reason = exc.args[0] if isinstance(exc, LocalModelError) else download_failure(exc, self.source)
+            log.warning("local model %s not ready: %s (%s)", self.source, reason, type(exc).__name__)
+            self._set("failed", reason=reason)
+            return
+        self._model = model
+        self._set("ready", runtime=getattr(model, "description", ""))
+        log.info("local model %s ready (%s)", self.source, self._state.runtime)
+
+    def _resolve(self) -> Path:
+        folder = self.folder
+        if is_local(self.source):
+            if not (folder / "config.json").is_file():
+                raise LocalModelError(f"a pasta de PASTOR_LOCAL_MODEL não tem um modelo (falta config.json)")
+            return folder
+        if (folder / COMPLETE_MARK).is_file():
+            return folder  # cached: offline from here on
+        self._download(folder)
+        return folder
+
+    def _download(self, folder: Path) -> None:
+        from huggingface_hub import snapshot_download  # optional at import time: only the local provider needs it
+
+        self._set("downloading")
+        listing = snapshot_download(self.source, allow_patterns=ALLOW, dry_run=True)
+        self._total_bytes = sum(int(getattr(f, "file_size", 0) or 0) for f in listing)
+        self._set("downloading", total_bytes=self._total_bytes)
+        folder.mkdir(parents=True, exist_ok=True)
+        snapshot_download(self.source, local_dir=folder, allow_patterns=ALLOW)
+        (folder / COMPLETE_MARK).write_text(json.dumps({"source": self.source, "bytes": self._total_bytes}))
+
+
+class LocalModelError(Exception):
+    """The local model cannot be used; args[0] is the Portuguese reason."""
