@@ -10,6 +10,10 @@ import pytest
 from pastor.bible.usfx import Bible, load_bible
 from tests.support.helpers import FIXTURES, ROOT
 
+# No test reaches the Hugging Face hub (this machine and CI cannot): the local provider's download fails at
+# once with its Portuguese reason instead of waiting on the network. Tests of the download set their own.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
 # Fixture plugins, registered once for the whole suite.
 pytest_plugins = ["tests.support.core_fixtures", "tests.support.app_fixtures"]
 

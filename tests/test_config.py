@@ -35,7 +35,7 @@ class TestDefaults:
         assert settings.topic_weight == 1.5
         assert settings.per_chapter == 2
         assert settings.modernize is True
-        assert settings.llm_provider == "ollama"
+        assert settings.llm_provider == ""  # automatic: API key, else Ollama, else the local model
         assert settings.llm_timeout == 60.0
         assert settings.stemmer == "rslp"
         assert settings.embedding_model == "use-multilingual"

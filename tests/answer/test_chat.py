@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from pastor.answer import prompts, safety
-from pastor.answer.chat import CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError
+from pastor.answer.chat import INTERRUPTED_NOTE, CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError
 from pastor.wiring import build_chat
 from pastor.answer.citations import NO_ANCHOR_NOTE
 from pastor.search.engine import Engine
@@ -326,8 +326,9 @@ class TestFailures:
         answers, final = run(chat, JOHN)
         assert any("Deus amou" in a for a in answers)  # the start was shown
         expected = FakeProvider().error("stream").user_message
-        assert final.answer == expected and "interrompida" in expected
-        assert final.error == {"type": "stream", "message": expected, "provider": "fake"}
+        # What was shown stays, marked as cut; the error says why.
+        assert final.answer == f"Deus amou o mundo de tal maneira que\n\n{INTERRUPTED_NOTE}"
+        assert final.error == {"type": "stream", "message": expected, "provider": "fake", "partial": True}
         assert log.read()[-1]["error"]["type"] == "stream"
 
     def test_cancel_stops_the_turn(self, chat, provider):
@@ -340,8 +341,9 @@ class TestFailures:
             if final.answer:
                 cancel.set()
         assert final.done
-        assert final.error == {"type": "cancelled", "message": "Resposta interrompida.", "provider": "fake"}
-        assert len(final.answer) < len(full) / 2
+        assert final.error == {"type": "cancelled", "message": "Resposta interrompida.", "provider": "fake",
+                               "partial": True}
+        assert len(final.answer) < len(full) / 2 and final.answer.endswith(INTERRUPTED_NOTE)
         assert NO_ANCHOR_NOTE not in final.answer
 
     @pytest.mark.parametrize("message", ["", "   ", None])

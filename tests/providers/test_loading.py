@@ -13,6 +13,7 @@ from pastor.providers.base import ProviderError as BaseProviderError
 from pastor.providers.errors import classify, describe, safe_url
 from pastor.providers.none import NoneProvider
 from pastor.providers.ollama_provider import OllamaProvider
+from tests.support.helpers import free_port
 
 KEY = "sk-LEAKCHECK-factory-987654"
 MESSAGES = [{"role": "user", "content": "oi"}]
@@ -33,6 +34,8 @@ class TestFactory:
             ("openai", "OpenAIProvider", "gpt-4o-mini"),
             ("groq", "GroqProvider", "llama-3.1-8b-instant"),
             ("anthropic", "AnthropicProvider", "claude-haiku-4-5"),
+            ("huggingface", "HuggingFaceProvider", "Qwen/Qwen2.5-7B-Instruct"),
+            ("local", "LocalProvider", "Qwen/Qwen2.5-0.5B-Instruct"),
             ("fake", "FakeProvider", "fake"),
             ("none", "NoneProvider", ""),
         ],
@@ -44,8 +47,12 @@ class TestFactory:
         assert provider.model == model
         assert provider.calls == 0
 
-    def test_ollama_is_the_default(self):
-        assert load_provider(Settings.from_env({}), env={}).name == "ollama"
+    def test_the_default_is_the_automatic_choice(self, tmp_path):
+        # No key, no Ollama on a closed port: the local model, never started by building it.
+        closed = settings(ollama_host=f"http://127.0.0.1:{free_port()}", pastor_data_dir=tmp_path)
+        provider = load_provider(closed, env={})
+        assert provider.name == "local" and provider.choice.automatic
+        assert "nenhum Ollama" in provider.choice.reason and provider.store.state().phase == "idle"
 
     def test_llm_model_overrides_the_default(self):
         provider = load_provider(settings(llm_provider="groq", llm_model="llama-3.3-70b-versatile"), env={})
@@ -64,14 +71,20 @@ class TestFactory:
     def test_base_urls_come_from_settings_and_env(self):
         env = {"GROQ_BASE_URL": "http://groq.local", "ANTHROPIC_BASE_URL": "http://claude.local"}
         base = dict(ollama_host="http://gpu:11434", openai_base_url="http://compat:8000/v1")
-        remote = [name for name in PROVIDERS if name not in ("fake", "none")]
+        env["HF_BASE_URL"] = "http://router.local/v1"
+        remote = [name for name in PROVIDERS if name not in ("fake", "none", "local")]
         urls = {name: load_provider(settings(llm_provider=name, **base), env=env).base_url for name in remote}
         assert urls == {
             "ollama": "http://gpu:11434",
             "openai": "http://compat:8000/v1",
             "groq": "http://groq.local",
             "anthropic": "http://claude.local",
+            "huggingface": "http://router.local/v1",
         }
+
+    def test_the_hugging_face_router_is_the_default_url_of_its_provider(self):
+        provider = load_provider(settings(llm_provider="huggingface"), env={"HF_TOKEN": "hf_x"})
+        assert provider.base_url == "https://router.huggingface.co/v1" and provider.key_var == "HF_TOKEN"
 
     def test_fake_settings_reach_the_fake(self, tmp_path):
         path = tmp_path / "r.json"
