@@ -11,6 +11,7 @@ from pastor.answer import degraded, prompts, safety
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE
 from pastor.answer.deadline import DeadlineExceeded, within
+from pastor.answer.halt import Halt
 from pastor.answer.streaming import StreamingValidator
 from pastor.answer.turn import Turn, TurnUpdate
 from pastor.bible.references import find_references
@@ -122,7 +123,7 @@ class ChatService:
         yield update  # "preparando resposta…" is the UI's state until the first token
         # Set when the turn ends for any reason (Stop, deadline, failure): the provider stops generating
         # at once, which for the in-process model frees its slot for the next person.
-        halt = threading.Event()
+        halt = Halt(cancel)
         t0 = time.perf_counter()
         stream = within(self.provider.stream(system, messages, cancel=halt), self.deadline, cancel=cancel)
         shown = False

@@ -178,8 +178,8 @@ class Handlers:
     def stop(self, chat: list, request: gr.Request) -> list[dict]:
         """Cancel this session's running turn; Gradio's `cancels=` closes the generator too."""
         display = plain_messages(chat)
-        stopped, update = self.runtime.turns.cancel(_session(request))
-        if not stopped:
+        update = self.runtime.turns.latest(_session(request))
+        if not self.runtime.turns.cancel(_session(request)):
             return display
         if display and display[-1]["role"] == "assistant" and "metadata" not in display[-1]:
             shown = display[-1]["content"].replace(chatview.PREPARING, "").rstrip()

@@ -107,15 +107,19 @@ class TurnRegistry:
             if self._events.get(session) is event:
                 self._latest[session] = update
 
-    def cancel(self, session: str) -> tuple[bool, object | None]:
-        """(whether a turn was running, its latest update)."""
+    def latest(self, session: str):
+        """The latest update of the session's running turn, or None."""
+        with self._lock:
+            return self._latest.get(session)
+
+    def cancel(self, session: str) -> bool:
         with self._lock:
             event = self._events.pop(session, None)
-            latest = self._latest.pop(session, None)
+            self._latest.pop(session, None)
         if event is None:
-            return False, None
+            return False
         event.set()
-        return True, latest
+        return True
 
     def end(self, session: str, event: threading.Event) -> None:
         with self._lock:

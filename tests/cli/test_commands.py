@@ -261,7 +261,7 @@ class TestAsk:
         result = json.loads(out)
         assert code == 1
         assert result["mode"] == "provider_unavailable" and "(auth)" in result["reason"]
-        assert "**João 3:16**" in result["answer"] and FakeProvider().setup_hint() in result["answer"]
+        assert "**João 3:16**" in result["answer"] and FakeProvider().setup_hint() in result["reason"]
 
     def test_bad_responses_file_exits_2(self, env, capsys, tmp_path):
         env(PASTOR_FAKE_RESPONSES=str(tmp_path / "nao-ha.json"))

@@ -393,7 +393,9 @@ class TestStop:
         chat = next(turn)[0]
         shown = app.handlers.stop(chat, request("parar"))
         assert app.provider.cancels[-1].is_set()
-        assert shown[-1]["content"].endswith(chatview.INTERRUPTED)
+        assert shown[-2]["content"].endswith(chatview.INTERRUPTED)
+        # The sources the turn had found stay visible under the interrupted answer.
+        assert shown[-1]["metadata"]["title"].startswith("📖 Fontes consultadas") and "pastor-source" in shown[-1]["content"]
         turn.close()  # what Gradio's `cancels=` does to the running generator
         assert app.provider.closed.wait(5)
 
