@@ -15,7 +15,7 @@ from tests.support.helpers import FIXTURES, ROOT
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 # Fixture plugins, registered once for the whole suite.
-pytest_plugins = ["tests.support.core_fixtures", "tests.support.app_fixtures"]
+pytest_plugins = ["tests.support.core_fixtures", "tests.support.app_fixtures", "tests.support.model_fixtures"]
 
 USFX = FIXTURES / "usfx"
 

@@ -73,10 +73,12 @@ class ModelStore:
     """Resolves `source` to a folder (downloading it once into `models_dir`) and loads it with `load`,
     in a background thread; `state()` says where it is. Once cached, no network is needed."""
 
-    def __init__(self, source: str, models_dir: Path, load: Callable[[Path], object]) -> None:
+    def __init__(self, source: str, models_dir: Path, load: Callable[[Path], object],
+                 fetch: Callable[[str, Path, Callable[[int], None]], None] | None = None) -> None:
         self.source = source
         self.models_dir = Path(models_dir)
         self._load = load
+        self._fetch = fetch or hub_fetch
         self._state = ModelState("idle", source, since=time.time())
         self._model: object | None = None
         self._thread: threading.Thread | None = None
@@ -146,15 +148,23 @@ class ModelStore:
         return folder
 
     def _download(self, folder: Path) -> None:
-        from huggingface_hub import snapshot_download  # optional at import time: only the local provider needs it
-
         self._set("downloading")
-        listing = snapshot_download(self.source, allow_patterns=ALLOW, dry_run=True)
-        self._total_bytes = sum(int(getattr(f, "file_size", 0) or 0) for f in listing)
-        self._set("downloading", total_bytes=self._total_bytes)
         folder.mkdir(parents=True, exist_ok=True)
-        snapshot_download(self.source, local_dir=folder, allow_patterns=ALLOW)
+        self._fetch(self.source, folder, self._announce_total)
         (folder / COMPLETE_MARK).write_text(json.dumps({"source": self.source, "bytes": self._total_bytes}))
+
+    def _announce_total(self, total_bytes: int) -> None:
+        self._total_bytes = total_bytes
+        self._set("downloading", total_bytes=total_bytes)
+
+
+def hub_fetch(source: str, folder: Path, announce_total: Callable[[int], None]) -> None:
+    """Download the model's weights, config and tokenizer from the Hugging Face hub into `folder`."""
+    from huggingface_hub import snapshot_download  # only the local provider needs it
+
+    listing = snapshot_download(source, allow_patterns=ALLOW, dry_run=True)
+    announce_total(sum(int(getattr(f, "file_size", 0) or 0) for f in listing))
+    snapshot_download(source, local_dir=folder, allow_patterns=ALLOW)
 
 
 class LocalModelError(Exception):

@@ -1,0 +1,173 @@
+"""The `local` provider: real generation offline with tiny Qwen2 models built in the test, streaming, Stop,
+one generation at a time served in order, and a model that is not ready (downloading, missing, offline)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from pastor.answer import prompts
+from pastor.providers import ProviderError
+from pastor.providers.fairslot import FairSlot
+from pastor.providers.local_provider import LocalProvider, state_text
+from pastor.providers.local_store import COMPLETE_MARK, ModelStore
+from pastor.providers.local_torch import TorchRuntime
+from pastor.search.modes import Mode
+from tests.support.helpers import wait_for
+from tests.support.model_fixtures import WIRED_REPLY
+
+SOURCES = [{"reference": "Mateus 6:34", "text": "Não vos inquieteis, pois, pelo dia de amanhã", "kind": "verse"}]
+
+
+def rag_prompt(question: str = "Estou com medo do futuro"):
+    return prompts.build_messages(Mode.RAG, question, SOURCES, [], history_turns=10)
+
+
+def ready(folder: Path, **options) -> LocalProvider:
+    provider = LocalProvider(model=str(folder), **options)
+    provider.start()
+    assert provider.store.wait(60).phase == "ready", state_text(provider.store.state())
+    return provider
+
+
+class TestGeneration:
+    def test_streams_the_reply_token_by_token_through_the_chat_template(self, wired_model):
+        provider = ready(wired_model, temperature=0.3)
+        system, messages = rag_prompt()
+        deltas = list(provider.stream(system, messages))
+        assert "".join(deltas) == WIRED_REPLY and len(deltas) > 3
+
+    def test_the_system_prompt_is_computed_once_and_reused(self, wired_model):
+        provider = ready(wired_model, temperature=0)
+        runtime = provider.store.model
+        for question in ("Estou com medo do futuro", "Como perdoar quem me magoou?"):
+            system, messages = rag_prompt(question)
+            assert "".join(provider.stream(system, messages)) == WIRED_REPLY
+        assert len(runtime._prefixes) == 1  # one system prompt: cached after the first turn, reused by the second
+
+    def test_complete_returns_the_whole_reply(self, wired_model):
+        provider = ready(wired_model, temperature=0)
+        system, messages = prompts.rewrite_messages([{"role": "user", "content": "Tenho medo"}], "e agora?")
+        assert provider.complete(system, messages) == WIRED_REPLY
+
+    def test_status_says_what_is_loaded(self, wired_model):
+        check = ready(wired_model).check()
+        assert check["reachable"] and check["detail"].startswith("carregado (transformers ")
+        assert check["local"]["phase"] == "ready"
+
+    def test_a_cap_on_tokens_ends_the_reply(self, random_model):
+        provider = ready(random_model, temperature=0.7, max_new_tokens=12)
+        deltas = list(provider.stream(*rag_prompt()))  # one delta per token at most (bytes may wait for the next)
+        assert 0 < len(deltas) <= 12
+
+
+class TestStopAndQueue:
+    def test_stop_ends_generation_at_once_and_frees_the_slot(self, random_model):
+        provider = ready(random_model, temperature=0.7, max_new_tokens=100_000)
+        cancel = threading.Event()
+        stream = provider.stream(*rag_prompt(), cancel=cancel)
+        assert next(stream)
+        cancel.set()
+        assert len(list(stream)) <= 1  # at most the token in flight
+        assert provider.slot.waiting == 0
+        quick = LocalProvider(model=str(random_model), max_new_tokens=3, store=provider.store)
+        quick.slot = provider.slot  # the same model: the same slot
+        done = threading.Event()
+        threading.Thread(target=lambda: (list(quick.stream(*rag_prompt())), done.set()), daemon=True).start()
+        assert done.wait(30), "the slot must be free once the stopped stream ends"
+
+    def test_closing_the_stream_frees_the_slot(self, random_model):
+        provider = ready(random_model, temperature=0.7, max_new_tokens=100_000)
+        stream = provider.stream(*rag_prompt())
+        next(stream)
+        stream.close()  # what the chat service does when the turn ends (deadline, Stop, new question)
+        cancel = threading.Event()
+        with provider.slot.hold(cancel) as mine:
+            assert mine
+
+    def test_one_generation_at_a_time_in_arrival_order(self):
+        slot, order, release = FairSlot(), [], threading.Event()
+        holder = slot.hold(threading.Event())
+        assert holder.__enter__()
+
+        def queued(name: str):
+            with slot.hold(threading.Event()) as mine:
+                assert mine
+                order.append(name)
+
+        threads = []
+        for name in ("primeira", "segunda", "terceira"):
+            thread = threading.Thread(target=queued, args=(name,), daemon=True)
+            thread.start()
+            threads.append(thread)
+            wait_for(lambda n=len(threads): slot.waiting == n, 5, "a pessoa não entrou na fila")
+        holder.__exit__(None, None, None)
+        for thread in threads:
+            thread.join(5)
+        assert order == ["primeira", "segunda", "terceira"]
+
+    def test_a_stopped_waiter_leaves_the_queue(self):
+        slot = FairSlot()
+        holder = slot.hold(threading.Event())
+        holder.__enter__()
+        cancel, result = threading.Event(), []
+        thread = threading.Thread(target=lambda: result.append(slot.hold(cancel).__enter__()), daemon=True)
+        thread.start()
+        wait_for(lambda: slot.waiting == 1, 5, "não entrou na fila")
+        cancel.set()
+        thread.join(5)
+        assert result == [False] and slot.waiting == 0
+        holder.__exit__(None, None, None)
+        with slot.hold(threading.Event()) as mine:  # the abandoned ticket is skipped
+            assert mine
+
+
+class TestNotReady:
+    def test_a_folder_without_a_model_fails_with_a_reason(self, tmp_path):
+        provider = LocalProvider(model=str(tmp_path))
+        provider.start()
+        state = provider.store.wait(30)
+        assert state.phase == "failed" and "config.json" in state.reason
+        with pytest.raises(ProviderError) as raised:
+            list(provider.stream(*rag_prompt()))
+        assert raised.value.kind == "unreachable" and "não está pronto" in raised.value.user_message
+
+    def test_an_unreachable_hub_is_said_in_portuguese(self, tmp_path):
+        # The suite runs with HF_HUB_OFFLINE=1 (tests/conftest.py), as this machine and CI are offline.
+        provider = LocalProvider(model="Qwen/Qwen2.5-0.5B-Instruct", data_dir=tmp_path)
+        provider.start()
+        state = provider.store.wait(60)
+        assert state.phase == "failed" and "não foi possível baixar o modelo" in state.reason
+        assert "PASTOR_LOCAL_MODEL" in provider.setup_hint()
+        assert provider.member_notice() == "o assistente está sem modelo de linguagem; mostrando os versículos encontrados"
+
+    def test_download_progress_then_ready_and_offline_afterwards(self, tmp_path, wired_model):
+        gate, calls = threading.Event(), []
+
+        def fetch(source, folder, announce_total):
+            calls.append(source)
+            files = sorted((p for p in wired_model.iterdir() if p.is_file()), key=lambda p: -p.stat().st_size)
+            announce_total(sum(p.stat().st_size for p in files))
+            for number, path in enumerate(files):
+                (folder / path.name).write_bytes(path.read_bytes())
+                if number == 0:
+                    gate.wait(30)  # hold the download after the first file, for the test to look
+
+        load = lambda folder: TorchRuntime.load(folder)  # noqa: E731
+        store = ModelStore("org/modelo-de-teste", tmp_path / "models", load, fetch=fetch)
+        provider = LocalProvider(model="org/modelo-de-teste", store=store)
+        provider.start()
+        state = wait_for(lambda: (s := store.state()).phase == "downloading" and s.done_bytes and s, 30, "sem progresso")
+        assert 0 < state.percent < 100 and state_text(state).startswith("baixando org/modelo-de-teste do Hugging Face Hub: ")
+        assert "ainda está sendo preparado" in provider.member_notice()
+        with pytest.raises(ProviderError, match="baixando"):
+            list(provider.stream(*rag_prompt()))
+        gate.set()
+        assert store.wait(60).phase == "ready" and (tmp_path / "models" / "org--modelo-de-teste" / COMPLETE_MARK).is_file()
+        # A new process finds the cached copy and never fetches again.
+        again = ModelStore("org/modelo-de-teste", tmp_path / "models", load, fetch=fetch)
+        again.start()
+        assert again.wait(60).phase == "ready" and calls == ["org/modelo-de-teste"]
