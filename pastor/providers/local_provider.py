@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -15,6 +16,7 @@ from pastor.providers.local_torch import TorchRuntime
 # 10 s on 2 CPU cores with the app's real prompt (the 1.5B model takes about 3x as long).
 DEFAULT_LOCAL_MODEL = "Qwen/Qwen2.5-0.5B-Instruct"
 MEGABYTE = 1024 * 1024
+RETRY_AFTER = 30.0  # seconds before a failed download is tried again by a status check
 
 
 def state_text(state) -> str:
@@ -68,8 +70,8 @@ class LocalProvider(Provider):
 
     def check(self) -> dict:
         state = self.store.state()
-        if state.phase == "failed":
-            self.store.start()  # "Verificar de novo" retries a failed download or load
+        if state.phase == "failed" and time.time() - state.since > RETRY_AFTER:
+            self.store.start()  # "Verificar de novo" (and the status page's probe) retries, not every turn
         return {"reachable": state.phase == "ready", "detail": state_text(state), "local": state.as_dict()}
 
     def live_status(self) -> dict:
@@ -92,7 +94,6 @@ class LocalProvider(Provider):
         runtime = self.store.model
         if runtime is None:
             state = self.store.state()
-            self.store.start()
             raise ProviderError("unreachable", f"O modelo local não está pronto: {state_text(state)}.",
                                 provider=self.name, detail=f"local model {state.phase}")
         return runtime

@@ -95,17 +95,25 @@ def verses_only(final: dict) -> list[str]:
     return [s["id"] for s in final["sources"]]
 
 
-def test_no_model_running_still_answers_with_verses_and_the_fix(start):
-    app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}")  # the default provider, nothing listening
+def test_no_model_anywhere_chooses_the_local_model_and_answers_with_verses(start):
+    # A fresh machine: LLM_PROVIDER unset, no key, no Ollama, and the hub unreachable (HF_HUB_OFFLINE=1).
+    app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}")
+    llm = wait_for(lambda: (s := app.client.predict(api_name="/status"))["llm"].get("local", {}).get("phase")
+                   == "failed" and s["llm"], 120, "o modelo local não terminou de tentar o download")
+    assert llm["provider"] == "local" and llm["automatic"] and llm["model"] == "Qwen/Qwen2.5-0.5B-Instruct"
+    assert "nenhum Ollama" in llm["choice"] and "não foi possível baixar o modelo" in llm["detail"]
+    assert "PASTOR_LOCAL_MODEL" in llm["setup_hint"]
     fear = app.ask(FEAR)
     assert fear["mode"] == Mode.PROVIDER_UNAVAILABLE and fear["error"] is None
     verses_only(fear)
-    assert "ollama pull qwen2.5:1.5b" in fear["answer"] and "LLM_PROVIDER" in fear["answer"]
+    assert "sem modelo de linguagem" in fear["answer"]
+    for setup in ("LLM_PROVIDER", "OPENAI_API_KEY", "PASTOR_LOCAL_MODEL"):
+        assert setup not in fear["answer"] and setup in fear["reason"]  # the operator's, not the member's
     john = app.ask(JOHN)
     assert john["mode"] == Mode.PROVIDER_UNAVAILABLE and verses_only(john) == ["JHN 3:16"]
     assert JOHN_316 in john["answer"]
     check = app.client.predict(api_name="/check_provider")
-    assert check["provider"] == "ollama" and check["reachable"] is False
+    assert check["provider"] == "local" and check["reachable"] is False and check["elapsed_seconds"] >= 0
 
     status = app.client.predict(api_name="/status")
     assert status["corpus"]["file"] == "por-almeida1911.usfx.xml.gz" and status["corpus"]["verses"] == 31101
@@ -116,6 +124,27 @@ def test_no_model_running_still_answers_with_verses_and_the_fix(start):
     assert "Almeida 1911" in credits and "Bíblia Livre" in credits and "OpenBible.info" in credits
     assert "Nave's Topical Bible" in credits and "Torrey's" in credits  # the topical retriever's data
     assert status["llm"]["reachable"] is False
+
+
+def test_a_local_model_folder_answers_with_validated_citations(start, wired_model):
+    from tests.support.model_fixtures import WIRED_REPLY
+    app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}", PASTOR_LOCAL_MODEL=str(wired_model))
+    wait_for(lambda: app.client.predict(api_name="/status")["llm"]["reachable"], 120, "o modelo local não carregou")
+    updates = []
+
+    def attempt():
+        try:
+            job = app.client.submit(FEAR, [], api_name="/chat")
+            updates.extend(job)  # every streamed update
+            return updates[-1]
+        except Exception as exc:  # the rate limit of the previous test's app does not apply here
+            raise AssertionError(exc) from exc
+    fear = attempt()
+    assert fear["provider"] == "local" and fear["mode"] in (Mode.RAG, Mode.LEXICAL_FALLBACK)
+    assert "Não tenha medo do amanhã" in fear["answer"] and len(updates) > 2  # streamed
+    assert "Hezequias" not in fear["answer"] and "Hezequias 3:16" in fear["removed_citations"]
+    assert all(any(c == s["reference"] for s in fear["sources"]) for c in fear["citations"])
+    assert WIRED_REPLY != fear["answer"]  # the invented reference never reached the reader
 
 
 def test_with_a_model_the_same_start_answers_normally(start):
