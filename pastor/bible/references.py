@@ -123,11 +123,10 @@ BOOK_START = r"(?:(?<![^\W_])(?=\d)|(?<![^\W\d_])(?!\d))"
 
 @lru_cache(maxsize=1)
 def _book_pattern() -> re.Pattern:
-    # Folded aliases, longest first; inner spaces match any run of spaces, dots are optional.
-    forms = [r"\s*".join(re.escape(p) for p in form.split(" ")) for form in canon.alias_forms()]
+    # Any folded form, the longest that fits (`canon.alias_regex`), then an optional final dot.
     # A letter right before a name hides it, and so does a digit before a numbered one (`21Co`);
     # `_Romanos_` (emphasis) or `3:16Romanos 8:28` do not.
-    return re.compile(BOOK_START + r"(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
+    return re.compile(BOOK_START + r"(" + canon.alias_regex() + r")\.?(?=[\s\d])", re.UNICODE)
 
 
 _ORDINAL_WORD = re.compile(r"(?:primeir|segund|terceir)[ao]s?\s", re.UNICODE)
@@ -289,7 +288,7 @@ def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
         scanner.pos = dangling.end()  # taken with the reference, which then does not exist
     span_text = text[found.start():scanner.pos]
     has_verse = any(not s.whole_chapter for s in segments)
-    if key in canon.AMBIGUOUS or (deutero and len(key) > 3):
+    if key in canon.ambiguous() or (deutero and len(key) > 3):
         # Everyday words ("os 2 filhos", "a sabedoria 3") are books only when written as such.
         first_letter = next((c for c in original if c.isalpha()), "")
         if not first_letter.isupper() or not has_verse:
