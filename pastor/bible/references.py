@@ -130,14 +130,15 @@ def _book_pattern() -> re.Pattern:
 
 
 _ORDINAL_WORD = re.compile(r"(?:primeir|segund|terceir)[ao]s?\s", re.UNICODE)
+_LIST_NUMBER = re.compile(r"\d\.\s")
 # Any run of digits is read whole; only 1 to 3 digits can be a chapter or a verse, so `Sl 23 e 1000`
 # ends at `23` and `2024` in `Salmos 23; 2024` is just a year.
 _NUM = re.compile(r"\d+")
 _MAX_DIGITS = 3
 # Digits glued to a reference by `:` or a dash that could not be read (`Jo 3:1000`, `Jo 3:16-1000`).
 _DANGLING = re.compile(r"[:\-–—]\d+")
-# A numbered book this parser does not know (`; 1 Corinthians 13:4`) starts a new citation.
-_NUMBERED_NAME = re.compile(r"[1-3]\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
+# A numbered book this parser does not know (`; 1 Corinthians 13:4`, `e 4 João 1:1`) starts a new citation.
+_NUMBERED_NAME = re.compile(r"(?:[1-9](?:[ºª°]|[ao](?![^\W\d_]))?\.?|iv|i{1,3}\.?)\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
 _CHAPTER_WORD = re.compile(r"\s*(?:capitulos?|cap\.?)\s*")
 _VERSE_WORD = re.compile(r"\s*,?\s*(?:versiculos?|vers\.|vv?\.|v\.?)\s*")
 _RANGE = re.compile(r"\s*[-–—]\s*")
@@ -261,7 +262,7 @@ def find_references(text: str) -> list[RefMatch]:
         found = pattern.search(folded, pos)
         if not found:
             break
-        match = _read_reference(text, folded, found)
+        match = _read_reference(text, folded, found, matches[-1].end if matches else 0)
         if match is None:
             pos = found.start() + 1
             continue
@@ -270,15 +271,31 @@ def find_references(text: str) -> list[RefMatch]:
     return matches
 
 
-def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
+# A number or ordinal right before a book name that is not part of any form of it (`4 João`, `IV João`,
+# `5ª Pedro`): the reference names no book, and is never read without its number. A list marker at the
+# start of a line (`4. João 3:16`) is no such number.
+_LOOSE_NUMBER = re.compile(r"(?:(?<![\w.,:;/\-–])[1-9](?:[ºª°]|[ao](?![^\W\d_]))?|(?<!\w)(?:IV|I{1,3}))\.?[ \t]*$")
+_LIST_MARKER = re.compile(r"(?:^|\n)[ \t]*\d{1,2}\.[ \t]+$")
+
+
+def _loose_number(text: str, start: int, after: int) -> int | None:
+    """Where a number that no form took starts, right before the name at `start` (None: there is none)."""
+    if _LIST_MARKER.search(text, max(0, after - 1), start):
+        return None
+    number = _LOOSE_NUMBER.search(text[after:start])
+    return after + number.start() if number else None
+
+
+def _read_reference(text: str, folded: str, found: re.Match, after: int = 0) -> RefMatch | None:
+    """The reference whose book name `found` matched (`after`: where the previous reference ended)."""
     alias = found.group(1)
     key = canon.alias_key(alias)
     original = text[found.start():found.end(1)]
     deutero = canon.deuterocanon_aliases().get(key)
     if deutero:
         book = canon.by_code()["GEN"]  # placeholder shape for scanning; never returned
-    else:
-        book = canon.resolve_book(original) or canon.by_code()[canon.aliases()[key]]
+    elif (book := canon.resolve_book(original)) is None:
+        return None
     scanner = _Scanner(folded, found.end(), book)
     segments = scanner.parse()
     if segments is None:
@@ -293,6 +310,11 @@ def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
         first_letter = next((c for c in original if c.isalpha()), "")
         if not first_letter.isupper() or not has_verse:
             return None
+    loose = _loose_number(text, found.start(), after)
+    if loose is not None:
+        return RefMatch(loose, scanner.pos, text[loose:scanner.pos], None,
+                        f"{text[loose:found.end(1)]}: livro não reconhecido "
+                        "(não há livro com esse número ou ordinal).")
     if deutero:
         return RefMatch(found.start(), scanner.pos, span_text, None,
                         f"{deutero} não faz parte do cânon de 66 livros usado aqui "
@@ -301,12 +323,21 @@ def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
     error = reference.check()
     if dangling:
         error = f"{span_text}: o número {dangling.group()[1:]} não pode ser capítulo nem versículo."
-    ordinal = _ORDINAL_WORD.match(alias)
-    if error and ordinal and _book_pattern().match(folded, found.start() + ordinal.end()):
-        # "Segundo João 3:16" means "according to John 3:16": when the numbered reading does not
-        # exist, the caller moves on and reads the unnumbered book after the word.
+    if error and _unnumbered_reading(text, folded, found, alias):
+        # "Segundo João 3:16" means "according to John 3:16", and "1. João 14:6" opening a line is
+        # item 1 of a list: when the numbered reading does not exist, the caller moves on and
+        # reads the unnumbered book after the word or the marker.
         return None
     return RefMatch(found.start(), scanner.pos, span_text, reference, error)
+
+
+def _unnumbered_reading(text: str, folded: str, found: re.Match, alias: str) -> bool:
+    """Whether the name begins with a word, or a list marker opening a line, that may not be part of
+    it, and the rest is itself a book name."""
+    lead = _ORDINAL_WORD.match(alias)
+    if lead is None and not text[text.rfind("\n", 0, found.start()) + 1:found.start()].strip():
+        lead = _LIST_NUMBER.match(alias)
+    return bool(lead) and bool(_book_pattern().match(folded, found.start() + lead.end()))
 
 
 def parse_reference(text: str) -> Reference:
