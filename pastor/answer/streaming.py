@@ -42,7 +42,7 @@ def _alias_tail() -> re.Pattern:
 _DOC_TAIL = re.compile(r"[\w./\-]*(?:#(?:p(?:\d+(?:-(?:c\d*)?)?)?)?)?")
 # Every prefix of what `citations.PSEUDO` matches: `1 Cor`, `Romans 8:`, `Romanos VIII`; a number
 # or ordinal before a name is held too, as it can make the reference name no book (`4 João`, `5ª Pedro`).
-_PSEUDO_TAIL = re.compile(r"(?:[1-9][ºª°ao]?\.?[ \t]*)?(?:(?P<word>[^\W\d_]+)\.?[ \t]*(?:[\dIVXLCDMivxlcdm]+[ \t]*"
+_PSEUDO_TAIL = re.compile(r"(?:[1-9]\.?[ºª°ao]?\.?[ \t]*)?(?:(?P<word>[^\W\d_]+)\.?[ \t]*(?:[\dIVXLCDMivxlcdm]+[ \t]*"
                           r"(?::[ \t]*(?:\d+(?:[ \t]*[-–][ \t]*\d*)?)?)?)?)?")
 _MAX_ALIAS = max(len(p) for p in canon.alias_forms()) + 2
 _CUE_PREFIXES = frozenset((cue + " ")[:i] for cue in CUES for i in range(1, len(cue) + 2))

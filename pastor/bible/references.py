@@ -125,8 +125,8 @@ BOOK_START = r"(?:(?<![^\W_])(?=\d)|(?<![^\W\d_])(?!\d))"
 def _book_pattern() -> re.Pattern:
     # Any folded form, the longest that fits (`canon.alias_regex`), then an optional final dot.
     # A letter right before a name hides it, and so does a digit before a numbered one (`21Co`);
-    # `_Romanos_` (emphasis) or `3:16Romanos 8:28` do not.
-    return re.compile(BOOK_START + r"(" + canon.alias_regex() + r")\.?(?=[\s\d])", re.UNICODE)
+    # `_Romanos_` (emphasis) or `3:16Romanos 8:28` do not. A comma may come before `capítulo`.
+    return re.compile(BOOK_START + r"(" + canon.alias_regex() + r")\.?(?=[\s\d]|,\s*cap)", re.UNICODE)
 
 
 _ORDINAL_WORD = re.compile(r"(?:primeir|segund|terceir)[ao]s?\s", re.UNICODE)
@@ -138,12 +138,17 @@ _MAX_DIGITS = 3
 # Digits glued to a reference by `:` or a dash that could not be read (`Jo 3:1000`, `Jo 3:16-1000`).
 _DANGLING = re.compile(r"[:\-–—]\d+")
 # A numbered book this parser does not know (`; 1 Corinthians 13:4`, `e 4 João 1:1`) starts a new citation.
-_NUMBERED_NAME = re.compile(r"(?:[1-9](?:[ºª°]|[ao](?![^\W\d_]))?\.?|iv|i{1,3}\.?)\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
-_CHAPTER_WORD = re.compile(r"\s*(?:capitulos?|cap\.?)\s*")
+_NUMBERED_NAME = re.compile(r"(?:[1-9]\.?(?:[ºª°]|[ao](?![^\W\d_]))?\.?|iv|i{1,3}\.?)\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
+_CHAPTER_WORD = re.compile(r"\s*,?\s*(?:capitulos?|cap\.?)\s*")
 _VERSE_WORD = re.compile(r"\s*,?\s*(?:versiculos?|vers\.|vv?\.|v\.?)\s*")
 _RANGE = re.compile(r"\s*[-–—]\s*")
 # A dot separates chapter and verse only inside a number (`3.16`): `João 3:16-18. 1 Coríntios` is two sentences.
 _CV_SEP = re.compile(r"\s*:\s*(?=\d)|\.(?=\d)")
+# Where a comma separates chapter and verse (`Os 11,1-4.8`, `2 Co 5,20-6,2`, Catholic and European
+# notation), a dot separates verses and a comma after a range starts the next chapter.
+_COMMA_CV = re.compile(r"\s*,\s*(?=\d)")
+_COMMA_LIST = re.compile(r"\s*(;|\be\b)\s*(?=\d)|\.(?=\d)")
+_LIST = re.compile(r"\s*(,|;|\be\b)\s*(?=\d)")
 
 
 class _Scanner:
@@ -151,6 +156,7 @@ class _Scanner:
 
     def __init__(self, text: str, pos: int, book: Book):
         self.text, self.pos, self.book = text, pos, book
+        self.comma = False  # chapter and verse separated by a comma (`13,4`)
 
     def take(self, pattern: re.Pattern) -> re.Match | None:
         match = pattern.match(self.text, self.pos)
@@ -186,15 +192,20 @@ class _Scanner:
             segments.append(more)
         return tuple(segments)
 
+    @property
+    def chapter_verse(self) -> re.Pattern:
+        return _COMMA_CV if self.comma else _CV_SEP
+
     def verse_after_chapter(self) -> int | None:
         """The verse that follows a chapter: `3:16`, `3.16`, `13,4`, `8 versículo 28`, `21 4`."""
         start = self.pos
-        for pattern in (_CV_SEP, _VERSE_WORD, re.compile(r"\s*,\s*(?=\d)"), re.compile(r"\s+(?=\d)")):
+        for pattern in (_CV_SEP, _VERSE_WORD, _COMMA_CV, re.compile(r"\s+(?=\d)")):
             if self.take(pattern):
                 verse = self.number()
                 # `Apocalipse 21 4`: a bare space only separates chapter and verse when the
                 # verse is not itself followed by `:` (which would make it a new chapter).
                 if verse is not None and not (pattern.pattern == r"\s+(?=\d)" and _CV_SEP.match(self.text, self.pos)):
+                    self.comma = pattern is _COMMA_CV
                     return verse
             self.pos = start
         return None
@@ -221,8 +232,8 @@ class _Scanner:
         save = self.pos
         self.take(_RANGE)
         end = self.number()
-        if self.peek_number_after(_CV_SEP):  # `1:1-2:3`
-            self.take(_CV_SEP)
+        if self.peek_number_after(self.chapter_verse):  # `1:1-2:3`, `5,20-6,2`
+            self.take(self.chapter_verse)
             end_verse = self.number()
             return Segment(chapter, verse, end, end_verse)
         if end is None:
@@ -233,7 +244,7 @@ class _Scanner:
     def more_segments(self, last: Segment) -> Segment | None:
         """`5:3,5`, `5:3 e 5`, `3:16; 4:1` continue the same book."""
         save = self.pos
-        sep = self.take(re.compile(r"\s*(,|;|\be\b)\s*(?=\d)"))
+        sep = self.take(_COMMA_LIST if self.comma else _LIST)
         if not sep or _book_pattern().match(self.text, self.pos) or _NUMBERED_NAME.match(self.text, self.pos):
             self.pos = save  # `João 3:16 e 2 Coríntios 5:17`: the number starts the next book
             return None
@@ -241,8 +252,8 @@ class _Scanner:
         if number is None:
             self.pos = save  # `Salmos 23; 2024`: a year, not a chapter
             return None
-        if self.peek_number_after(_CV_SEP):
-            self.take(_CV_SEP)
+        if self.peek_number_after(self.chapter_verse):
+            self.take(self.chapter_verse)
             return self.range_from(number, self.number())
         if sep.group(1) == ";" or last.whole_chapter:
             if sep.group(1) == ";" or sep.group(1) == "e":
@@ -274,7 +285,7 @@ def find_references(text: str) -> list[RefMatch]:
 # A number or ordinal right before a book name that is not part of any form of it (`4 João`, `IV João`,
 # `5ª Pedro`): the reference names no book, and is never read without its number. A list marker at the
 # start of a line (`4. João 3:16`) is no such number.
-_LOOSE_NUMBER = re.compile(r"(?:(?<![\w.,:;/\-–])[1-9](?:[ºª°]|[ao](?![^\W\d_]))?|(?<!\w)(?:IV|I{1,3}))\.?[ \t]*$")
+_LOOSE_NUMBER = re.compile(r"(?:(?<![\w.,:;/\-–])[1-9]\.?(?:[ºª°]|[ao](?![^\W\d_]))?|(?<!\w)(?:IV|I{1,3}))\.?[ \t]*$")
 _LIST_MARKER = re.compile(r"(?:^|\n)[ \t]*\d{1,2}\.[ \t]+$")
 
 
@@ -306,9 +317,10 @@ def _read_reference(text: str, folded: str, found: re.Match, after: int = 0) -> 
     span_text = text[found.start():scanner.pos]
     has_verse = any(not s.whole_chapter for s in segments)
     if key in canon.ambiguous() or (deutero and len(key) > 3):
-        # Everyday words ("os 2 filhos", "a sabedoria 3") are books only when written as such.
-        first_letter = next((c for c in original if c.isalpha()), "")
-        if not first_letter.isupper() or not has_verse:
+        # Everyday words ("os 2 filhos", "a sabedoria 3") are books only when written as such: the
+        # name capitalised (`Os`, `1ª S`, `2 livro dos Macabeus`, `Ester grega`), chapter and verse given.
+        capitalised = any(next((c for c in word if c.isalpha()), "").isupper() for word in original.split())
+        if not capitalised or not has_verse:
             return None
     loose = _loose_number(text, found.start(), after)
     if loose is not None:
