@@ -129,3 +129,16 @@ def _trie_regex(node: dict) -> str:
     if "" not in node:
         return body
     return "(?:" + body + ")?" if len(branches) == 1 else body + "?"
+
+
+# Chapters and verses that Catholic Bibles number inside Ester and Daniel but that are Greek additions:
+# (code, chapter) → (first verse that is an addition, the addition's name).
+_ADDITIONS = {("EST", c): (1, "Adições a Ester") for c in range(11, 17)} | {
+    ("DAN", 3): (31, "Adições a Daniel (Oração de Azarias e Cântico dos Três Jovens)"),
+    ("DAN", 13): (1, "Adições a Daniel (Susana)"), ("DAN", 14): (1, "Adições a Daniel (Bel e o Dragão)")}
+
+
+def addition(code: str, chapter: int, verse: int | None) -> str | None:
+    """The deuterocanonical addition a Catholic `Dn 13` or `Est 13,9` points to, or None."""
+    first, name = _ADDITIONS.get((code, chapter), (None, None))
+    return name if first is not None and (verse or first) >= first else None

@@ -72,6 +72,10 @@ class Reference:
         for seg in self.segments:
             for chapter, verse in ((seg.start_chapter, seg.start_verse), (seg.end_chapter, seg.end_verse)):
                 total = counts(self.book.code, chapter)
+                added = canon.addition(self.book.code, chapter, verse)
+                if added and (total == 0 or verse is not None and verse > total):
+                    return f"{name} {chapter}{f':{verse}' if verse else ''} está nas {added}, " \
+                           "que não fazem parte do cânon de 66 livros usado aqui (são deuterocanônicas)."
                 if total == 0:
                     chapters = _chapter_total(self.book.code, counts)
                     return f"{name} tem {chapters} capítulo{'s' if chapters != 1 else ''}; " \
@@ -141,6 +145,8 @@ _DANGLING = re.compile(r"[:\-–—]\d+")
 _NUMBERED_NAME = re.compile(r"(?:[1-9]\.?(?:[ºª°]|[ao](?![^\W\d_]))?\.?|iv|i{1,3}\.?)\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
 _CHAPTER_WORD = re.compile(r"\s*,?\s*(?:capitulos?|cap\.?)\s*")
 _VERSE_WORD = re.compile(r"\s*,?\s*(?:versiculos?|vers\.|vv?\.|v\.?)\s*")
+# Catholic books number most psalms one lower (Greek numbering) and give ours in brackets: `Sl 22(23)`.
+_PSALM_HEBREW = re.compile(r"\s*\((\d{1,3})\)")
 _RANGE = re.compile(r"\s*[-–—]\s*")
 # A dot separates chapter and verse only inside a number (`3.16`): `João 3:16-18. 1 Coríntios` is two sentences.
 _CV_SEP = re.compile(r"\s*:\s*(?=\d)|\.(?=\d)")
@@ -183,6 +189,9 @@ class _Scanner:
         chapter = self.number()
         if chapter is None:
             return None
+        hebrew = _PSALM_HEBREW.match(self.text, self.pos) if self.book.code == "PSA" else None
+        if hebrew and abs(int(hebrew.group(1)) - chapter) <= 1:
+            chapter, self.pos = int(hebrew.group(1)), hebrew.end()  # `Sl 22(23)`: the Hebrew number is ours
         first = self.first_segment(chapter, said_chapter)
         segments = [first]
         while True:
