@@ -108,16 +108,34 @@ def alias_forms() -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def alias_regex() -> str:
-    """A regex (source) matching any form in folded text, longest first, built as a trie so
-    thousands of forms cost little more than a few; spaces inside a form match any run of white space."""
+def _alias_trie() -> dict:
+    """The folded forms as a character trie; `""` marks the end of a form."""
     trie: dict = {}
     for form in alias_forms():
         node = trie
         for char in form:
             node = node.setdefault(char, {})
         node[""] = {}
-    return _trie_regex(trie)
+    return trie
+
+
+@lru_cache(maxsize=1)
+def alias_regex() -> str:
+    """A regex (source) matching any form in folded text, longest first, built as a trie so
+    thousands of forms cost little more than a few; spaces inside a form match any run of white space."""
+    return _trie_regex(_alias_trie())
+
+
+def is_alias_prefix(folded: str) -> bool:
+    """Whether `folded` (white space collapsed to single spaces) begins some form, where a space
+    inside a form may also be left out (`1jo` begins `1 joao`)."""
+    nodes = [_alias_trie()]
+    for char in folded:
+        nodes = [n[char] for n in nodes if char in n] + \
+                [n[" "][char] for n in nodes if char != " " and char in n.get(" ", {})]
+        if not nodes:
+            return False
+    return bool(folded)
 
 
 def _trie_regex(node: dict) -> str:
