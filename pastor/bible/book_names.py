@@ -65,30 +65,36 @@ def _numbered(text: str) -> tuple[int, str] | None:
     return (int(match.group(1)), match.group(2)) if match else None
 
 
-def _spoken(name: str, template: str) -> list[tuple[str, bool | None]]:
-    """Spoken forms of `name` (number stripped) as (text, feminine ordinal or None when unnumbered)."""
+def _by(prep: str, feminine: bool) -> list[str]:
+    """What may stand between a letter and its addressee: `aos`, `de Paulo aos`, `de São Paulo aos`,
+    `de São` (Pedro, João, Tiago); a book (`livro dos Reis`) takes only its preposition."""
+    if not feminine:
+        return [prep]
+    if prep in ("aos", "a"):
+        return [f"{by}{prep}" for by in ("", "de Paulo ", "de São Paulo ")]
+    return [prep, f"{prep} São"] if prep == "de" else [prep]
+
+
+def _spoken(name: str, template: str) -> list[str]:
+    """`Carta aos Romanos`, `Epístola de São Tiago`, `Evangelho segundo São João`, `Livro de Rute`."""
     kind, _, prep = template.partition(":")
     if kind == "evangelho":
-        return [(f"Evangelho {p} {s}{name}", None) for p in ("de", "segundo") for s in ("", "São ")]
+        return [f"Evangelho {p} {s}{name}" for p in ("de", "segundo") for s in ("", "São ")]
     if kind == "livro":
-        return [(f"Livro {prep} {name}", None)]
-    paul = ("", "de Paulo ", "de São Paulo ") if prep in ("aos", "a") else ("",)
-    saint = ("", "São ") if prep == "de" else ("",)
-    return [(f"{noun} {by}{prep} {s}{name}", None) for noun in ("Carta", "Epístola") for by in paul for s in saint]
+        return [f"Livro {prep} {name}"]
+    return [f"{noun} {by} {name}" for noun in ("Carta", "Epístola") for by in _by(prep, True)]
 
 
 def _spoken_numbered(number: int, name: str, template: str) -> list[str]:
     """`Segunda carta aos Coríntios`, `2ª Epístola de São Pedro`, `Segunda aos Coríntios`, `Primeiro livro dos Reis`."""
     kind, _, prep = template.partition(":")
     feminine = kind == "carta"
-    noun = ("carta", "epístola") if feminine else ("livro",)
-    saint = ("", "São ") if prep == "de" and feminine else ("",)
-    paul = ("", "de Paulo ", "de São Paulo ") if prep in ("aos", "a") else ("",)
+    nouns = ("carta", "epístola") if feminine else ("livro",)
     found = []
     for prefix in ordinals(number, words=True, feminine=feminine):
-        found += [f"{prefix} {n} {by}{prep} {s}{name}" for n in noun for by in paul for s in saint]
+        found += [f"{prefix} {noun} {by} {name}" for noun in nouns for by in _by(prep, feminine)]
         if prefix[0].isalpha() and not prefix.startswith("I"):  # `Segunda aos Coríntios`, `Primeira de João`
-            found += [f"{prefix} {prep} {s}{name}" for s in saint]
+            found += [f"{prefix} {by} {name}" for by in _by(prep, feminine) if "Paulo" not in by]
     return found
 
 
@@ -104,7 +110,7 @@ def _variants(kind: str, text: str, spoken: str) -> list[str]:
         if spoken:
             found += _spoken_numbered(number, rest, spoken)
     elif spoken:
-        found += [t for t, _ in _spoken(text, spoken)]
+        found += _spoken(text, spoken)
     return found
 
 
