@@ -17,31 +17,17 @@ _CONT_CHARS = r"[\s\d:.,;\-–—]"
 
 
 @lru_cache(maxsize=1)
-def _alias_prefixes() -> frozenset[str]:
-    """Every prefix of every book alias, spaces inside an alias optional (folded)."""
-    prefixes = set()
-    for form in canon.alias_forms():
-        words = form.split(" ")
-        variants = [words[0]]
-        for word in words[1:]:
-            variants = [v + sep + word for v in variants for sep in (" ", "")]
-        for variant in variants:
-            prefixes.update(variant[:i] for i in range(1, len(variant) + 1))
-    return frozenset(prefixes)
-
-
-@lru_cache(maxsize=1)
 def _alias_tail() -> re.Pattern:
     """A complete alias followed only by what a reference may still contain (folded)."""
-    forms = [r"\s*".join(re.escape(w) for w in form.split(" ")) for form in canon.alias_forms()]
     words = sorted({w[:i] for w in _CONT_WORDS for i in range(1, len(w) + 1)}, key=len, reverse=True)
-    return re.compile(r"(?:" + "|".join(forms) + r")\.?(?:" + _CONT_CHARS +
+    return re.compile(r"(?:" + canon.alias_regex() + r")\.?(?:" + _CONT_CHARS +
                       r"|(?<![a-zªº])(?:" + "|".join(words) + r")(?![a-zªº]))*")
 
 
 _DOC_TAIL = re.compile(r"[\w./\-]*(?:#(?:p(?:\d+(?:-(?:c\d*)?)?)?)?)?")
-# Every prefix of what `citations.PSEUDO` matches: `1 Cor`, `Romans 8:`, `Romanos VIII`.
-_PSEUDO_TAIL = re.compile(r"(?:[1-3][ \t]*)?(?:(?P<word>[^\W\d_]+)\.?[ \t]*(?:[\dIVXLCDMivxlcdm]+[ \t]*"
+# Every prefix of what `citations.PSEUDO` matches: `1 Cor`, `Romans 8:`, `Romanos VIII`; a number
+# or ordinal before a name is held too, as it can make the reference name no book (`4 João`, `5ª Pedro`).
+_PSEUDO_TAIL = re.compile(r"(?:[1-9]\.?[ºª°ao]?\.?[ \t]*)?(?:(?P<word>[^\W\d_]+)\.?[ \t]*(?:[\dIVXLCDMivxlcdm]+[ \t]*"
                           r"(?::[ \t]*(?:\d+(?:[ \t]*[-–][ \t]*\d*)?)?)?)?)?")
 _MAX_ALIAS = max(len(p) for p in canon.alias_forms()) + 2
 _CUE_PREFIXES = frozenset((cue + " ")[:i] for cue in CUES for i in range(1, len(cue) + 2))
@@ -57,7 +43,7 @@ def _viable(text: str, folded: str, pos: int) -> bool:
     if _pseudo_viable(text, pos) or _DOC_TAIL.fullmatch(text, pos):
         return True
     tail = re.sub(r"\s+", " ", folded[pos:pos + 4 * _MAX_ALIAS])
-    if len(tail) <= _MAX_ALIAS and tail in _alias_prefixes():
+    if len(tail) <= _MAX_ALIAS and canon.is_alias_prefix(tail):
         return True
     return bool(_alias_tail().fullmatch(folded, pos))
 

@@ -5,109 +5,31 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-
-from pastor.text.fold import fold
 from functools import lru_cache
 from pathlib import Path
 
-# (USFX code, Portuguese name, extra names, abbreviations). Numbered books carry their
-# number in the name; the ordinal forms (1, I, 1ª, Primeira…) are generated below.
+from pastor.bible import book_names
+from pastor.bible.book_names import alias_key
+from pastor.text.fold import fold
+
+# (USFX code, Portuguese name) in canonical order; every other way of writing a book is in
+# `data/book_names.tsv` (read by `book_names.py`).
 _BOOKS = (
-    ("GEN", "Gênesis", ("Genesis",), ("Gn", "Gen")),
-    ("EXO", "Êxodo", (), ("Êx", "Ex")),
-    ("LEV", "Levítico", (), ("Lv", "Lev")),
-    ("NUM", "Números", (), ("Nm", "Num")),
-    ("DEU", "Deuteronômio", ("Deuteronómio",), ("Dt", "Deut")),
-    ("JOS", "Josué", (), ("Js", "Jos")),
-    ("JDG", "Juízes", (), ("Jz", "Jui")),
-    ("RUT", "Rute", (), ("Rt",)),
-    ("1SA", "1 Samuel", (), ("1Sm", "1Sam")),
-    ("2SA", "2 Samuel", (), ("2Sm", "2Sam")),
-    ("1KI", "1 Reis", (), ("1Rs",)),
-    ("2KI", "2 Reis", (), ("2Rs",)),
-    ("1CH", "1 Crônicas", ("1 Crónicas",), ("1Cr", "1Crô")),
-    ("2CH", "2 Crônicas", ("2 Crónicas",), ("2Cr", "2Crô")),
-    ("EZR", "Esdras", (), ("Ed", "Esd")),
-    ("NEH", "Neemias", (), ("Ne", "Nee")),
-    ("EST", "Ester", (), ("Et", "Est")),
-    ("JOB", "Jó", (), ()),
-    ("PSA", "Salmos", ("Salmo",), ("Sl", "Sal")),
-    ("PRO", "Provérbios", (), ("Pv", "Prov")),
-    ("ECC", "Eclesiastes", (), ("Ec", "Ecl")),
-    ("SNG", "Cânticos", ("Cântico dos Cânticos", "Cantares", "Cântico", "Cantares de Salomão"), ("Ct", "Cant")),
-    ("ISA", "Isaías", (), ("Is", "Isa")),
-    ("JER", "Jeremias", (), ("Jr", "Jer")),
-    ("LAM", "Lamentações", ("Lamentações de Jeremias",), ("Lm", "Lam")),
-    ("EZK", "Ezequiel", (), ("Ez", "Eze")),
-    ("DAN", "Daniel", (), ("Dn", "Dan")),
-    ("HOS", "Oseias", ("Oséias",), ("Os",)),
-    ("JOL", "Joel", (), ("Jl",)),
-    ("AMO", "Amós", (), ("Am",)),
-    ("OBA", "Obadias", (), ("Ob", "Obd")),
-    ("JON", "Jonas", (), ("Jn",)),
-    ("MIC", "Miqueias", ("Miquéias",), ("Mq",)),
-    ("NAM", "Naum", (), ("Na",)),
-    ("HAB", "Habacuque", (), ("Hc", "Hab")),
-    ("ZEP", "Sofonias", (), ("Sf",)),
-    ("HAG", "Ageu", (), ("Ag",)),
-    ("ZEC", "Zacarias", (), ("Zc", "Zac")),
-    ("MAL", "Malaquias", (), ("Ml", "Mal")),
-    ("MAT", "Mateus", (), ("Mt",)),
-    ("MRK", "Marcos", (), ("Mc", "Mr")),
-    ("LUK", "Lucas", (), ("Lc",)),
-    ("JHN", "João", (), ("Jo",)),
-    ("ACT", "Atos", ("Atos dos Apóstolos",), ("At",)),
-    ("ROM", "Romanos", (), ("Rm", "Rom")),
-    ("1CO", "1 Coríntios", (), ("1Co", "1Cor")),
-    ("2CO", "2 Coríntios", (), ("2Co", "2Cor")),
-    ("GAL", "Gálatas", (), ("Gl", "Gal")),
-    ("EPH", "Efésios", (), ("Ef", "Efe")),
-    ("PHP", "Filipenses", (), ("Fp", "Fl", "Fil")),
-    ("COL", "Colossenses", (), ("Cl", "Col")),
-    ("1TH", "1 Tessalonicenses", (), ("1Ts", "1Tes")),
-    ("2TH", "2 Tessalonicenses", (), ("2Ts", "2Tes")),
-    ("1TI", "1 Timóteo", (), ("1Tm", "1Tim")),
-    ("2TI", "2 Timóteo", (), ("2Tm", "2Tim")),
-    ("TIT", "Tito", (), ("Tt",)),
-    ("PHM", "Filemom", ("Filemon",), ("Fm", "Flm")),
-    ("HEB", "Hebreus", (), ("Hb", "Heb")),
-    ("JAS", "Tiago", (), ("Tg",)),
-    ("1PE", "1 Pedro", (), ("1Pe", "1Pd")),
-    ("2PE", "2 Pedro", (), ("2Pe", "2Pd")),
-    ("1JN", "1 João", (), ("1Jo",)),
-    ("2JN", "2 João", (), ("2Jo",)),
-    ("3JN", "3 João", (), ("3Jo",)),
-    ("JUD", "Judas", (), ("Jd",)),
-    ("REV", "Apocalipse", (), ("Ap", "Apoc")),
+    ("GEN", "Gênesis"), ("EXO", "Êxodo"), ("LEV", "Levítico"), ("NUM", "Números"), ("DEU", "Deuteronômio"),
+    ("JOS", "Josué"), ("JDG", "Juízes"), ("RUT", "Rute"), ("1SA", "1 Samuel"), ("2SA", "2 Samuel"),
+    ("1KI", "1 Reis"), ("2KI", "2 Reis"), ("1CH", "1 Crônicas"), ("2CH", "2 Crônicas"), ("EZR", "Esdras"),
+    ("NEH", "Neemias"), ("EST", "Ester"), ("JOB", "Jó"), ("PSA", "Salmos"), ("PRO", "Provérbios"),
+    ("ECC", "Eclesiastes"), ("SNG", "Cânticos"), ("ISA", "Isaías"), ("JER", "Jeremias"),
+    ("LAM", "Lamentações"), ("EZK", "Ezequiel"), ("DAN", "Daniel"), ("HOS", "Oseias"), ("JOL", "Joel"),
+    ("AMO", "Amós"), ("OBA", "Obadias"), ("JON", "Jonas"), ("MIC", "Miqueias"), ("NAM", "Naum"),
+    ("HAB", "Habacuque"), ("ZEP", "Sofonias"), ("HAG", "Ageu"), ("ZEC", "Zacarias"), ("MAL", "Malaquias"),
+    ("MAT", "Mateus"), ("MRK", "Marcos"), ("LUK", "Lucas"), ("JHN", "João"), ("ACT", "Atos"),
+    ("ROM", "Romanos"), ("1CO", "1 Coríntios"), ("2CO", "2 Coríntios"), ("GAL", "Gálatas"),
+    ("EPH", "Efésios"), ("PHP", "Filipenses"), ("COL", "Colossenses"), ("1TH", "1 Tessalonicenses"),
+    ("2TH", "2 Tessalonicenses"), ("1TI", "1 Timóteo"), ("2TI", "2 Timóteo"), ("TIT", "Tito"),
+    ("PHM", "Filemom"), ("HEB", "Hebreus"), ("JAS", "Tiago"), ("1PE", "1 Pedro"), ("2PE", "2 Pedro"),
+    ("1JN", "1 João"), ("2JN", "2 João"), ("3JN", "3 João"), ("JUD", "Judas"), ("REV", "Apocalipse"),
 )
-
-# Books outside this canon, recognised so that `Tobias 1:1` gets a clear answer.
-DEUTEROCANON = {
-    "Tobias": ("Tobias", "Tb", "Tob"),
-    "Judite": ("Judite", "Jt"),
-    "Sabedoria": ("Sabedoria", "Sb", "Sab"),
-    "Eclesiástico": ("Eclesiástico", "Eclo", "Sirácida", "Siracida"),
-    "Baruque": ("Baruque", "Baruc", "Br"),
-    "1 Macabeus": ("1 Macabeus", "1Mc", "1Mac"),
-    "2 Macabeus": ("2 Macabeus", "2Mc", "2Mac"),
-}
-
-# Abbreviations that are also everyday Portuguese words ("os", "na", "ex"…): in free text
-# they only count as a book when capitalised and followed by chapter *and* verse.
-AMBIGUOUS = {"os", "na", "ex", "am", "at", "is", "ne", "et", "ed", "ag", "sal", "col", "mal", "jui", "est"}
-
-_ORDINALS = {
-    1: ("1", "I", "1ª", "1º", "1a", "1o", "Primeira", "Primeiro", "Primeiros"),
-    2: ("2", "II", "2ª", "2º", "2a", "2o", "Segunda", "Segundo", "Segundos"),
-    3: ("3", "III", "3ª", "3º", "3a", "3o", "Terceira", "Terceiro"),
-}
-
-
-
-
-def alias_key(text: str) -> str:
-    """Key used to compare book names: folded, without spaces or dots."""
-    return re.sub(r"[\s.]+", "", fold(text))
 
 
 @dataclass(frozen=True)
@@ -133,7 +55,7 @@ def books() -> tuple[Book, ...]:
     counts = json.loads((Path(__file__).parent / "data" / "versification.json").read_text())
     return tuple(
         Book(code, name, "AT" if i < 39 else "NT", i, tuple(counts[code]))
-        for i, (code, name, _, _) in enumerate(_BOOKS)
+        for i, (code, name) in enumerate(_BOOKS)
     )
 
 
@@ -142,69 +64,99 @@ def by_code() -> dict[str, Book]:
     return {b.code: b for b in books()}
 
 
-def _numbered_forms(name: str) -> list[str]:
-    """`1 Coríntios` → 1 Coríntios, I Coríntios, 1ª Coríntios, Primeira Coríntios…"""
-    match = re.match(r"([123]) (.+)", name)
-    if not match:
-        return [name]
-    number, rest = int(match.group(1)), match.group(2)
-    return [f"{o} {rest}" for o in _ORDINALS[number]]
-
-
-def _abbreviation_forms(abbr: str) -> list[str]:
-    match = re.match(r"([123])(.+)", abbr)
-    if not match:
-        return [abbr]
-    number, rest = int(match.group(1)), match.group(2)
-    return [f"{o}{rest}" for o in _ORDINALS[number][:6]] + [f"{o} {rest}" for o in _ORDINALS[number][:6]]
-
-
 @lru_cache(maxsize=1)
 def aliases() -> dict[str, str]:
-    """alias_key → USFX code, for every name and abbreviation form (accented or not)."""
-    table: dict[str, str] = {}
-    for code, name, extra, abbrs in _BOOKS:
-        for form in (name, *extra):
-            for variant in _numbered_forms(form):
-                table[alias_key(variant)] = code
-        for abbr in abbrs:
-            for variant in _abbreviation_forms(abbr):
-                table[alias_key(variant)] = code
-    # Jó and Jo fold to the same key; the reference parser looks at the accent to choose.
-    table["jo"] = "JHN"
-    return table
+    """alias_key → USFX code, for every form of the 66 books (accented or not)."""
+    return {key: code for key, code in book_names.owners().items() if code not in book_names.DEUTERO_CODES}
 
 
 @lru_cache(maxsize=1)
 def deuterocanon_aliases() -> dict[str, str]:
-    """alias_key → Portuguese name of a book that is not in this canon."""
-    table = {}
-    for name, forms in DEUTEROCANON.items():
-        for form in forms:
-            for variant in _numbered_forms(form) + _abbreviation_forms(form):
-                table[alias_key(variant)] = name
-    return table
+    """alias_key → Portuguese name of a book that is not in this canon (`tobias` → Tobias)."""
+    return {key: deuterocanon_name(code) for key, code in book_names.owners().items()
+            if code in book_names.DEUTERO_CODES}
+
+
+@lru_cache(maxsize=None)
+def deuterocanon_name(code: str) -> str:
+    """The name shown for a deuterocanonical book: the first name the table gives it."""
+    return next(text for c, kind, text, _ in book_names.table_lines() if c == code and kind == "name")
+
+
+@lru_cache(maxsize=1)
+def ambiguous() -> frozenset[str]:
+    """Keys of abbreviations that are also everyday words ("os", "deu", "num"): in free text they
+    only count as a book when capitalised and followed by chapter *and* verse."""
+    return frozenset(alias_key(f.text) for f in book_names.forms() if f.kind == "word")
 
 
 def resolve_book(text: str) -> Book | None:
     """The book a name or abbreviation denotes (`Jó` is Job; `Jo` and `João` are John)."""
-    if text.strip() in {"Jó", "jó", "JÓ"}:
+    key = alias_key(text)
+    if key == "jo" and "ó" in text.lower():
         return by_code()["JOB"]
-    code = aliases().get(alias_key(text))
+    code = aliases().get(key)
     return by_code()[code] if code else None
 
 
+@lru_cache(maxsize=1)
 def alias_forms() -> list[str]:
-    """Every alias as it may appear in folded text, longest first (for building regexes).
+    """Every form as it may appear in folded text, longest first (for building regexes).
 
-    Spaces inside an alias may be any run of white space; dots are optional."""
-    keys = set()
-    for code, name, extra, abbrs in _BOOKS:
-        for form in (name, *extra):
-            keys.update(fold(v) for v in _numbered_forms(form))
-        for abbr in abbrs:
-            keys.update(fold(v) for v in _abbreviation_forms(abbr))
-    for name, forms in DEUTEROCANON.items():
-        for form in forms:
-            keys.update(fold(v) for v in _numbered_forms(form) + _abbreviation_forms(form))
-    return sorted(keys, key=len, reverse=True)
+    Spaces inside a form may be any run of white space (or none); a final dot is optional."""
+    return sorted({fold(f.text) for f in book_names.forms()}, key=len, reverse=True)
+
+
+@lru_cache(maxsize=1)
+def _alias_trie() -> dict:
+    """The folded forms as a character trie; `""` marks the end of a form."""
+    trie: dict = {}
+    for form in alias_forms():
+        node = trie
+        for char in form:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return trie
+
+
+@lru_cache(maxsize=1)
+def alias_regex() -> str:
+    """A regex (source) matching any form in folded text, longest first, built as a trie so
+    thousands of forms cost little more than a few; spaces inside a form match any run of white space."""
+    return _trie_regex(_alias_trie())
+
+
+def is_alias_prefix(folded: str) -> bool:
+    """Whether `folded` (white space collapsed to single spaces) begins some form, where a space
+    inside a form may also be left out (`1jo` begins `1 joao`)."""
+    nodes = [_alias_trie()]
+    for char in folded:
+        nodes = [n[char] for n in nodes if char in n] + \
+                [n[" "][char] for n in nodes if char != " " and char in n.get(" ", {})]
+        if not nodes:
+            return False
+    return bool(folded)
+
+
+def _trie_regex(node: dict) -> str:
+    branches = [(r"\s*" if char == " " else re.escape(char)) + _trie_regex(child)
+                for char, child in node.items() if char]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    if "" not in node:
+        return body
+    return "(?:" + body + ")?" if len(branches) == 1 else body + "?"
+
+
+# Chapters and verses that Catholic Bibles number inside Ester and Daniel but that are Greek additions:
+# (code, chapter) → (first verse that is an addition, the addition's name).
+_ADDITIONS = {("EST", c): (1, "Adições a Ester") for c in range(11, 17)} | {
+    ("DAN", 3): (31, "Adições a Daniel (Oração de Azarias e Cântico dos Três Jovens)"),
+    ("DAN", 13): (1, "Adições a Daniel (Susana)"), ("DAN", 14): (1, "Adições a Daniel (Bel e o Dragão)")}
+
+
+def addition(code: str, chapter: int, verse: int | None) -> str | None:
+    """The deuterocanonical addition a Catholic `Dn 13` or `Est 13,9` points to, or None."""
+    first, name = _ADDITIONS.get((code, chapter), (None, None))
+    return name if first is not None and (verse or first) >= first else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pastor.bible.references import Reference, find_references, format_verse_id
+from pastor.bible.unmatched import explain
 
 # One request must never produce unbounded work: "Sl 1-150" written 500 times is 1.2 million
 # verses. Distinct references and verses beyond these caps are left out, with a note saying so.
@@ -10,13 +11,18 @@ MAX_REFERENCES = 10
 MAX_VERSES = 200
 
 
-def lookup(text: str, bible, *, max_references: int = MAX_REFERENCES, max_verses: int = MAX_VERSES) -> dict:
+def lookup(text: str, bible, *, max_references: int = MAX_REFERENCES, max_verses: int = MAX_VERSES,
+           explain_all: bool = False) -> dict:
     """Resolve every reference in `text` (the CLI/API `lookup` contract), repeated ones once.
 
-    When something was left out the result also has `truncated: true` and a Portuguese `note`."""
+    When something was left out the result also has `truncated: true` and a Portuguese `note`.
+    `explain_all` (the CLI and API, where the whole text is meant as references) also says why the
+    rest names nothing: unknown books, a book without chapter, or no reference at all; chat leaves
+    it off, as a message is mostly not references."""
     references, not_found, seen = [], [], set()
     verses_left, skipped_refs, skipped_verses = max_verses, 0, 0
-    for match in find_references(text):
+    matches = find_references(text)
+    for match in matches:
         key = match.reference.format() if match.reference is not None else match.text
         if key in seen:
             continue
@@ -41,6 +47,8 @@ def lookup(text: str, bible, *, max_references: int = MAX_REFERENCES, max_verses
             "reference": match.reference.format(),
             "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in verses],
         })
+    if explain_all:
+        not_found += explain(text, [(m.start, m.end) for m in matches], max_references - len(references) - len(not_found))
     result = {"found": bool(references), "references": references, "not_found": not_found}
     if skipped_refs or skipped_verses:  # the keys appear only then: the plain shape stays as it was
         result.update(truncated=True, note=truncation_note(max_references, max_verses, skipped_refs,

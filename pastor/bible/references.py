@@ -72,6 +72,10 @@ class Reference:
         for seg in self.segments:
             for chapter, verse in ((seg.start_chapter, seg.start_verse), (seg.end_chapter, seg.end_verse)):
                 total = counts(self.book.code, chapter)
+                added = canon.addition(self.book.code, chapter, verse)
+                if added and (total == 0 or verse is not None and verse > total):
+                    return f"{name} {chapter}{f':{verse}' if verse else ''} está nas {added}, " \
+                           "que não fazem parte do cânon de 66 livros usado aqui (são deuterocanônicas)."
                 if total == 0:
                     chapters = _chapter_total(self.book.code, counts)
                     return f"{name} tem {chapters} capítulo{'s' if chapters != 1 else ''}; " \
@@ -123,27 +127,34 @@ BOOK_START = r"(?:(?<![^\W_])(?=\d)|(?<![^\W\d_])(?!\d))"
 
 @lru_cache(maxsize=1)
 def _book_pattern() -> re.Pattern:
-    # Folded aliases, longest first; inner spaces match any run of spaces, dots are optional.
-    forms = [r"\s*".join(re.escape(p) for p in form.split(" ")) for form in canon.alias_forms()]
+    # Any folded form, the longest that fits (`canon.alias_regex`), then an optional final dot.
     # A letter right before a name hides it, and so does a digit before a numbered one (`21Co`);
-    # `_Romanos_` (emphasis) or `3:16Romanos 8:28` do not.
-    return re.compile(BOOK_START + r"(" + "|".join(forms) + r")\.?(?=[\s\d])", re.UNICODE)
+    # `_Romanos_` (emphasis) or `3:16Romanos 8:28` do not. A comma may come before `capítulo`.
+    return re.compile(BOOK_START + r"(" + canon.alias_regex() + r")\.?(?=[\s\d]|,\s*cap)", re.UNICODE)
 
 
 _ORDINAL_WORD = re.compile(r"(?:primeir|segund|terceir)[ao]s?\s", re.UNICODE)
+_LIST_NUMBER = re.compile(r"\d\.\s")
 # Any run of digits is read whole; only 1 to 3 digits can be a chapter or a verse, so `Sl 23 e 1000`
 # ends at `23` and `2024` in `Salmos 23; 2024` is just a year.
 _NUM = re.compile(r"\d+")
 _MAX_DIGITS = 3
 # Digits glued to a reference by `:` or a dash that could not be read (`Jo 3:1000`, `Jo 3:16-1000`).
 _DANGLING = re.compile(r"[:\-–—]\d+")
-# A numbered book this parser does not know (`; 1 Corinthians 13:4`) starts a new citation.
-_NUMBERED_NAME = re.compile(r"[1-3]\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
-_CHAPTER_WORD = re.compile(r"\s*(?:capitulos?|cap\.?)\s*")
+# A numbered book this parser does not know (`; 1 Corinthians 13:4`, `e 4 João 1:1`) starts a new citation.
+_NUMBERED_NAME = re.compile(r"(?:[1-9]\.?(?:[ºª°]|[ao](?![^\W\d_]))?\.?|iv|i{1,3}\.?)\s*[^\W\d_]+\.?\s+\d+\s*[:.]\s*\d")
+_CHAPTER_WORD = re.compile(r"\s*,?\s*(?:capitulos?|cap\.?)\s*")
 _VERSE_WORD = re.compile(r"\s*,?\s*(?:versiculos?|vers\.|vv?\.|v\.?)\s*")
+# Catholic books number most psalms one lower (Greek numbering) and give ours in brackets: `Sl 22(23)`.
+_PSALM_HEBREW = re.compile(r"\s*\((\d{1,3})\)")
 _RANGE = re.compile(r"\s*[-–—]\s*")
 # A dot separates chapter and verse only inside a number (`3.16`): `João 3:16-18. 1 Coríntios` is two sentences.
 _CV_SEP = re.compile(r"\s*:\s*(?=\d)|\.(?=\d)")
+# Where a comma separates chapter and verse (`Os 11,1-4.8`, `2 Co 5,20-6,2`, Catholic and European
+# notation), a dot separates verses and a comma after a range starts the next chapter.
+_COMMA_CV = re.compile(r"\s*,\s*(?=\d)")
+_COMMA_LIST = re.compile(r"\s*(;|\be\b)\s*(?=\d)|\.(?=\d)")
+_LIST = re.compile(r"\s*(,|;|\be\b)\s*(?=\d)")
 
 
 class _Scanner:
@@ -151,6 +162,7 @@ class _Scanner:
 
     def __init__(self, text: str, pos: int, book: Book):
         self.text, self.pos, self.book = text, pos, book
+        self.comma = False  # chapter and verse separated by a comma (`13,4`)
 
     def take(self, pattern: re.Pattern) -> re.Match | None:
         match = pattern.match(self.text, self.pos)
@@ -177,6 +189,9 @@ class _Scanner:
         chapter = self.number()
         if chapter is None:
             return None
+        hebrew = _PSALM_HEBREW.match(self.text, self.pos) if self.book.code == "PSA" else None
+        if hebrew and abs(int(hebrew.group(1)) - chapter) <= 1:
+            chapter, self.pos = int(hebrew.group(1)), hebrew.end()  # `Sl 22(23)`: the Hebrew number is ours
         first = self.first_segment(chapter, said_chapter)
         segments = [first]
         while True:
@@ -186,15 +201,20 @@ class _Scanner:
             segments.append(more)
         return tuple(segments)
 
+    @property
+    def chapter_verse(self) -> re.Pattern:
+        return _COMMA_CV if self.comma else _CV_SEP
+
     def verse_after_chapter(self) -> int | None:
         """The verse that follows a chapter: `3:16`, `3.16`, `13,4`, `8 versículo 28`, `21 4`."""
         start = self.pos
-        for pattern in (_CV_SEP, _VERSE_WORD, re.compile(r"\s*,\s*(?=\d)"), re.compile(r"\s+(?=\d)")):
+        for pattern in (_CV_SEP, _VERSE_WORD, _COMMA_CV, re.compile(r"\s+(?=\d)")):
             if self.take(pattern):
                 verse = self.number()
                 # `Apocalipse 21 4`: a bare space only separates chapter and verse when the
                 # verse is not itself followed by `:` (which would make it a new chapter).
                 if verse is not None and not (pattern.pattern == r"\s+(?=\d)" and _CV_SEP.match(self.text, self.pos)):
+                    self.comma = pattern is _COMMA_CV
                     return verse
             self.pos = start
         return None
@@ -221,8 +241,8 @@ class _Scanner:
         save = self.pos
         self.take(_RANGE)
         end = self.number()
-        if self.peek_number_after(_CV_SEP):  # `1:1-2:3`
-            self.take(_CV_SEP)
+        if self.peek_number_after(self.chapter_verse):  # `1:1-2:3`, `5,20-6,2`
+            self.take(self.chapter_verse)
             end_verse = self.number()
             return Segment(chapter, verse, end, end_verse)
         if end is None:
@@ -233,7 +253,7 @@ class _Scanner:
     def more_segments(self, last: Segment) -> Segment | None:
         """`5:3,5`, `5:3 e 5`, `3:16; 4:1` continue the same book."""
         save = self.pos
-        sep = self.take(re.compile(r"\s*(,|;|\be\b)\s*(?=\d)"))
+        sep = self.take(_COMMA_LIST if self.comma else _LIST)
         if not sep or _book_pattern().match(self.text, self.pos) or _NUMBERED_NAME.match(self.text, self.pos):
             self.pos = save  # `João 3:16 e 2 Coríntios 5:17`: the number starts the next book
             return None
@@ -241,8 +261,8 @@ class _Scanner:
         if number is None:
             self.pos = save  # `Salmos 23; 2024`: a year, not a chapter
             return None
-        if self.peek_number_after(_CV_SEP):
-            self.take(_CV_SEP)
+        if self.peek_number_after(self.chapter_verse):
+            self.take(self.chapter_verse)
             return self.range_from(number, self.number())
         if sep.group(1) == ";" or last.whole_chapter:
             if sep.group(1) == ";" or sep.group(1) == "e":
@@ -262,7 +282,7 @@ def find_references(text: str) -> list[RefMatch]:
         found = pattern.search(folded, pos)
         if not found:
             break
-        match = _read_reference(text, folded, found)
+        match = _read_reference(text, folded, found, matches[-1].end if matches else 0)
         if match is None:
             pos = found.start() + 1
             continue
@@ -271,15 +291,31 @@ def find_references(text: str) -> list[RefMatch]:
     return matches
 
 
-def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
+# A number or ordinal right before a book name that is not part of any form of it (`4 João`, `IV João`,
+# `5ª Pedro`): the reference names no book, and is never read without its number. A list marker at the
+# start of a line (`4. João 3:16`) is no such number.
+_LOOSE_NUMBER = re.compile(r"(?:(?<![\w.,:;/\-–])[1-9]\.?(?:[ºª°]|[ao](?![^\W\d_]))?|(?<!\w)(?:IV|I{1,3}))\.?[ \t]*$")
+_LIST_MARKER = re.compile(r"(?:^|\n)[ \t]*\d{1,2}\.[ \t]+$")
+
+
+def _loose_number(text: str, start: int, after: int) -> int | None:
+    """Where a number that no form took starts, right before the name at `start` (None: there is none)."""
+    if _LIST_MARKER.search(text, max(0, after - 1), start):
+        return None
+    number = _LOOSE_NUMBER.search(text[after:start])
+    return after + number.start() if number else None
+
+
+def _read_reference(text: str, folded: str, found: re.Match, after: int = 0) -> RefMatch | None:
+    """The reference whose book name `found` matched (`after`: where the previous reference ended)."""
     alias = found.group(1)
     key = canon.alias_key(alias)
     original = text[found.start():found.end(1)]
     deutero = canon.deuterocanon_aliases().get(key)
     if deutero:
         book = canon.by_code()["GEN"]  # placeholder shape for scanning; never returned
-    else:
-        book = canon.resolve_book(original) or canon.by_code()[canon.aliases()[key]]
+    elif (book := canon.resolve_book(original)) is None:
+        return None
     scanner = _Scanner(folded, found.end(), book)
     segments = scanner.parse()
     if segments is None:
@@ -289,11 +325,17 @@ def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
         scanner.pos = dangling.end()  # taken with the reference, which then does not exist
     span_text = text[found.start():scanner.pos]
     has_verse = any(not s.whole_chapter for s in segments)
-    if key in canon.AMBIGUOUS or (deutero and len(key) > 3):
-        # Everyday words ("os 2 filhos", "a sabedoria 3") are books only when written as such.
-        first_letter = next((c for c in original if c.isalpha()), "")
-        if not first_letter.isupper() or not has_verse:
+    if key in canon.ambiguous() or (deutero and len(key) > 3):
+        # Everyday words ("os 2 filhos", "a sabedoria 3") are books only when written as such: the
+        # name capitalised (`Os`, `1ª S`, `2 livro dos Macabeus`, `Ester grega`), chapter and verse given.
+        capitalised = any(next((c for c in word if c.isalpha()), "").isupper() for word in original.split())
+        if not capitalised or not has_verse:
             return None
+    loose = _loose_number(text, found.start(), after)
+    if loose is not None:
+        return RefMatch(loose, scanner.pos, text[loose:scanner.pos], None,
+                        f"{text[loose:found.end(1)]}: livro não reconhecido "
+                        "(não há livro com esse número ou ordinal).")
     if deutero:
         return RefMatch(found.start(), scanner.pos, span_text, None,
                         f"{deutero} não faz parte do cânon de 66 livros usado aqui "
@@ -302,12 +344,21 @@ def _read_reference(text: str, folded: str, found: re.Match) -> RefMatch | None:
     error = reference.check()
     if dangling:
         error = f"{span_text}: o número {dangling.group()[1:]} não pode ser capítulo nem versículo."
-    ordinal = _ORDINAL_WORD.match(alias)
-    if error and ordinal and _book_pattern().match(folded, found.start() + ordinal.end()):
-        # "Segundo João 3:16" means "according to John 3:16": when the numbered reading does not
-        # exist, the caller moves on and reads the unnumbered book after the word.
+    if error and _unnumbered_reading(text, folded, found, alias):
+        # "Segundo João 3:16" means "according to John 3:16", and "1. João 14:6" opening a line is
+        # item 1 of a list: when the numbered reading does not exist, the caller moves on and
+        # reads the unnumbered book after the word or the marker.
         return None
     return RefMatch(found.start(), scanner.pos, span_text, reference, error)
+
+
+def _unnumbered_reading(text: str, folded: str, found: re.Match, alias: str) -> bool:
+    """Whether the name begins with a word, or a list marker opening a line, that may not be part of
+    it, and the rest is itself a book name."""
+    lead = _ORDINAL_WORD.match(alias)
+    if lead is None and not text[text.rfind("\n", 0, found.start()) + 1:found.start()].strip():
+        lead = _LIST_NUMBER.match(alias)
+    return bool(lead) and bool(_book_pattern().match(folded, found.start() + lead.end()))
 
 
 def parse_reference(text: str) -> Reference:

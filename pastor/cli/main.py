@@ -34,7 +34,7 @@ def cmd_corpus(args) -> int:
 def cmd_lookup(args) -> int:
     from pastor.bible.lookup import lookup
     bible = load_bible(get_settings().corpus)
-    result = lookup(args.text, bible)
+    result = lookup(args.text, bible, explain_all=True)
     lines = []
     for ref in result["references"]:
         lines.append(ref["reference"])

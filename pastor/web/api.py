@@ -33,7 +33,9 @@ DESCRIPTIONS = {
                "references, not_found}. k: 1 a 50; "
                "source: 'all', 'bible' ou 'docs'."),
     "lookup": ("Resolve referências bíblicas escritas no texto (ex.: 'João 3:16', 'Sl 23'): "
-               "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}."),
+               "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}; "
+               "reason diz por quê: livro não reconhecido, capítulo ou versículo inexistente, livro sem "
+               "capítulo, livro deuterocanônico."),
     "status": ("Estado do serviço: índice (estado, progresso), corpus (arquivo, SHA-256, versículos), modelo de "
                "embeddings, BM25, modelo de linguagem (alcançável?), documentos (cada arquivo em 'file'), "
                "últimos erros. Nunca inclui chaves."),
@@ -105,7 +107,7 @@ class WebAPI:
         text = self._text(text, "text", max(MAX_LOOKUP_CHARS, self.runtime.settings.max_message_chars))
         self._available()
         self._rate_limit(request, self.runtime.limiters["lookup"])
-        return plain_json(lookup(text, self.runtime.engine.bible))
+        return plain_json(lookup(text, self.runtime.engine.bible, explain_all=True))
 
     def status(self) -> Status:
         """The service's state."""

@@ -192,6 +192,7 @@ class Runtime:
             self.load_error = None
             self._build_chat(engine)
             self.engine = engine  # last: the app counts as ready from here
+            _warm_citation_patterns()
             if self.settings.background_index:
                 engine.start_indexing()
         finally:
@@ -324,6 +325,14 @@ class Runtime:
             return Outcome(False, "Já existe uma indexação em andamento. Aguarde ela terminar antes de pedir outra.")
         return Outcome(True, "Reindexação iniciada; a busca continua usando o índice atual até o novo ficar "
                              "pronto. Acompanhe o progresso na aba Status.")
+
+
+def _warm_citation_patterns() -> None:
+    """Build the book-name patterns (thousands of forms, about half a second) now, not on the first answer."""
+    from pastor.answer.streaming import StreamingValidator
+    validator = StreamingValidator(set())
+    validator.feed("João 3:16")
+    validator.finish()
 
 
 def endpoint_limiters(seconds: float) -> dict[str, RateLimiter]:

@@ -104,8 +104,13 @@ class TestInProcess:
         assert result["found"] is False
         assert result["not_found"][0]["text"] == "2 Coríntios 13:14"
 
-    def test_lookup_without_any_reference(self, in_process, capsys):
-        assert in_process(["lookup", "bom dia"]) == 0
+    def test_lookup_without_any_reference_says_why(self, in_process, capsys):
+        assert in_process(["lookup", "bom dia"]) == 1
+        assert capsys.readouterr().out.strip() == \
+            "Não encontrado: bom dia — Nenhuma referência bíblica reconhecida no texto (livro não reconhecido)."
+
+    def test_lookup_of_blank_text(self, in_process, capsys):
+        assert in_process(["lookup", "  "]) == 0
         assert capsys.readouterr().out.strip() == "Nenhuma referência bíblica reconhecida no texto."
 
     def test_json_keeps_accents(self, in_process, capsys):
