@@ -151,6 +151,9 @@ class Settings:
                                     "float32), bfloat16 or float32")
     local_max_tokens: int = setting("PASTOR_LOCAL_MAX_TOKENS", "400", int, minimum=1,
                                     help="local provider: most tokens in one answer")
+    local_max_prompt_tokens: int = setting("PASTOR_LOCAL_MAX_PROMPT_TOKENS", "1536", int, minimum=256,
+                                           help="local provider: longest prompt; older history is dropped "
+                                                "first (each prompt token costs first-token time on a CPU)")
     local_temperature: float = setting("PASTOR_LOCAL_TEMPERATURE", "0.3", float, minimum=0.0,
                                        help="local provider: sampling temperature (0 = greedy)")
     ollama_host: str = setting("OLLAMA_HOST", "http://localhost:11434", str, help="Ollama server")

@@ -45,7 +45,8 @@ def _options(name: str, settings: Settings, env: Mapping[str, str]) -> dict:
         return {"api_key": env.get("HF_TOKEN"), "base_url": env.get("HF_BASE_URL") or None}
     if name == "local":
         return {"data_dir": settings.data_dir, "dtype": settings.local_dtype,
-                "max_new_tokens": settings.local_max_tokens, "temperature": settings.local_temperature}
+                "max_new_tokens": settings.local_max_tokens, "temperature": settings.local_temperature,
+                "max_prompt_tokens": settings.local_max_prompt_tokens}
     if name == "anthropic":
         return {"api_key": env.get("ANTHROPIC_API_KEY"), "base_url": env.get("ANTHROPIC_BASE_URL") or None}
     if name == "fake":

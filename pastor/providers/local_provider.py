@@ -43,9 +43,10 @@ class LocalProvider(Provider):
 
     def __init__(self, model: str = "", timeout: float = 60.0, *, data_dir: Path | None = None,
                  dtype: str = "auto", max_new_tokens: int = 400, temperature: float = 0.3,
-                 store: ModelStore | None = None) -> None:
+                 max_prompt_tokens: int = 1536, store: ModelStore | None = None) -> None:
         super().__init__(model, timeout)
         self.max_new_tokens = max_new_tokens
+        self.max_prompt_tokens = max_prompt_tokens
         self.temperature = temperature
         self.store = store or ModelStore(self.model, Path(data_dir or "data") / "models",
                                          lambda folder: TorchRuntime.load(folder, dtype))
@@ -90,6 +91,15 @@ class LocalProvider(Provider):
                 f"ou {API_CHOICE}.")
 
     # -- generation ---------------------------------------------------------------------------------
+    def _fitted(self, runtime: TorchRuntime, system: str, messages: list[dict]) -> list[int]:
+        """The prompt's ids within `max_prompt_tokens`, dropping the oldest exchanges of history first:
+        on a CPU every prompt token costs first-token time, and old turns help the answer least."""
+        ids = runtime.prompt_ids(system, messages)
+        while len(ids) > self.max_prompt_tokens and len(messages) > 2:
+            messages = messages[2:]  # one user + assistant exchange; the question is always last
+            ids = runtime.prompt_ids(system, messages)
+        return ids
+
     def _runtime(self) -> TorchRuntime:
         runtime = self.store.model
         if runtime is None:
@@ -104,7 +114,7 @@ class LocalProvider(Provider):
             if not mine:
                 return
             try:
-                ids = runtime.prompt_ids(system, messages)
+                ids = self._fitted(runtime, system, messages)
                 shared = len(runtime.system_ids(system))
                 yield from runtime.generate(ids, stop=cancel, max_new_tokens=max_tokens,
                                             temperature=self.temperature, shared_prefix=shared)

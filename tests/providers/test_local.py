@@ -171,3 +171,21 @@ class TestNotReady:
         again = ModelStore("org/modelo-de-teste", tmp_path / "models", load, fetch=fetch)
         again.start()
         assert again.wait(60).phase == "ready" and calls == ["org/modelo-de-teste"]
+
+
+def test_a_long_history_is_trimmed_oldest_first_to_the_prompt_budget(wired_model):
+    provider = ready(wired_model, temperature=0)
+    runtime = provider.store.model
+    history = []
+    for number in range(12):
+        history += [{"role": "user", "content": f"Pergunta número {number} sobre a fé e a esperança."},
+                    {"role": "assistant", "content": f"Resposta número {number}, com carinho e paciência."}]
+    system, messages = prompts.build_messages(Mode.RAG, "Estou com medo do futuro", SOURCES, history,
+                                              history_turns=12)
+    full = runtime.prompt_ids(system, messages)
+    alone = runtime.prompt_ids(system, messages[-1:])
+    provider.max_prompt_tokens = len(alone) + (len(full) - len(alone)) // 3  # room for a third of the history
+    fitted = provider._fitted(runtime, system, messages)
+    assert len(alone) < len(fitted) <= provider.max_prompt_tokens < len(full)
+    text = runtime.tokenizer.decode(fitted)
+    assert "Estou com medo do futuro" in text and "número 11" in text and "número 0 " not in text
