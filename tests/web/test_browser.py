@@ -442,3 +442,72 @@ class TestStatusPage:
         expect(page.locator("#startup-banner")).not_to_contain_text("Preparando")
         screenshot(page, "browser-status-complete")
         assert page.script_errors == []
+
+
+# == the local model inside the app ==================================================================
+@pytest.fixture(scope="module")
+def local_app(tmp_path_factory, wired_model):
+    """The app with LLM_PROVIDER=local on the tiny wired Qwen2 model: real tokens from the app's own process."""
+    tmp = tmp_path_factory.mktemp("browser-local")
+    app = start_app(tmp, LLM_PROVIDER="local", PASTOR_LOCAL_MODEL=str(wired_model))
+    wait_for(lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"], 120,
+             f"o índice vetorial não ficou pronto:\n{app.log()}")
+    wait_local_model(app)
+    yield app
+    app.stop()
+
+
+@pytest.fixture(scope="module")
+def endless_app(tmp_path_factory, random_model):
+    """The local provider on random weights that never stop, with a short whole-reply deadline."""
+    tmp = tmp_path_factory.mktemp("browser-endless")
+    app = start_app(tmp, LLM_PROVIDER="local", PASTOR_LOCAL_MODEL=str(random_model), PASTOR_LOCAL_MAX_TOKENS="100000",
+                    PASTOR_LOCAL_TEMPERATURE="0.8", LLM_TIMEOUT="8")
+    wait_local_model(app)
+    yield app
+    app.stop()
+
+
+def wait_local_model(app) -> None:
+    from gradio_client import Client
+    client = Client(app.url + "/", verbose=False)
+    wait_for(lambda: client.predict(api_name="/status")["llm"]["reachable"], 120,
+             f"o modelo local não carregou:\n{app.log()}", interval=0.5)
+
+
+class TestLocalModel:
+    def test_the_local_model_streams_an_answer_whose_invented_citation_never_shows(self, local_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(local_app, page)
+        page.evaluate(RECORD_ANSWERS)
+        ask(page, box, QUESTION)
+        chat = page.locator("#chatbot")
+        answer = chat.locator('[data-testid="bot"]').first
+        expect(answer).to_contain_text("Não tenha medo do amanhã")
+        expect(answer.locator("a.pastor-cite")).to_have_text(["Mateus 6:34"])
+        streamed = page.evaluate("window.__answers")
+        assert len([a for a in streamed if "Não tenha" in a]) >= 2, streamed  # it grew in place
+        assert all("Hezequias" not in a for a in streamed)  # in no partial state either
+        screenshot(page, "local-model-answer")
+
+    def test_stop_marks_the_answer_interrupted_and_shows_its_sources(self, endless_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(endless_app, page)
+        box.fill(QUESTION)
+        box.press("Enter")
+        chat = page.locator("#chatbot")
+        answer = chat.locator('[data-testid="bot"]').first
+        wait_for(lambda: len(answer.inner_text().replace("preparando resposta…", "").strip()) > 3, 60,
+                 "o modelo local não começou a escrever")
+        page.locator("#stop-button").click()
+        expect(answer).to_contain_text("resposta interrompida", timeout=10 * MS)
+        expect(chat).to_contain_text("Fontes consultadas", timeout=10 * MS)
+
+    def test_the_deadline_ends_an_endless_answer_marked_with_its_sources(self, endless_app, page):
+        from playwright.sync_api import expect
+        box = open_chat(endless_app, page)
+        box.fill("Como encontrar paz quando estou ansioso?")
+        box.press("Enter")
+        chat = page.locator("#chatbot")
+        expect(chat.locator('[data-testid="bot"]').first).to_contain_text("resposta interrompida", timeout=60 * MS)
+        expect(chat).to_contain_text("Fontes consultadas", timeout=10 * MS)
