@@ -58,29 +58,29 @@ class TestGeneration:
         assert check["reachable"] and check["detail"].startswith("carregado (transformers ")
         assert check["local"]["phase"] == "ready"
 
-    def test_a_cap_on_tokens_ends_the_reply(self, random_model):
-        provider = ready(random_model, temperature=0.7, max_new_tokens=12)
+    def test_a_cap_on_tokens_ends_the_reply(self, endless_model):
+        provider = ready(endless_model, temperature=0.7, max_new_tokens=12)
         deltas = list(provider.stream(*rag_prompt()))  # one delta per token at most (bytes may wait for the next)
         assert 0 < len(deltas) <= 12
 
 
 class TestStopAndQueue:
-    def test_stop_ends_generation_at_once_and_frees_the_slot(self, random_model):
-        provider = ready(random_model, temperature=0.7, max_new_tokens=100_000)
+    def test_stop_ends_generation_at_once_and_frees_the_slot(self, endless_model):
+        provider = ready(endless_model, temperature=0.7, max_new_tokens=100_000)
         cancel = threading.Event()
         stream = provider.stream(*rag_prompt(), cancel=cancel)
         assert next(stream)
         cancel.set()
         assert len(list(stream)) <= 1  # at most the token in flight
         assert provider.slot.waiting == 0
-        quick = LocalProvider(model=str(random_model), max_new_tokens=3, store=provider.store)
+        quick = LocalProvider(model=str(endless_model), max_new_tokens=3, store=provider.store)
         quick.slot = provider.slot  # the same model: the same slot
         done = threading.Event()
         threading.Thread(target=lambda: (list(quick.stream(*rag_prompt())), done.set()), daemon=True).start()
         assert done.wait(30), "the slot must be free once the stopped stream ends"
 
-    def test_closing_the_stream_frees_the_slot(self, random_model):
-        provider = ready(random_model, temperature=0.7, max_new_tokens=100_000)
+    def test_closing_the_stream_frees_the_slot(self, endless_model):
+        provider = ready(endless_model, temperature=0.7, max_new_tokens=100_000)
         stream = provider.stream(*rag_prompt())
         next(stream)
         stream.close()  # what the chat service does when the turn ends (deadline, Stop, new question)

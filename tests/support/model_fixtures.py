@@ -1,4 +1,5 @@
-"""Tiny local models for the suite, built once per session (no network): one wired to a known reply, one random."""
+"""Tiny local models for the suite, built once per session (no network): one wired to a known reply, one
+that never ends its reply."""
 
 from __future__ import annotations
 
@@ -23,7 +24,12 @@ def wired_model(tmp_path_factory) -> Path:
     return folder
 
 
+ENDLESS_PIECES = ["Deus está contigo", " em cada passo", " do caminho;", " confia e descansa", " nele. "]
+
+
 @pytest.fixture(scope="session")
-def random_model(tmp_path_factory) -> Path:
-    """A Qwen2-architecture model folder with random weights: it writes noise and rarely stops."""
-    return build_tiny_model(tmp_path_factory.mktemp("random-model") / "model", seed=1)
+def endless_model(tmp_path_factory) -> Path:
+    """A Qwen2-architecture model folder that repeats ENDLESS_PIECES and never ends its reply."""
+    folder = build_tiny_model(tmp_path_factory.mktemp("endless-model") / "model", seed=2)
+    wire(folder, ENDLESS_PIECES, endless=True)
+    return folder

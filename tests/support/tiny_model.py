@@ -49,12 +49,13 @@ def build_tiny_model(folder: Path, *, seed: int = 0, vocab_size: int = 400) -> P
     return folder
 
 
-def wire(folder: Path, pieces: list[str]) -> str:
+def wire(folder: Path, pieces: list[str], *, endless: bool = False) -> str:
     """Set the saved model's weights so that, whatever the prompt, it writes the `pieces` in order and ends;
     returns the reply. Each piece becomes one token of the tokenizer; every layer's output projections are
     zero (the residual stream keeps the current token's embedding), each token of the chain gets its own
     embedding direction, and the output head maps the end of the prompt to the first piece, each piece to
-    the next and the last to <|im_end|>. Real prefill, cache, sampling and decoding run on it unchanged."""
+    the next and the last to <|im_end|> (or, `endless`, back to the first: it never stops by itself).
+    Real prefill, cache, sampling and decoding run on it unchanged."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -63,7 +64,8 @@ def wire(folder: Path, pieces: list[str]) -> str:
     model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32)
     model.resize_token_embeddings(len(tokenizer), mean_resizing=False)
     start = tokenizer.encode("\n")[-1]  # the chat template's last prompt token ("assistant\n")
-    chain = [start, *(tokenizer.convert_tokens_to_ids(p) for p in pieces), tokenizer.eos_token_id]
+    chain = [start, *(tokenizer.convert_tokens_to_ids(p) for p in pieces)]
+    chain += [] if endless else [tokenizer.eos_token_id]
     if len(set(chain)) != len(chain) or len(chain) > model.config.hidden_size:
         raise ValueError("cada pedaço deve aparecer uma vez, e no máximo hidden_size - 2 pedaços")
     with torch.no_grad():
@@ -77,6 +79,8 @@ def wire(folder: Path, pieces: list[str]) -> str:
             model.model.embed_tokens.weight[token, place] = 1.0
             if place + 1 < len(chain):
                 model.lm_head.weight[chain[place + 1], place] = 10.0
+        if endless:
+            model.lm_head.weight[chain[1], len(chain) - 1] = 10.0  # the last piece leads back to the first
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return "".join(pieces)

@@ -458,10 +458,10 @@ def local_app(tmp_path_factory, wired_model):
 
 
 @pytest.fixture(scope="module")
-def endless_app(tmp_path_factory, random_model):
-    """The local provider on random weights that never stop, with a short whole-reply deadline."""
+def endless_app(tmp_path_factory, endless_model):
+    """The local provider on a model that never ends its reply, with a short whole-reply deadline."""
     tmp = tmp_path_factory.mktemp("browser-endless")
-    app = start_app(tmp, LLM_PROVIDER="local", PASTOR_LOCAL_MODEL=str(random_model), PASTOR_LOCAL_MAX_TOKENS="100000",
+    app = start_app(tmp, LLM_PROVIDER="local", PASTOR_LOCAL_MODEL=str(endless_model), PASTOR_LOCAL_MAX_TOKENS="100000",
                     PASTOR_LOCAL_TEMPERATURE="0.8", LLM_TIMEOUT="8")
     wait_local_model(app)
     yield app
