@@ -9,7 +9,7 @@ from typing import Iterator
 from pastor.answer import degraded, prompts, safety
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE
-from pastor.answer.deadline import DeadlineExceeded, within
+from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.answer.streaming import StreamingValidator
 from pastor.answer.turn import Turn, TurnUpdate
 from pastor.bible.references import find_references
@@ -46,12 +46,18 @@ class ChatService:
              cancel: threading.Event | None = None) -> Iterator[TurnUpdate]:
         """Yield updates with the validated answer so far; the last one has done=True."""
         turn = Turn.start(check_message(message, self.max_chars), self.provider)
+        deadline = Deadline(self.deadline)  # one for every model call of the turn
         history = history or []
         crisis = safety.detect_crisis(turn.message)
         if crisis is not None:
             yield from self._finish(turn, self._crisis(crisis))
             return
-        query = self._standalone(turn, history)
+        try:
+            query = self._standalone(turn, history, deadline, cancel)
+        except DeadlineExceeded:  # the rewrite took the whole turn: no time is left for a reply
+            self._timed_out(turn)
+            yield from self._finish(turn)
+            return
         t0 = time.perf_counter()
         result = turn.result = self.retriever.search(query, k=self.top_k)
         turn.lap("retrieval_ms", t0)
@@ -68,7 +74,7 @@ class ChatService:
             update.answer = prompts.SELF_DESCRIPTION if result.mode == Mode.CONVERSATIONAL else degraded.verses_only(result)
             yield from self._finish(turn)
             return
-        yield from self._generate(turn, history, cancel)
+        yield from self._generate(turn, history, cancel, deadline)
 
     def ask(self, message: str, history: list[dict] | None = None) -> dict:
         final = None
@@ -77,8 +83,9 @@ class ChatService:
         return final.as_dict()
 
     # -- steps -------------------------------------------------------------------------------------
-    def _standalone(self, turn: Turn, history: list[dict]) -> str:
-        """Rewrite a genuine follow-up into a standalone query; on failure use the message.
+    def _standalone(self, turn: Turn, history: list[dict], deadline: Deadline, cancel=None) -> str:
+        """Rewrite a genuine follow-up into a standalone query; on failure use the message. The call
+        shares the turn's deadline: DeadlineExceeded when it outlasts it (no time left for a reply).
 
         References and greetings are recognised on the message itself (`prompts.understood_alone`)."""
         message = turn.message
@@ -87,9 +94,13 @@ class ChatService:
         t0 = time.perf_counter()
         try:
             system, messages = prompts.rewrite_messages(history, message)
-            rewritten = self.provider.complete(system, messages).strip()
+            rewritten = call_within(lambda: self.provider.complete(system, messages), deadline, cancel=cancel).strip()
         except ProviderError:
             return message
+        except DeadlineExceeded:
+            if cancel is not None and cancel.is_set():
+                return message  # the person's Stop: the reply step sees it and ends the turn
+            raise
         finally:
             turn.lap("rewrite_ms", t0)
         return rewritten if 0 < len(rewritten) <= 500 else message
@@ -104,7 +115,7 @@ class ChatService:
         return TurnUpdate("", "\n".join(lines), mode=Mode.CRISIS, reason=f"sinal de crise: {crisis.kind}",
                           citations=[v.reference for v in verses], sources=sources)
 
-    def _generate(self, turn: Turn, history: list[dict], cancel) -> Iterator[TurnUpdate]:
+    def _generate(self, turn: Turn, history: list[dict], cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
         update, result = turn.update, turn.result
         sources = [{"reference": h.reference, "text": h.text, "kind": h.kind} for h in result.results]
         system, messages = prompts.build_messages(result.mode, turn.message, sources, history,
@@ -115,7 +126,7 @@ class ChatService:
         update.answer = LEXICAL_NOTE if lexical_only else ""
         yield update  # "preparando resposta…" is the UI's state until the first token
         t0 = time.perf_counter()
-        stream = within(self.provider.stream(system, messages, cancel=cancel), self.deadline, cancel=cancel)
+        stream = within(self.provider.stream(system, messages, cancel=cancel), deadline, cancel=cancel)
         try:
             for delta in stream:
                 if cancel is not None and cancel.is_set():
@@ -136,9 +147,7 @@ class ChatService:
             yield from self._finish(turn)
             return
         except DeadlineExceeded:
-            error = self.provider.error("timeout", detail="overall reply deadline")
-            update.answer = error.user_message
-            update.error = {"type": "timeout", "message": error.user_message, "provider": self.provider.name}
+            self._timed_out(turn)
             yield from self._finish(turn)
             return
         finally:
@@ -152,6 +161,11 @@ class ChatService:
         if result.mode != Mode.CONVERSATIONAL and not update.citations and not update.error:
             update.answer = update.answer.rstrip() + "\n\n" + NO_ANCHOR_NOTE
         yield from self._finish(turn)
+
+    def _timed_out(self, turn: Turn) -> None:
+        error = self.provider.error("timeout", detail="overall turn deadline")
+        turn.update.answer = error.user_message
+        turn.update.error = {"type": "timeout", "message": error.user_message, "provider": self.provider.name}
 
     def _provider_down(self, turn: Turn, error: ProviderError) -> None:
         """The model failed before its first word: show what retrieval found, never another model."""
