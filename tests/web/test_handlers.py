@@ -164,10 +164,17 @@ class TestProviderProbe:
 
     def test_checked_at_start_and_again_on_demand(self):
         provider = CountingProvider()
-        probe = ProviderProbe(provider, ttl=60)
+        probe = ProviderProbe(provider, ttl=60, recheck_after=0)
         probe.start().join(10)
         assert provider.calls == 1  # before anyone opened the status page
         assert probe.recheck()["reachable"] is True and provider.calls == 2  # the TTL does not hold it back
+
+    def test_a_burst_of_rechecks_costs_the_model_server_one_call(self):
+        provider = CountingProvider()
+        probe = ProviderProbe(provider, ttl=60, recheck_after=60)
+        probe.start().join(10)
+        assert all(probe.recheck()["reachable"] for _ in range(30))
+        assert provider.calls == 1
 
     def test_recheck_of_an_unreachable_model_says_so(self):
         from pastor.providers.ollama_provider import OllamaProvider
