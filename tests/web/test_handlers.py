@@ -487,6 +487,22 @@ class TestFeedback:
         notice, _, _ = app.handlers.like(new_conversation(), self.like(5, True))
         assert "Não foi possível" in notice
 
+    def test_ratings_from_the_page_are_limited_per_client(self, app, monkeypatch):
+        """The page's own like/comment events write the log: limited as the API's /feedback is."""
+        monkeypatch.setitem(app.runtime.limiters, "feedback", RateLimiter(60))
+        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
+        before = len(app.runtime.turnlog.events())
+        _, convo, _ = app.handlers.like(convo, self.like(1, True), request(host="10.0.0.9"))
+        notice, _, _ = app.handlers.comment("de novo", convo, request(host="10.0.0.9"))
+        assert "Aguarde" in notice and len(app.runtime.turnlog.events()) == before + 1
+        notice, _, _ = app.handlers.comment("outro endereço", convo, request(host="10.0.0.10"))
+        assert "registrado" in notice
+
+    def test_the_model_check_button_is_limited_per_client(self, app, monkeypatch):
+        monkeypatch.setitem(app.runtime.limiters, "check_provider", RateLimiter(60))
+        app.handlers.check_provider(request(host="10.0.0.11"))
+        assert "Aguarde" in app.handlers.check_provider(request(host="10.0.0.11"))
+
 
 class TestErrorPhase:
     def test_the_chat_itself_says_what_is_missing(self, tmp_path):
