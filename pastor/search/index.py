@@ -6,7 +6,6 @@ meanwhile, and after a rebuild that fails (its partial table is removed)."""
 
 from __future__ import annotations
 
-import errno
 import json
 import shutil
 import threading
@@ -18,7 +17,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from pastor.bible.usfx import Bible
-from pastor.search.buildlock import BuildLock
+from pastor.search.buildlock import BuildLock, ReadOnlyData
 from pastor.search.rows import Row, build_rows, embed_text  # noqa: F401 (re-exported)
 from pastor.search.sources import VectorTable, top_by_cosine  # noqa: F401 (re-exported)
 from pastor.search.storage import connect, describe, save_array, table_names, write_json
@@ -34,8 +33,6 @@ SEARCH_TEXT_VERSION = "modern-fold-1"
 
 WAITING_NOTICE = "outra indexação deste diretório de dados está em andamento; aguardando ela terminar"
 READ_ONLY_NOTICE = "diretório de dados somente leitura: o índice existente é usado como está, sem reindexar"
-# The errors of a data directory that refuses every write (mounted read-only, not ours).
-READ_ONLY_ERRORS = (errno.EROFS, errno.EACCES, errno.EPERM)
 
 Progress = Callable[[int, int], None]
 
@@ -183,26 +180,22 @@ class VerseIndex:
                 on_wait()
         with self.lock:
             try:
-                lock = BuildLock(self.dir, cancel=cancel, on_wait=waiting).__enter__()
+                with BuildLock(self.dir, cancel=cancel, on_wait=waiting):
+                    if self.notice in (WAITING_NOTICE, READ_ONLY_NOTICE):
+                        self.notice = None
+                    return self._build(bible, extras, rebuild, progress, cancel)
             except BuildBusy:
                 self.notice = None
                 return self.status
-            except OSError as exc:
-                if exc.errno in READ_ONLY_ERRORS and self._serves(self.expected(bible, extras)):
+            except ReadOnlyData as exc:
+                if self._serves(self.expected(bible, extras)):
                     self.notice = READ_ONLY_NOTICE
                     return self.status
-                self.status = IndexStatus("error", self.status.rows, self.status.total,
-                                          f"falha ao indexar: {describe(exc)}")
+                self._failed(exc)
                 raise
-            try:
-                if self.notice in (WAITING_NOTICE, READ_ONLY_NOTICE):
-                    self.notice = None
-                return self._build(bible, extras, rebuild, progress, cancel)
             except Exception as exc:  # the status page shows it; the caller decides what next
                 self._failed(exc)
                 raise
-            finally:
-                lock.__exit__(None, None, None)
 
     def _serves(self, expected: dict) -> bool:
         """Whether the vectors in memory are a complete index for `expected`."""

@@ -17,6 +17,7 @@ from pastor.text.smalltalk import is_conversational
 from tests.support.core_fixtures import HashEmbedder
 from tests.support.mounts import fill, read_only_view, small_disk, used_bytes
 
+CHURCH = "Onde fica a sede da igreja em Vale Sereno?"  # answered by the church's documents
 QUESTIONS = ("Pedro perguntou quantas vezes devo perdoar meu irmão", "estou com medo do futuro",
              "Deus amou o mundo e deu seu filho", "a ansiedade pelo dia de amanhã")
 
@@ -164,14 +165,17 @@ class TestTheEngine:
         assert status["state"] == "complete" and "anterior continua em uso" in status["index"]["error"]
         assert any(e.startswith("indexação: falha simulada") for e in status["errors"])
 
-    def test_a_read_only_data_directory(self, make_engine, make_settings, tmp_path, fake_models):
+    def test_a_read_only_data_directory(self, make_engine, make_settings, tmp_path, fake_models, docs_dir):
         from pastor.search.engine import Engine
-        before = answers(make_engine().retriever)
-        source = make_settings().data_dir
-        with read_only_view(source, tmp_path / "readonly") as data:
-            settings = make_settings(PASTOR_DATA_DIR=str(data))
-            engine = Engine(settings).load()
+        first = make_engine(PASTOR_DOCS_DIR=str(docs_dir))
+        before = answers(first.retriever)
+        church = first.retriever.search(CHURCH).as_dict()
+        assert any(hit["kind"] == "doc" for hit in church["results"])
+        with read_only_view(make_settings().data_dir, tmp_path / "readonly") as data:
+            engine = Engine(make_settings(PASTOR_DATA_DIR=str(data), PASTOR_DOCS_DIR=str(docs_dir))).load()
             assert engine.start_indexing(background=False)
             status = engine.status()
             assert status["state"] == "complete" and status["index_notice"] == READ_ONLY_NOTICE
+            assert status["errors"] == [] and status["documents"]["read_only"] is True
             assert answers(engine.retriever) == before
+            assert engine.retriever.search(CHURCH).as_dict() == church
