@@ -21,7 +21,6 @@ import json
 import os
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -30,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)
 
-from bench.bench_limits import LIMIT_BENCHES  # noqa: E402
+from bench.bench_limits import LIMIT_BENCHES, serve  # noqa: E402
 
 
 def default_corpus() -> Path:
@@ -71,23 +70,14 @@ def size(result) -> str:
 
 
 def start_server(corpus: Path, data: Path):
-    import uvicorn
-
     from pastor.config import Settings
-    from pastor.web.server import create_app
-    from tests.support.helpers import free_port, wait_for
+    from tests.support.helpers import free_port
     env = {"PASTOR_CORPUS": str(corpus), "PASTOR_DATA_DIR": str(data), "PASTOR_DOCS_DIR": "",
            "PASTOR_PROMINENCE": "", "LLM_PROVIDER": "fake", "PASTOR_RATE_LIMIT_SECONDS": "0",
            "PASTOR_BACKGROUND_INDEX": "false", "PASTOR_HOST": "127.0.0.1", "PASTOR_PORT": str(free_port()),
            "EMBEDDING_MODEL": os.environ.get("EMBEDDING_MODEL", "use-multilingual")}
-    settings = Settings.from_env(env)
-    app, runtime = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for(lambda: server.started, 60, "o servidor não iniciou")
-    runtime.wait_loaded(300)
-    return server, thread, f"http://{settings.host}:{settings.port}", runtime
+    server, thread, _, runtime, url = serve(Settings.from_env(env))
+    return server, thread, url, runtime
 
 
 def bench_endpoints(url: str, max_body: int) -> None:
