@@ -138,6 +138,23 @@ def bench_endpoints_burst(url: str, model) -> None:
         upstream = len([r for r in model.requests if r.path.endswith("/models")]) - before
         extra = f"; chamadas ao servidor do modelo: {upstream}" if name == "check_provider" else ""
         show(f"/{name} × 50", ", ".join(f"{n}× {k}" for k, n in sorted(outcome.items())) + extra)
+    show("evento da página ui_tick (status) × 50", page_tick_burst(url, "10.30.0.9"))
+
+
+def page_tick_burst(url: str, client: str, count: int = 50) -> str:
+    """The page's own status refresh called as the browser calls it (`/gradio_api/run/predict`
+    with its fn_index): a refresh too soon comes back as 'skip' (the page keeps what it shows)."""
+    headers = {"x-forwarded-for": client}
+    tick = next(d for d in httpx.get(f"{url}/config", headers=headers).json()["dependencies"]
+                if d.get("api_name") == "ui_tick")
+    outcome: collections.Counter = collections.Counter()
+    for _ in range(count):
+        answer = httpx.post(f"{url}/gradio_api/run/predict", headers=headers, timeout=30,
+                            json={"data": [], "fn_index": tick["id"], "session_hash": "bench", "event_data": None})
+        data = answer.json().get("data") if answer.status_code == 200 else None
+        outcome["servida" if data and isinstance(data[1], str) else
+                "ignorada (cedo demais)" if data else f"HTTP {answer.status_code}"] += 1
+    return ", ".join(f"{n}× {k}" for k, n in sorted(outcome.items()))
 
 
 def call_endpoint(url: str, name: str, data: list, client: str) -> str:

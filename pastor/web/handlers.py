@@ -223,8 +223,14 @@ class Handlers:
         return None
 
     # -- status ------------------------------------------------------------------------------------
-    def refresh(self):
-        """(banner, state, progress bar, details, credits) for the timer and the page load."""
+    def refresh(self, request: gr.Request = None):
+        """(banner, state, progress bar, details, credits) for the timer and the page load. Limited
+        per client like the API's /status: a refresh too soon (several tabs, or a script calling the
+        page's event) leaves the page as it is until the next tick."""
+        try:
+            self.runtime.limiters["status"].hit(self.runtime.client(request))
+        except RateLimited:
+            return (gr.skip(),) * 5
         status = self.runtime.status()
         credits = " · ".join(status["attributions"])
         return (render.banner_markdown(status), render.state_markdown(status), render.progress_html(status),

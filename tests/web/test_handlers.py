@@ -498,6 +498,12 @@ class TestFeedback:
         notice, _, _ = app.handlers.comment("outro endereço", convo, request(host="10.0.0.10"))
         assert "registrado" in notice
 
+    def test_the_status_refresh_is_limited_per_client_and_skips_quietly(self, app, monkeypatch):
+        monkeypatch.setitem(app.runtime.limiters, "status", RateLimiter(60))
+        assert all(part != gr.skip() for part in app.handlers.refresh(request(host="10.0.0.12")))
+        assert app.handlers.refresh(request(host="10.0.0.12")) == (gr.skip(),) * 5
+        assert app.handlers.refresh(request(host="10.0.0.13"))[1] != gr.skip()
+
     def test_the_model_check_button_is_limited_per_client(self, app, monkeypatch):
         monkeypatch.setitem(app.runtime.limiters, "check_provider", RateLimiter(60))
         app.handlers.check_provider(request(host="10.0.0.11"))
