@@ -29,7 +29,7 @@ def read_only_view(source: Path, target: Path):
         subprocess.run(["mount", "-o", "remount,bind,ro", str(target)], check=True, capture_output=True)
         yield target
     finally:
-        subprocess.run(["umount", str(target)], check=True)
+        subprocess.run(["umount", "--lazy", str(target)], check=True)
 
 
 @contextlib.contextmanager
@@ -40,7 +40,7 @@ def small_disk(target: Path, size_kb: int):
     try:
         yield target
     finally:
-        subprocess.run(["umount", str(target)], check=True)
+        subprocess.run(["umount", "--lazy", str(target)], check=True)
 
 
 def fill(disk: Path) -> Path:
