@@ -1,12 +1,17 @@
 """Benchmark: abusive inputs against the running app (prints sizes, times and RSS; asserts nothing).
 
-    python bench/bench_abuse.py [--corpus corpus/por-almeida1911.usfx.xml.gz]
+    python bench/bench_abuse.py [--corpus corpus/por-almeida1911.usfx.xml.gz] [--only NAME ...]
 
 Starts the app in this process (full corpus, fake model, keyword search: vectors are not needed
 here), then sends: the amplification message ("Sl 1-150" × 500) to /lookup, /search and /chat; a
 10 MB request body; and parses a 100 000-deep JSON document and a million-row CSV as the
 documents indexer would. Also measures the turn-log feedback index on a full log.
 Targets (issue 11): /lookup of the amplification message in < 1 s and < 100 KB.
+
+Issue 18 adds (`bench_limits.py`): a follow-up whose rewrite trickles one byte every 2 s
+(LLM_TIMEOUT=10) and when its turn ends; a burst on every route the app serves and on each named
+endpoint, with the upstream calls of /check_provider; the bytes written by 100 comments on a 4.7 MB
+turn log; Markdown with 80k headings; an oversized and a FIFO adapter question file.
 """
 
 from __future__ import annotations
@@ -16,7 +21,6 @@ import json
 import os
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -24,6 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)
+
+from bench.bench_limits import LIMIT_BENCHES, serve  # noqa: E402
 
 
 def default_corpus() -> Path:
@@ -64,23 +70,14 @@ def size(result) -> str:
 
 
 def start_server(corpus: Path, data: Path):
-    import uvicorn
-
     from pastor.config import Settings
-    from pastor.web.server import create_app
-    from tests.support.helpers import free_port, wait_for
+    from tests.support.helpers import free_port
     env = {"PASTOR_CORPUS": str(corpus), "PASTOR_DATA_DIR": str(data), "PASTOR_DOCS_DIR": "",
            "PASTOR_PROMINENCE": "", "LLM_PROVIDER": "fake", "PASTOR_RATE_LIMIT_SECONDS": "0",
            "PASTOR_BACKGROUND_INDEX": "false", "PASTOR_HOST": "127.0.0.1", "PASTOR_PORT": str(free_port()),
            "EMBEDDING_MODEL": os.environ.get("EMBEDDING_MODEL", "use-multilingual")}
-    settings = Settings.from_env(env)
-    app, runtime = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for(lambda: server.started, 60, "o servidor não iniciou")
-    runtime.wait_loaded(300)
-    return server, thread, f"http://{settings.host}:{settings.port}", runtime
+    server, thread, _, runtime, url = serve(Settings.from_env(env))
+    return server, thread, url, runtime
 
 
 def bench_endpoints(url: str, max_body: int) -> None:
@@ -131,8 +128,14 @@ def bench_feedback_index(folder: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=default_corpus())
+    parser.add_argument("--only", nargs="*", choices=sorted(LIMIT_BENCHES), default=None,
+                        help="run only these issue-18 parts (skips the issue-11 ones)")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if args.only is not None:
+        for name in args.only or sorted(LIMIT_BENCHES):
+            LIMIT_BENCHES[name](args.corpus)
+        return 0
     with tempfile.TemporaryDirectory(prefix="pastor-abuse-") as tmp:
         print(f"corpus: {args.corpus.name}; RSS inicial {rss_mb()[0]:.1f} MB", flush=True)
         started = time.perf_counter()
@@ -147,6 +150,8 @@ def main() -> int:
             runtime.stop()
         bench_documents()
         bench_feedback_index(Path(tmp) / "logs")
+    for name in sorted(LIMIT_BENCHES):
+        LIMIT_BENCHES[name](args.corpus)
     return 0
 
 

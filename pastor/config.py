@@ -194,6 +194,9 @@ class Settings:
         help="comma-separated proxy addresses whose X-Forwarded-For is believed; empty = the socket peer")
     max_body_bytes: int = setting("PASTOR_MAX_BODY_BYTES", "1000000", int, minimum=1024,
                                   help="largest HTTP request body accepted")
+    requests_per_minute: int = setting("PASTOR_REQUESTS_PER_MINUTE", "600", int, minimum=1,
+                                       help="HTTP requests per client a minute, every route together "
+                                            "(page, assets, events, API, health); bursts up to half of it")
     doc_max_parts: int = setting("PASTOR_DOC_MAX_PARTS", "5000", int, minimum=1,
                                  help="most parts (rows, JSON elements) read from one document")
     doc_max_chunks: int = setting("PASTOR_DOC_MAX_CHUNKS", "5000", int, minimum=1,

@@ -10,7 +10,7 @@ from typing import Iterator
 from pastor.answer import degraded, prompts, safety
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE
-from pastor.answer.deadline import DeadlineExceeded, within
+from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.answer.halt import Halt
 from pastor.answer.streaming import StreamingValidator
 from pastor.answer.turn import Turn, TurnUpdate
@@ -53,12 +53,16 @@ class ChatService:
              cancel: threading.Event | None = None) -> Iterator[TurnUpdate]:
         """Yield updates with the validated answer so far; the last one has done=True."""
         turn = Turn.start(check_message(message, self.max_chars), self.provider)
+        deadline = Deadline(self.deadline)  # one for every model call of the turn
         history = history or []
         crisis = safety.detect_crisis(turn.message)
         if crisis is not None:
             yield from self._finish(turn, self._crisis(crisis))
             return
-        query = self._standalone(turn, history)
+        try:
+            query, rewrite_timed_out = self._standalone(turn, history, deadline, cancel), False
+        except DeadlineExceeded:  # the rewrite took the whole turn: search the message, show the verses
+            query, rewrite_timed_out = turn.message, True
         t0 = time.perf_counter()
         result = turn.result = self.retriever.search(query, k=self.top_k)
         turn.lap("retrieval_ms", t0)
@@ -70,12 +74,16 @@ class ChatService:
             update.answer = prompts.NO_EVIDENCE_MESSAGE
             yield from self._finish(turn)
             return
+        if rewrite_timed_out:
+            self._provider_down(turn, self.provider.error("timeout", detail="the rewrite used the turn's deadline"))
+            yield from self._finish(turn)
+            return
         if not self.provider.generates:
             # Without a model, conversation gets the fixed self-description; anything else the verses.
             update.answer = prompts.SELF_DESCRIPTION if result.mode == Mode.CONVERSATIONAL else degraded.verses_only(result)
             yield from self._finish(turn)
             return
-        yield from self._generate(turn, history, cancel)
+        yield from self._generate(turn, history, cancel, deadline)
 
     def ask(self, message: str, history: list[dict] | None = None) -> dict:
         final = None
@@ -84,8 +92,9 @@ class ChatService:
         return final.as_dict()
 
     # -- steps -------------------------------------------------------------------------------------
-    def _standalone(self, turn: Turn, history: list[dict]) -> str:
-        """Rewrite a genuine follow-up into a standalone query; on failure use the message.
+    def _standalone(self, turn: Turn, history: list[dict], deadline: Deadline, cancel=None) -> str:
+        """Rewrite a genuine follow-up into a standalone query; on failure use the message. The call
+        shares the turn's deadline: DeadlineExceeded when it outlasts it (no time left for a reply).
 
         References and greetings are recognised on the message itself (`prompts.understood_alone`)."""
         message = turn.message
@@ -94,9 +103,13 @@ class ChatService:
         t0 = time.perf_counter()
         try:
             system, messages = prompts.rewrite_messages(history, message)
-            rewritten = self.provider.complete(system, messages).strip()
+            rewritten = call_within(lambda: self.provider.complete(system, messages), deadline, cancel=cancel).strip()
         except ProviderError:
             return message
+        except DeadlineExceeded:
+            if cancel is not None and cancel.is_set():
+                return message  # the person's Stop: the reply step sees it and ends the turn
+            raise
         finally:
             turn.lap("rewrite_ms", t0)
         return rewritten if 0 < len(rewritten) <= 500 else message
@@ -111,7 +124,7 @@ class ChatService:
         return TurnUpdate("", "\n".join(lines), mode=Mode.CRISIS, reason=f"sinal de crise: {crisis.kind}",
                           citations=[v.reference for v in verses], sources=sources)
 
-    def _generate(self, turn: Turn, history: list[dict], cancel) -> Iterator[TurnUpdate]:
+    def _generate(self, turn: Turn, history: list[dict], cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
         update, result = turn.update, turn.result
         sources = [{"reference": h.reference, "text": h.text, "kind": h.kind} for h in result.results]
         system, messages = prompts.build_messages(result.mode, turn.message, sources, history,
@@ -125,7 +138,7 @@ class ChatService:
         # at once, which for the in-process model frees its slot for the next person.
         halt = Halt(cancel)
         t0 = time.perf_counter()
-        stream = within(self.provider.stream(system, messages, cancel=halt), self.deadline, cancel=cancel)
+        stream = within(self.provider.stream(system, messages, cancel=halt), deadline, cancel=cancel)
         shown = False
         try:
             for delta in stream:

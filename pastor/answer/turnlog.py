@@ -1,8 +1,10 @@
-"""Turn log: one JSON line per turn under `data/logs/`, rotated by size and age, plus feedback records.
+"""Turn log: one JSON line per turn under `data/logs/`, rotated by size and age, plus feedback events.
 
 What is stored is the most sensitive data the app holds (crisis messages, personal details), so:
 with `log_text=False` only ids, modes, references and scores are written; lines older than the
-retention are removed; a disk that refuses the write costs the log line, never the answer."""
+retention are removed; files are 0600 in a 0700 folder; a disk that refuses the write costs
+nothing but time: the records wait in memory and are written when it takes lines again. Every
+write is an append: a rating is an event, and the latest one of a turn wins when the log is read."""
 
 from __future__ import annotations
 
@@ -37,7 +39,6 @@ class TurnLog:
         self.memory: deque[dict] = deque(maxlen=MEMORY_TURNS)
         self._lock = threading.RLock()
         self._known: set[str] | None = None  # turn ids on disk, read once (see `knows`)
-        self._rated: set[str] = set()  # turn ids with a feedback record, read with `_known`
         self._pruned = float("-inf")  # monotonic time can be under PRUNE_EVERY after a boot: prune first
 
     # -- writing -------------------------------------------------------------------------------
@@ -47,8 +48,9 @@ class TurnLog:
         self._append(self._private(record))
 
     def feedback(self, turn_id: str, rating: str, comment: str = "") -> dict:
-        """Attach thumbs up/down (+ optional comment) to a logged turn: one rating per turn, so
-        rating again replaces the earlier record instead of adding a second one."""
+        """Attach thumbs up/down (+ optional comment) to a logged turn. Each rating is appended as
+        an event, so rating again costs one line, never a rewrite of the log; `read` keeps one
+        rating per turn (see `latest_feedback`)."""
         if rating not in ("up", "down"):
             raise ValueError("Avaliação inválida: use 'up' ou 'down'.")
         if not self.knows(turn_id):
@@ -56,33 +58,8 @@ class TurnLog:
         record = {"type": "feedback", "timestamp": time.strftime(TIME_FORMAT),
                   "turn_id": turn_id, "rating": rating, "comment": comment[:1000]}
         record = self._private(record)
-        try:
-            replaced = record["turn_id"] in self._rated and self._replace_feedback(record)
-        except OSError:
-            replaced = False  # the disk refuses the rewrite: the append below keeps it in memory
-        if not replaced:
-            self._append(record)
-            self._rated.add(record["turn_id"])
+        self._append(record)
         return record
-
-    def _replace_feedback(self, record: dict) -> bool:
-        """Rewrite the current file with `record` in place of the turn's earlier feedback, if it has one;
-        a new rating without a comment keeps the earlier comment. (An earlier rating already rotated
-        out stays there; the newest record is the one that counts.) Only called for a turn known to
-        have been rated, so a first rating never reads the file."""
-        with self._lock:
-            lines = _lines(self.path)
-            for i, old in enumerate(lines):
-                earlier = json.loads(old) if '"type": "feedback"' in old else {}
-                if earlier.get("turn_id") == record["turn_id"]:
-                    if "comment" in record:  # absent when text logging is off
-                        record["comment"] = record["comment"] or earlier.get("comment", "")
-                    lines[i] = _redact(json.dumps(record, ensure_ascii=False))
-                    temporary = self.path.with_suffix(".jsonl.tmp")
-                    temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
-                    os.replace(temporary, self.path)
-                    return True
-        return False
 
     def _private(self, record: dict) -> dict:
         if self.log_text:
@@ -90,11 +67,11 @@ class TurnLog:
         return {key: record[key] for key in NO_TEXT_KEYS if key in record}
 
     def _append(self, record: dict) -> None:
-        line = (_redact(json.dumps(record, ensure_ascii=False)) + "\n").encode("utf-8", "replace")
         with self._lock:
             try:
                 self._prune_if_due()
-                self._write_line(line)
+                self._write_held()
+                self._write_line(_encode(record))
             except OSError as exc:
                 self.memory.append(record)
                 self.warning = (f"O registro de conversas não pôde ser gravado ({exc.strerror or 'erro de disco'}); "
@@ -104,10 +81,16 @@ class TurnLog:
             if self._known is not None:
                 self._known.add(record.get("turn_id", ""))
 
+    def _write_held(self) -> None:
+        """The records kept in memory while the disk refused them, oldest first, before any new one."""
+        while self.memory:
+            self._write_line(_encode(self.memory[0]))
+            self.memory.popleft()
+
     def _write_line(self, line: bytes) -> None:
         """One `write` with O_APPEND; a short write (disk full) is cut back, so no partial JSON
         line is ever left for the next reader."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         if self.path.exists() and self.path.stat().st_size + len(line) > self.max_bytes:
             self._rotate()
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -156,8 +139,10 @@ class TurnLog:
                     path.unlink(missing_ok=True)
                 elif len(keep) != len(lines):
                     tmp = path.with_suffix(".tmp")
-                    tmp.write_text("".join(line + "\n" for line in keep), encoding="utf-8")
-                    os.chmod(tmp, 0o600)  # as private as the file it replaces
+                    tmp.unlink(missing_ok=True)  # created anew below, private from its first byte
+                    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                        handle.write("".join(line + "\n" for line in keep))
                     os.replace(tmp, path)
             if removed:
                 self._known = None  # rebuilt on the next lookup
@@ -169,17 +154,17 @@ class TurnLog:
         bench/bench_abuse.py), so feedback never scans the whole log again."""
         with self._lock:
             if self._known is None:
-                self._known, self._rated = set(), set()
-                records = [_summary(line) for path in self._files() for line in _lines(path)]
-                records += [(r.get("turn_id", ""), r.get("type") == "feedback") for r in self.memory]
-                for known, rated in records:
-                    self._known.add(known)
-                    if rated:
-                        self._rated.add(known)
+                self._known = {_turn_id(line) for path in self._files() for line in _lines(path)}
+                self._known.update(r.get("turn_id", "") for r in self.memory)
             return bool(turn_id) and turn_id in self._known
 
     def read(self) -> list[dict]:
-        """All records on disk, oldest first (for tests and audits)."""
+        """The records on disk, oldest first (for tests and audits), with one feedback record per
+        turn: where its first rating was, holding the latest (see `latest_feedback`)."""
+        return latest_feedback(self.events())
+
+    def events(self) -> list[dict]:
+        """Every line on disk as written, oldest first: turns and each rating event."""
         return [json.loads(line) for path in reversed(self._files()) for line in _lines(path)]
 
     def _files(self) -> list[Path]:
@@ -187,6 +172,32 @@ class TurnLog:
 
     def _rotated(self, i: int) -> Path:
         return self.dir / f"turns.{i}.jsonl"
+
+
+def latest_feedback(records: list[dict]) -> list[dict]:
+    """Fold each turn's rating events into one: the latest rating wins; a rating without a comment
+    keeps the earlier comment (a thumb clicked again does not erase what the person wrote)."""
+    folded: list[dict] = []
+    ratings: dict[str, dict] = {}
+    for record in records:
+        if record.get("type") != "feedback":
+            folded.append(record)
+            continue
+        earlier = ratings.get(record.get("turn_id", ""))
+        if earlier is None:
+            ratings[record.get("turn_id", "")] = latest = dict(record)
+            folded.append(latest)
+            continue
+        comment = record.get("comment") or earlier.get("comment")
+        earlier.clear()
+        earlier.update(record)
+        if comment is not None:
+            earlier["comment"] = comment
+    return folded
+
+
+def _encode(record: dict) -> bytes:
+    return (_redact(json.dumps(record, ensure_ascii=False)) + "\n").encode("utf-8", "replace")
 
 
 def _lines(path: Path) -> list[str]:
@@ -197,13 +208,11 @@ def _lines(path: Path) -> list[str]:
     return [line for line in text.splitlines() if line.strip()]
 
 
-def _summary(line: str) -> tuple[str, bool]:
-    """(turn id, whether the line is a feedback record) of one log line."""
+def _turn_id(line: str) -> str:
     try:
-        record = json.loads(line)
-        return str(record.get("turn_id", "")), record.get("type") == "feedback"
+        return str(json.loads(line).get("turn_id", ""))
     except (ValueError, AttributeError):
-        return "", False
+        return ""
 
 
 def _older(line: str, cutoff: datetime) -> bool:

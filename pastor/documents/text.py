@@ -83,7 +83,10 @@ def _front_matter_end(lines: list[str]) -> int:
 
 
 def markdown_sections(text: str) -> list[tuple[list[str], str]]:
-    """(heading path, verbatim text) per section; a heading with no body joins the next section."""
+    """(heading path, verbatim text) per section; a heading with no body joins the next section.
+
+    Linear in the text: each line is looked at a fixed number of times, however many headings
+    in a row have no body (a run of them is joined once, when its section ends)."""
     lines = text.split("\n")
     # The text before the first heading is a section without a title.
     cuts = [(0, 0, None, 0)] + headings(lines)
@@ -94,14 +97,16 @@ def markdown_sections(text: str) -> list[tuple[list[str], str]]:
         if title is not None:
             trail = [t for t in trail if t[0] < level] + [(level, title)]
         end = cuts[number + 1][0] if number + 1 < len(cuts) else len(lines)
+        if title is not None and number + 1 < len(cuts) and not _has_text(lines, line + height, end):
+            pending_start = line if pending_start is None else pending_start  # heading-only
+            continue
         start = line if pending_start is None else pending_start
-        body = "\n".join(lines[start:end]).strip()
-        if not body:
-            continue
-        has_body = "\n".join(lines[line + height:end]).strip()
-        if title is not None and not has_body and number + 1 < len(cuts):
-            pending_start = start  # heading-only: its text goes with the next section
-            continue
         pending_start = None
-        sections.append(([t[1] for t in trail], body))
+        body = "\n".join(lines[start:end]).strip()
+        if body:
+            sections.append(([t[1] for t in trail], body))
     return sections
+
+
+def _has_text(lines: list[str], start: int, end: int) -> bool:
+    return any(line.strip() for line in lines[start:end])

@@ -32,7 +32,9 @@ def load_responses(path: Path) -> list:
     try:
         items = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        message = f"PASTOR_FAKE_RESPONSES: não foi possível ler {path} ({exc})."
+        # The file's name only: this message reaches /status and the page.
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else f"JSON inválido: {exc}"
+        message = f"PASTOR_FAKE_RESPONSES: não foi possível ler {Path(path).name} ({why})."
         raise ProviderError("config", message, "fake") from None
     if not isinstance(items, list) or not items or not all(_valid(item) for item in items):
         raise ProviderError(

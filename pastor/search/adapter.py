@@ -118,7 +118,9 @@ def _fitted(vectors: np.ndarray, gold: list[list[int]], verses: np.ndarray, trai
 
 
 def file_sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """sha256 of a question file, read with the checks of `read_question_file` (type, size)."""
+    from pastor.search.evaluation import read_question_file
+    return hashlib.sha256(read_question_file(path)).hexdigest()
 
 
 class AdapterStore:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import threading
@@ -14,6 +15,15 @@ POLL_SECONDS = 0.2
 
 class BuildBusy(Exception):
     """Another build holds the lock and the caller was cancelled while waiting."""
+
+
+class ReadOnlyData(OSError):
+    """The data directory refuses writes (mounted read-only, not ours): nothing can be built
+    there, and what is already in it can still be served."""
+
+
+# What the OS answers when a directory takes no writes at all.
+READ_ONLY_ERRORS = (errno.EROFS, errno.EACCES, errno.EPERM)
 
 
 class BuildLock:
@@ -30,8 +40,13 @@ class BuildLock:
         self._fd: int | None = None
 
     def __enter__(self) -> "BuildLock":
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if exc.errno in READ_ONLY_ERRORS:
+                raise ReadOnlyData(exc.errno, exc.strerror, exc.filename) from None
+            raise
         told = False
         while True:
             try:

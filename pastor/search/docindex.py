@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from pastor.documents import read_folder
-from pastor.search.buildlock import BuildLock
+from pastor.search.buildlock import BuildLock, ReadOnlyData
 from pastor.search.index import SEARCH_TEXT_VERSION
 from pastor.search.rows import embed_text
 from pastor.search.sources import VectorTable
@@ -33,6 +33,7 @@ class DocumentSource:
         self._texts: dict[str, str] = {}
         self._lock = threading.Lock()
         self.files: dict[str, dict] = {}
+        self.read_only = False  # the data directory refused the last refresh: served as indexed before
 
     # -- storage -------------------------------------------------------------------------------
     def _db(self):
@@ -82,32 +83,42 @@ class DocumentSource:
     def refresh(self) -> dict:
         """Re-read changed files, drop deleted ones, and reload the in-memory search side.
 
-        Under the data directory's build lock, so two processes never add the same chunks twice."""
-        with self._lock, BuildLock(self.dir):
-            manifest = self._read_manifest()
-            if not manifest and TABLE in table_names(self._db()):
-                self._db().drop_table(TABLE)  # embedder changed or manifest lost: start over
-            self.files = manifest.get("files", {})
-            known = {path: info["sha256"] for path, info in self.files.items() if info.get("sha256")}
-            scan = read_folder(self.folder, chunk_size=self.settings.chunk_size,
-                               chunk_overlap=self.settings.chunk_overlap,
-                               max_bytes=self.settings.doc_max_bytes, known=known,
-                               max_parts=self.settings.doc_max_parts, max_chunks=self.settings.doc_max_chunks)
-            table = self._table()
-            for path in scan.deleted + [r.path for r in scan.results]:
-                table.delete(f"file = {_sql(path)}")
-                self.files.pop(path, None)
-            for result in scan.results:
-                if result.chunks:
-                    table.add(self._arrow(result.chunks))
-                self.files[result.path] = {"sha256": result.sha256, "parts": result.parts,
-                                           "chunks": len(result.chunks),
-                                           "state": "error" if result.error else "indexed",
-                                           "error": result.error}
-            self._write_manifest()
-            self._load(table)
-            return {"files": len(self.files), "read": len(scan.results), "unchanged": len(scan.unchanged),
-                    "deleted": len(scan.deleted), "errors": sum(1 for r in scan.results if r.error)}
+        Under the data directory's build lock, so two processes never add the same chunks twice.
+        A read-only data directory keeps serving the documents indexed before (`read_only`)."""
+        try:
+            with self._lock, BuildLock(self.dir):
+                self.read_only = False
+                return self._refresh()
+        except ReadOnlyData:
+            self.read_only = True
+            return {"files": len(self.files), "read": 0, "unchanged": len(self.files), "deleted": 0, "errors": 0}
+
+    def _refresh(self) -> dict:
+        """The refresh itself, under the lock."""
+        manifest = self._read_manifest()
+        if not manifest and TABLE in table_names(self._db()):
+            self._db().drop_table(TABLE)  # embedder changed or manifest lost: start over
+        self.files = manifest.get("files", {})
+        known = {path: info["sha256"] for path, info in self.files.items() if info.get("sha256")}
+        scan = read_folder(self.folder, chunk_size=self.settings.chunk_size,
+                           chunk_overlap=self.settings.chunk_overlap,
+                           max_bytes=self.settings.doc_max_bytes, known=known,
+                           max_parts=self.settings.doc_max_parts, max_chunks=self.settings.doc_max_chunks)
+        table = self._table()
+        for path in scan.deleted + [r.path for r in scan.results]:
+            table.delete(f"file = {_sql(path)}")
+            self.files.pop(path, None)
+        for result in scan.results:
+            if result.chunks:
+                table.add(self._arrow(result.chunks))
+            self.files[result.path] = {"sha256": result.sha256, "parts": result.parts,
+                                       "chunks": len(result.chunks),
+                                       "state": "error" if result.error else "indexed",
+                                       "error": result.error}
+        self._write_manifest()
+        self._load(table)
+        return {"files": len(self.files), "read": len(scan.results), "unchanged": len(scan.unchanged),
+                "deleted": len(scan.deleted), "errors": sum(1 for r in scan.results if r.error)}
 
     def _arrow(self, chunks):
         import pyarrow as pa
@@ -136,7 +147,7 @@ class DocumentSource:
 
     def status(self) -> dict:
         # The folder's name only: an absolute path tells a visitor about the server's disk.
-        return {"folder": self.folder.name if self.folder else None,
+        return {"folder": self.folder.name if self.folder else None, "read_only": self.read_only,
                 "files": [{"path": p, **{k: v for k, v in info.items() if k != "sha256"}}
                           for p, info in sorted(self.files.items())],
                 "chunks": len(self._texts)}

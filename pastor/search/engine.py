@@ -143,7 +143,7 @@ class Engine:
         from pastor.search.evaluation import QuestionSetError, load_questions
         store = AdapterStore(self.settings.data_dir)
         try:
-            key = store.key(path, self.embedder, self.index.status.manifest or {})
+            key = store.key(path, self.embedder, self.index.serving)
             adapter = store.load(key)
             if adapter is None and train:
                 questions = load_questions(path)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import os
 import re
+import stat
 import time
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
@@ -16,6 +19,10 @@ DEPTH = 10
 
 # Verse ids as the index stores them: `USFX-code chapter:verse`, no extra spaces.
 _VERSE_ID = re.compile(r"([1-3A-Z]{3}) ([1-9]\d*):([1-9]\d*)")
+
+
+# A question set is a few hundred lines (bench/devset.jsonl: 52 KB); 100 times that is no question set.
+MAX_QUESTION_BYTES = 5_000_000
 
 
 class QuestionSetError(ValueError):
@@ -81,16 +88,36 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 # --- Question sets -------------------------------------------------------------------------
 
+def read_question_file(path: Path | str, max_bytes: int = MAX_QUESTION_BYTES) -> bytes:
+    """The bytes of a question file, checked like a document: a regular file (a FIFO or device
+    would block or never end), at most `max_bytes`. Errors name the file, never its folder."""
+    path = Path(path)
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        problem = "não encontrado" if exc.errno == errno.ENOENT else f"ilegível ({exc.strerror})"
+        raise QuestionSetError(f"Arquivo de perguntas {problem}: {path.name}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise QuestionSetError(f"{path.name}: não é um arquivo comum (um FIFO, dispositivo ou pasta)")
+        if info.st_size > max_bytes:
+            raise QuestionSetError(f"{path.name}: grande demais ({info.st_size} bytes; o limite é {max_bytes})")
+        data = handle.read(max_bytes + 1)  # the file may grow between the check and the read
+    if len(data) > max_bytes:
+        raise QuestionSetError(f"{path.name}: grande demais (o limite é {max_bytes} bytes)")
+    return data
+
+
 def load_questions(path: Path | str) -> list[dict]:
     """Read a JSONL question set: one `{"question", "gold", "topic"?}` object per line."""
     path = Path(path)
-    if not path.is_file():
-        raise QuestionSetError(f"Arquivo de perguntas não encontrado: {path}")
+    text = read_question_file(path).decode("utf-8", errors="replace")
     questions = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.strip():
-                questions.append(_parse_line(line, f"{path.name}, linha {number}"))
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            questions.append(_parse_line(line, f"{path.name}, linha {number}"))
     if not questions:
         raise QuestionSetError(f"{path.name}: nenhuma pergunta no arquivo")
     return questions

@@ -1,7 +1,8 @@
 """The verse index: an embedded LanceDB table with a manifest, built in resumable batches.
 
 A rebuild over a complete index builds a second table beside it and swaps the manifest (one
-atomic rename) when the new table is complete, so search keeps its vectors meanwhile."""
+atomic rename) when the new table is complete, so search keeps its vectors and their calibration
+meanwhile, and after a rebuild that fails (its partial table is removed)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 from pastor.bible.usfx import Bible
-from pastor.search.buildlock import BuildLock
+from pastor.search.buildlock import BuildLock, ReadOnlyData
 from pastor.search.rows import Row, build_rows, embed_text  # noqa: F401 (re-exported)
 from pastor.search.sources import VectorTable, top_by_cosine  # noqa: F401 (re-exported)
-from pastor.search.storage import connect, describe, table_names, write_json
+from pastor.search.storage import connect, describe, save_array, table_names, write_json
 from pastor.text.datafile import logical_name
 
 MANIFEST_VERSION = 1
@@ -31,6 +32,7 @@ BESIDE = {"verses": "verses_b", "verses_b": "verses"}
 SEARCH_TEXT_VERSION = "modern-fold-1"
 
 WAITING_NOTICE = "outra indexação deste diretório de dados está em andamento; aguardando ela terminar"
+READ_ONLY_NOTICE = "diretório de dados somente leitura: o índice existente é usado como está, sem reindexar"
 
 Progress = Callable[[int, int], None]
 
@@ -67,6 +69,9 @@ class VerseIndex:
         self.status = IndexStatus("missing")
         self.notice: str | None = None  # integrity news for the status page (corruption, waiting)
         self.vectors = VectorTable()  # the search side; LanceDB stays the store
+        # The manifest of the vectors in memory (its calibration drives the gates). `status` follows
+        # a build; this changes only when a complete table replaces the one being served.
+        self.serving: dict = {}
 
     # -- manifest -----------------------------------------------------------------------------
     def expected(self, bible: Bible, extras: Sequence[Bible] = ()) -> dict:
@@ -176,16 +181,43 @@ class VerseIndex:
         with self.lock:
             try:
                 with BuildLock(self.dir, cancel=cancel, on_wait=waiting):
-                    if self.notice == WAITING_NOTICE:
+                    if self.notice in (WAITING_NOTICE, READ_ONLY_NOTICE):
                         self.notice = None
                     return self._build(bible, extras, rebuild, progress, cancel)
             except BuildBusy:
                 self.notice = None
                 return self.status
-            except Exception as exc:  # the status page shows it; the caller decides what next
-                self.status = IndexStatus("error", self.status.rows, self.status.total,
-                                          f"falha ao indexar: {describe(exc)}")
+            except ReadOnlyData as exc:
+                if self._serves(self.expected(bible, extras)):
+                    self.notice = READ_ONLY_NOTICE
+                    return self.status
+                self._failed(exc)
                 raise
+            except Exception as exc:  # the status page shows it; the caller decides what next
+                self._failed(exc)
+                raise
+
+    def _serves(self, expected: dict) -> bool:
+        """Whether the vectors in memory are a complete index for `expected`."""
+        return self.ready and self.serving.get("state") == "complete" and self._same(self.serving, expected)
+
+    def _failed(self, exc: Exception) -> None:
+        """After a failed build: with vectors in memory, they keep serving (the reason on the
+        status page) and the unfinished table beside them is removed, so a full disk gets its
+        space back; without, the error state (a first build resumes from its batches)."""
+        reason = describe(exc)
+        if not (self.ready and self.serving.get("state") == "complete"):
+            self.status = IndexStatus("error", self.status.rows, self.status.total, f"falha ao indexar: {reason}")
+            return
+        unfinished = BESIDE.get(self.serving.get("table", TABLE), TABLE)
+        try:
+            self._drop_table(unfinished)
+            self.next_path.unlink(missing_ok=True)
+        except Exception as cleanup:  # reported with the failure; the next build starts that table afresh
+            reason += f"; a tabela incompleta não pôde ser removida ({describe(cleanup)})"
+        total = self.serving.get("total", 0)
+        self.status = IndexStatus("complete", total, total, f"a reindexação falhou ({reason}); "
+                                  "o índice anterior continua em uso", self.serving)
 
     def _build(self, bible, extras, rebuild, progress, cancel) -> IndexStatus:
         expected = self.expected(bible, extras)
@@ -194,8 +226,9 @@ class VerseIndex:
         if live.get("state") == "complete" and self._same(live, expected) and not rebuild:
             problem = self.table_problem(name, live.get("total"))
             if problem is None:
-                if not self.vectors.ready or self.status.state != "complete":
-                    self._load_matrix(name)  # e.g. another process finished while we waited
+                if not self.vectors.ready or self.serving.get("table", TABLE) != name \
+                        or self.status.state != "complete":
+                    self._serve(self._load_matrix(name), live)  # e.g. another process finished while we waited
                 self.status = IndexStatus("complete", live["total"], live["total"], None, live)
                 return self.status
             self.notice = f"índice corrompido ({problem}); reconstruindo a partir do corpus"
@@ -206,8 +239,11 @@ class VerseIndex:
         if live and (rebuild or not self._same(live, expected) or self.table_problem(name, None)):
             self._drop_table(name)
             self.manifest_path.unlink(missing_ok=True)
-            self.vectors = VectorTable()
-        return self._fill(name, self.manifest_path, expected, rows, progress, cancel)
+            self._serve(VectorTable(), {})
+        status, vectors = self._fill(name, self.manifest_path, expected, rows, progress, cancel)
+        if status.state == "complete":
+            self._serve(vectors, status.manifest)
+        return status
 
     def _build_beside(self, live: dict, expected: dict, rows: list[Row], progress, cancel) -> IndexStatus:
         """Fill the other table while the live one keeps serving, then swap the manifests."""
@@ -218,19 +254,22 @@ class VerseIndex:
                 and self.table_problem(name, None) is None):
             self._drop_table(name)  # a stale or broken leftover: start the new table afresh
             self.next_path.unlink(missing_ok=True)
-        status = self._fill(name, self.next_path, expected, rows, progress, cancel)
+        status, vectors = self._fill(name, self.next_path, expected, rows, progress, cancel)
         if status.state != "complete":
             self.status = serving or status
             return status
         write_json(self.manifest_path, status.manifest)  # the swap: one atomic rename
+        self._serve(vectors, status.manifest)
         self.next_path.unlink(missing_ok=True)
         self._drop_table(live.get("table", TABLE))
         if self.notice and self.notice.startswith("índice corrompido"):
             self.notice = self.notice.replace("reconstruindo", "reconstruído")
         return status
 
-    def _fill(self, name: str, path: Path, expected: dict, rows: list[Row], progress, cancel) -> IndexStatus:
-        """Add the missing batches to table `name`, recording progress in the manifest at `path`."""
+    def _fill(self, name: str, path: Path, expected: dict, rows: list[Row], progress,
+              cancel) -> tuple[IndexStatus, VectorTable | None]:
+        """Add the missing batches to table `name`, recording progress in the manifest at `path`;
+        the complete table's vectors are returned, for the caller to serve when it commits them."""
         table = self._open_table(create=True, name=name)
         done = table.count_rows()  # each add() is one commit, so this is exact after a crash
         manifest = {**expected, "table": name, "state": "partial", "rows": done, "total": len(rows)}
@@ -241,7 +280,7 @@ class VerseIndex:
         for start in range(done, len(rows), self.batch_size):
             if cancel is not None and cancel.is_set():
                 self.status = IndexStatus("partial", start, len(rows), None, manifest)
-                return self.status
+                return self.status, None
             batch = rows[start:start + self.batch_size]
             vectors = self.embedder.encode([r.search_text for r in batch])
             table.add(self._arrow(batch, vectors))
@@ -252,12 +291,12 @@ class VerseIndex:
                 progress(status.rows, len(rows))
         if table.count_rows() != len(rows):
             raise IndexBuildError(f"a tabela tem {table.count_rows()} linhas, esperado {len(rows)}")
-        self._load_matrix(name)
+        vectors = self._load_matrix(name)
         manifest.update(state="complete", rows=len(rows), build_seconds=round(time.perf_counter() - started, 1),
-                        calibration=self.calibrate())
+                        calibration=self.calibrate(vectors=vectors))
         write_json(path, manifest)
         self.status = IndexStatus("complete", len(rows), len(rows), None, manifest)
-        return self.status
+        return self.status, vectors
 
     def _arrow(self, batch: list[Row], vectors: np.ndarray):
         import pyarrow as pa
@@ -267,17 +306,25 @@ class VerseIndex:
         return pa.table(columns, schema=self._schema())
 
     # -- search --------------------------------------------------------------------------------
-    def _load_matrix(self, name: str) -> None:
-        """Keep the vectors in memory: exact search by one matrix product (see `VectorTable`)."""
+    def _serve(self, vectors: VectorTable, manifest: dict) -> None:
+        """Search from now on with `vectors`, gated by `manifest`'s calibration: swapped together."""
+        self.vectors, self.serving = vectors, manifest
+
+    @property
+    def calibration(self) -> dict | None:
+        """The calibration of the vectors being served (not of a build in progress)."""
+        return self.serving.get("calibration")
+
+    def _load_matrix(self, name: str) -> VectorTable:
+        """The table's vectors for memory: exact search by one matrix product (see `VectorTable`)."""
         table = self._open_table(create=False, name=name)
-        self.vectors = VectorTable.from_arrow(table.to_arrow().select(["id", "vector"]), self.embedder.dim)
+        loaded = VectorTable.from_arrow(table.to_arrow().select(["id", "vector"]), self.embedder.dim)
         # A copy as plain numpy, named after its table: a restart then reads 64 MB instead of
         # importing and opening LanceDB (importing lancedb alone measured 3.5 s here).
         vectors, id_file = self._vector_files(name)
-        with open(vectors.with_suffix(".tmp"), "wb") as handle:
-            np.save(handle, self.vectors.matrix)
-        vectors.with_suffix(".tmp").replace(vectors)
-        write_json(id_file, self.vectors.ids)
+        save_array(vectors, loaded.matrix)
+        write_json(id_file, loaded.ids)
+        return loaded
 
     def _load_cached_matrix(self, manifest: dict) -> bool:
         """The numpy copy of a complete table, when it matches the manifest's row count. The
@@ -291,7 +338,7 @@ class VerseIndex:
             return False
         if len(ids) != manifest.get("total") or matrix.shape != (len(ids), self.embedder.dim):
             return False
-        self.vectors = VectorTable(ids, matrix)
+        self._serve(VectorTable(ids, matrix), manifest)
         return True
 
     def open(self, bible: Bible, extras: Sequence[Bible] = ()) -> IndexStatus:
@@ -304,7 +351,7 @@ class VerseIndex:
         self.status = self.inspect(bible, extras)
         if self.status.state == "complete":
             try:
-                self._load_matrix(manifest.get("table", TABLE))
+                self._serve(self._load_matrix(manifest.get("table", TABLE)), manifest)
             except Exception as exc:  # counted but unreadable: the next build rebuilds it
                 self.status = IndexStatus("partial", 0, self.status.total,
                                           f"tabela ilegível ({type(exc).__name__}); será reconstruída", manifest)
@@ -318,10 +365,12 @@ class VerseIndex:
         """Top-n verse ids by cosine, de-duplicated across translations (best row wins)."""
         return self.vectors.vector_search(vector, n)
 
-    def calibrate(self, pairs: int = 4000, seed: int = 7) -> dict:
-        """Cosine distribution of random unrelated verse pairs (different books)."""
+    def calibrate(self, pairs: int = 4000, seed: int = 7, vectors: VectorTable | None = None) -> dict:
+        """Cosine distribution of random unrelated verse pairs (different books) of `vectors`
+        (default: the ones being served)."""
         rng = np.random.default_rng(seed)
-        ids, matrix = self.vectors.ids, self.vectors.matrix
+        vectors = self.vectors if vectors is None else vectors
+        ids, matrix = vectors.ids, vectors.matrix
         n = len(ids)
         a, b = rng.integers(0, n, pairs), rng.integers(0, n, pairs)
         keep = np.array([ids[i].split()[0] != ids[j].split()[0] for i, j in zip(a, b)])

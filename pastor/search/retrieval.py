@@ -74,7 +74,7 @@ class Retriever:
 
     @property
     def calibration(self) -> Calibration | None:
-        data = (self.index.status.manifest or {}).get("calibration") if self.index else None
+        data = self.index.calibration if self.index else None
         return Calibration(data["mean"], data["std"]) if data else None
 
     @property

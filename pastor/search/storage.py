@@ -33,11 +33,28 @@ def table_names(db) -> list[str]:
 
 def write_json(path: Path, data) -> None:
     """Write through a temporary file and rename: a crash never leaves a half-written file."""
+    replace_with(path, lambda handle: handle.write(json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8")))
+
+
+def save_array(path: Path, array) -> None:
+    """A numpy array as `.npy`, through a temporary file and rename like `write_json`."""
+    import numpy as np
+    replace_with(path, lambda handle: np.save(handle, array))
+
+
+def replace_with(path: Path, write) -> None:
+    """Call `write(handle)` on a temporary file beside `path`, then rename it over `path`. When the
+    write fails (a full disk) the temporary file is removed, so a failure leaves nothing behind."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as handle:
+            write(handle)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def describe(exc: BaseException) -> str:

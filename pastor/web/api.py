@@ -109,12 +109,14 @@ class WebAPI:
         self._rate_limit(request, self.runtime.limiters["lookup"])
         return plain_json(lookup(text, self.runtime.engine.bible, explain_all=True))
 
-    def status(self) -> Status:
+    def status(self, request: gr.Request = None) -> Status:
         """The service's state."""
+        self._rate_limit(request, self.runtime.limiters["status"])
         return plain_json(self.runtime.status())
 
-    def check_provider(self) -> ModelStatus:
-        """Check now whether the language model answers."""
+    def check_provider(self, request: gr.Request = None) -> ModelStatus:
+        """Check now whether the language model answers (upstream at most once per RECHECK_SECONDS)."""
+        self._rate_limit(request, self.runtime.limiters["check_provider"])
         return plain_json(self.runtime.check_provider())
 
     def reindex(self, token: str = "", request: gr.Request = None) -> ReindexResult:

@@ -192,7 +192,7 @@ class Handlers:
         return display
 
     # -- feedback --------------------------------------------------------------------------------
-    def like(self, convo: dict, data: gr.LikeData):
+    def like(self, convo: dict, data: gr.LikeData, request: gr.Request = None):
         """Thumbs up/down on an answer: one rating per turn (a new click replaces it); opens the comment box.
         Returns (notice, conversation state, comment row)."""
         if data.liked not in (True, False):
@@ -201,44 +201,58 @@ class Handlers:
         index = data.index[0] if isinstance(data.index, (list, tuple)) else data.index
         turn_id = convo["turn_ids"].get(index)
         rating = "up" if data.liked else "down"
-        problem = self._record(turn_id, rating)
+        problem = self._record(turn_id, rating, request=request)
         if problem:
             return chatview.notice_html(problem), gr.skip(), gr.skip()
         convo = {**convo, "rated": {"turn_id": turn_id, "rating": rating}}
         return chatview.notice_html("Obrigado pela avaliação! Se quiser, deixe um comentário.", info=True), \
             convo, gr.update(visible=True)
 
-    def comment(self, text: str, convo: dict):
+    def comment(self, text: str, convo: dict, request: gr.Request = None):
         """The optional comment on the last rating. Returns (notice, comment box, comment row)."""
         rated = (convo or {}).get("rated")
         if not rated:
             return chatview.notice_html("Avalie uma resposta (👍 ou 👎) antes de comentar."), gr.skip(), gr.skip()
         if not (text or "").strip():
             return chatview.notice_html("Escreva o comentário antes de enviar."), gr.skip(), gr.skip()
-        problem = self._record(rated["turn_id"], rated["rating"], text.strip())
+        problem = self._record(rated["turn_id"], rated["rating"], text.strip(), request=request)
         if problem:
             return chatview.notice_html(problem), gr.skip(), gr.skip()
         return chatview.notice_html("Comentário registrado. Obrigado!", info=True), "", gr.update(visible=False)
 
-    def _record(self, turn_id: str | None, rating: str, comment: str = "") -> str | None:
+    def _record(self, turn_id: str | None, rating: str, comment: str = "", request=None) -> str | None:
+        """Log a rating; a problem to show, or None. Limited per client like the API's /feedback."""
         if not turn_id or self.runtime.turnlog is None:
             return "Não foi possível registrar a avaliação desta mensagem."
         try:
+            self.runtime.limiters["feedback"].hit(self.runtime.client(request))
             self.runtime.turnlog.feedback(turn_id, rating, comment)
+        except RateLimited as exc:
+            return str(exc)
         except (ValueError, KeyError) as exc:
             return str(exc.args[0]) if exc.args else "Avaliação não registrada."
         return None
 
     # -- status ------------------------------------------------------------------------------------
-    def refresh(self):
-        """(banner, state, progress bar, details, credits) for the timer and the page load."""
+    def refresh(self, request: gr.Request = None):
+        """(banner, state, progress bar, details, credits) for the timer and the page load. Limited
+        per client like the API's /status: a refresh too soon (several tabs, or a script calling the
+        page's event) leaves the page as it is until the next tick."""
+        try:
+            self.runtime.limiters["status"].hit(self.runtime.client(request))
+        except RateLimited:
+            return (gr.skip(),) * 5
         status = self.runtime.status()
         credits = " · ".join(status["attributions"])
         return (render.banner_markdown(status), render.state_markdown(status), render.progress_html(status),
                 render.details_markdown(status), f"<small>{render.escape(credits)}</small>" if credits else "")
 
-    def check_provider(self) -> str:
+    def check_provider(self, request: gr.Request = None) -> str:
         """The "Verificar de novo" button: ask the model again and say what it answered."""
+        try:
+            self.runtime.limiters["check_provider"].hit(self.runtime.client(request))
+        except RateLimited as exc:
+            return "⚠️ " + render.escape(str(exc))
         return render.provider_check_markdown(self.runtime.check_provider())
 
     def reindex(self, token: str, request: gr.Request = None) -> str:

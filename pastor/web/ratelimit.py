@@ -51,6 +51,37 @@ class RateLimiter:
         self._last = {k: t for k, t in self._last.items() if now - t < self.seconds}
 
 
+class Budget:
+    """A token bucket per client: `per_minute` requests a minute on average, up to `burst` at once
+    (a page load fetches dozens of assets together)."""
+
+    def __init__(self, per_minute: float, burst: float | None = None, *, clock: Callable[[], float] = time.monotonic):
+        self.rate = per_minute / 60.0
+        self.burst = max(1.0, burst if burst is not None else per_minute / 2)
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # client → (tokens, when counted)
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> float:
+        """Spend one request of `key`'s budget: 0.0 when allowed, else the seconds until one is."""
+        with self._lock:
+            now = self.clock()
+            tokens, then = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            if tokens < 1.0:
+                self._buckets[key] = (tokens, now)
+                return (1.0 - tokens) / self.rate
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > PRUNE_ABOVE:
+                self._prune(now)
+            return 0.0
+
+    def _prune(self, now: float) -> None:
+        """Forget clients whose bucket has refilled: they are as if never seen."""
+        self._buckets = {k: (t, w) for k, (t, w) in self._buckets.items()
+                         if t + (now - w) * self.rate < self.burst}
+
+
 def client_key(request, trusted_proxies=()) -> str:
     """The client's address: the socket peer, unless the peer is a trusted proxy (an address or
     network listed in PASTOR_TRUSTED_PROXIES); then the last X-Forwarded-For entry that is not

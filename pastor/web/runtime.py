@@ -18,6 +18,8 @@ from pastor.web.ratelimit import RateLimiter, client_key
 log = logging.getLogger("pastor.web")
 
 STATUS_TTL = 1.0
+# "Verificar de novo" from any number of clients asks the model server at most once in this many seconds.
+RECHECK_SECONDS = 5.0
 
 REINDEX_DISABLED = ("A reindexação pela web está desativada: o app está acessível pela rede e não há "
                     "token. Para ativá-la, defina a variável REINDEX_TOKEN e reinicie o app.")
@@ -39,9 +41,10 @@ class ProviderProbe:
     unreachable model server never stalls the status page. Checked once at start and again on
     demand ("Verificar de novo")."""
 
-    def __init__(self, provider, *, ttl: float = 10.0, wait: float = 1.0):
+    def __init__(self, provider, *, ttl: float = 10.0, wait: float = 1.0, recheck_after: float = RECHECK_SECONDS):
         self.provider = provider
         self.ttl = ttl
+        self.recheck_after = recheck_after
         self.wait = wait
         self._value: dict | None = None
         self._checked = 0.0
@@ -64,7 +67,11 @@ class ProviderProbe:
         return self._value or {"reachable": None, "detail": "verificando…"}
 
     def recheck(self, timeout: float = 15.0) -> dict:
-        """A fresh check, waited for (the providers' own checks time out in a few seconds)."""
+        """A fresh check, waited for (the providers' own checks time out in a few seconds); one
+        finished less than `recheck_after` seconds ago is fresh enough, so a burst of clicks or API
+        calls costs the model server one request."""
+        if self._value is not None and time.monotonic() - self._checked < self.recheck_after:
+            return dict(self._value)
         before = self._checked
         self.start().join(timeout)
         if self._checked == before:
@@ -340,10 +347,12 @@ def _warm_citation_patterns() -> None:
 
 def endpoint_limiters(seconds: float) -> dict[str, RateLimiter]:
     """Per-client limits of the other endpoints: searches cost an embedding like a question;
-    lookups and feedback are cheap but still bounded; a reindex is minutes of CPU."""
+    lookups, feedback and status reads are cheap but still bounded; a model check may cost an
+    upstream call; a reindex is minutes of CPU."""
     many = "Muitos pedidos seguidos."
     return {"search": RateLimiter(seconds, what=many), "lookup": RateLimiter(seconds / 3, what=many),
-            "feedback": RateLimiter(seconds / 3, what=many),
+            "feedback": RateLimiter(seconds / 3, what=many), "status": RateLimiter(seconds / 3, what=many),
+            "check_provider": RateLimiter(seconds * 3, what="O modelo foi verificado há pouco."),
             "reindex": RateLimiter(seconds * 20, what="Uma reindexação foi pedida há pouco.")}
 
 

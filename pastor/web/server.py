@@ -6,11 +6,13 @@ import contextlib
 
 import gradio as gr
 from fastapi import FastAPI
+from starlette.requests import Request
 
 from pastor.config import Settings
 from pastor.web.health import add_health_routes
 from pastor.web.i18n import portuguese
-from pastor.web.limits import BodyLimit
+from pastor.web.limits import BodyLimit, RouteGuard
+from pastor.web.ratelimit import Budget
 from pastor.web.page import CSS, HEAD, build_blocks
 from pastor.web.runtime import Runtime
 
@@ -28,6 +30,9 @@ def create_app(settings: Settings, *, provider=None) -> tuple[FastAPI, Runtime]:
 
     app = FastAPI(title="Pastor Online", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    # Added last, so it runs first: a closed or over-budget request never reaches the body limit or Gradio.
+    app.add_middleware(RouteGuard, budget=Budget(settings.requests_per_minute),
+                       client=lambda scope: runtime.client(Request(scope)))
     add_health_routes(app, runtime)
     demo = build_blocks(runtime)
     demo.queue(default_concurrency_limit=settings.concurrency)

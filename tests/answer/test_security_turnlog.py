@@ -54,8 +54,11 @@ class TestStorageFaults:
         monkeypatch.setattr(os, "write", real_write)
         log.write({"turn_id": "depois"})
         lines = log.path.read_text(encoding="utf-8").splitlines()
-        assert [json.loads(line)["turn_id"] for line in lines] == ["antes", "depois"]
-        assert log.warning is None  # cleared once the disk takes lines again
+        # The cut line was taken back; the record waited in memory and went first, whole, once
+        # the disk took lines again.
+        assert [json.loads(line)["turn_id"] for line in lines] == ["antes", "cortada", "depois"]
+        assert json.loads(lines[1])["question"] == "x" * 500
+        assert log.warning is None and not log.memory
 
     def test_a_lone_surrogate_is_cleaned_not_a_crash(self, tmp_path, chat_for):
         assert check_message("oi \ud800 tudo bem?", 100) == "oi \ufffd tudo bem?"
@@ -143,8 +146,8 @@ class TestFeedbackIndex:
         assert len(reads) == 1
         later.write({"turn_id": "a5"})
         assert later.knows("a5") and len(reads) == 1
-        later.feedback("a0", "down")  # a second rating replaces the first: only then the current file is read
-        assert len(reads) == 2
+        later.feedback("a0", "down")  # a second rating is one more event: nothing is read or rewritten
+        assert len(reads) == 1
         assert [r["rating"] for r in later.read() if r["type"] == "feedback"] == ["down", "up", "up", "up", "up"]
 
 
@@ -166,3 +169,54 @@ class TestUnwritableDataDir:
         assert "só na memória" in status["storage_warning"]
         assert any("indexação" in e for e in status["errors"])
         assert str(tmp_path) not in json.dumps(status, ensure_ascii=False)
+
+
+class TestAppendOnly:
+    def test_a_comment_appends_one_line_and_never_rewrites_the_log(self, tmp_path, monkeypatch):
+        log = TurnLog(tmp_path)
+        for i in range(50):
+            log.write({"turn_id": f"t{i}", "answer": "resposta " * 50})
+        log.feedback("t1", "up")
+        before = log.path.read_bytes()
+        replaced = []
+        monkeypatch.setattr(os, "replace", lambda *a: replaced.append(a))
+        log.feedback("t1", "down", "faltou o contexto")
+        after = log.path.read_bytes()
+        assert after.startswith(before) and after[len(before):].count(b"\n") == 1 and replaced == []
+        rating, = [r for r in log.read() if r["type"] == "feedback"]
+        assert (rating["rating"], rating["comment"]) == ("down", "faltou o contexto")
+        log.feedback("t1", "up")  # a later thumb without a comment keeps what the person wrote
+        rating, = [r for r in log.read() if r["type"] == "feedback"]
+        assert (rating["rating"], rating["comment"]) == ("up", "faltou o contexto")
+        assert [r["rating"] for r in log.events() if r["type"] == "feedback"] == ["up", "down", "up"]
+
+    def test_modes_stay_private_across_every_write(self, tmp_path):
+        import stat
+        log = TurnLog(tmp_path / "logs", max_bytes=600, retention_days=1)
+        old = (datetime.now(timezone.utc) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%S%z")
+        log.write({"turn_id": "velho", "timestamp": old})
+        for i in range(8):
+            log.write({"turn_id": f"t{i}", "answer": "x" * 100})
+            log.feedback(f"t{i}", "up", "bom")
+        log.prune()
+        files = list((tmp_path / "logs").iterdir())
+        assert len(files) > 2
+        assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {0o600}
+        assert stat.S_IMODE((tmp_path / "logs").stat().st_mode) == 0o700
+
+    def test_turns_held_in_memory_are_written_when_space_returns(self, tmp_path, monkeypatch):
+        log = TurnLog(tmp_path)
+        real_open = os.open
+
+        def full(path, *args, **kwargs):
+            raise OSError(28, "No space left on device", str(path))
+        monkeypatch.setattr(os, "open", full)
+        for i in range(3):
+            log.write({"turn_id": f"cheio{i}"})
+        log.feedback("cheio1", "up", "obrigado")
+        assert len(log.memory) == 4 and "só na memória" in log.warning
+        monkeypatch.setattr(os, "open", real_open)
+        log.write({"turn_id": "depois"})
+        assert [(r["type"], r["turn_id"]) for r in log.events()] == [
+            ("turn", "cheio0"), ("turn", "cheio1"), ("turn", "cheio2"), ("feedback", "cheio1"), ("turn", "depois")]
+        assert not log.memory and log.warning is None

@@ -495,3 +495,11 @@ class TestCompressed:
 
     def test_a_broken_archive_is_an_error_for_that_file(self):
         assert parse_document("x.csv.gz", b"\x1f\x8bnao-e-gzip").error == "arquivo .gz corrompido ou truncado"
+
+
+def test_a_long_run_of_empty_headings_is_one_section_with_every_heading():
+    """80k headings in a row with no text (bench/bench_abuse.py times it): one section, nothing lost."""
+    from pastor.documents.text import markdown_sections
+    text = "# h\n" * 80_000 + "corpo"
+    (trail, body), = markdown_sections(text)
+    assert trail == ["h"] and body.count("# h") == 80_000 and body.endswith("corpo")

@@ -133,3 +133,10 @@ class TestBookkeeping:
 
     def test_check_is_always_reachable(self):
         assert FakeProvider().check() == {"reachable": True, "detail": "respostas simuladas (fake)"}
+
+
+def test_a_bad_responses_path_is_named_by_its_file_only(tmp_path):
+    """The message reaches /status and the page: the server's folders stay private."""
+    with pytest.raises(ProviderError) as caught:
+        FakeProvider(responses=tmp_path / "segredo" / "respostas.json")
+    assert "respostas.json" in caught.value.user_message and str(tmp_path) not in caught.value.user_message

@@ -212,7 +212,7 @@ class TestEngine:
                                               "detail": "desligado (PASTOR_ADAPTER_QUESTIONS vazio)"}
 
     @pytest.mark.parametrize("content, reason", [
-        (None, "No such file"),
+        (None, "não encontrado: ruim.jsonl"),
         ('{"question": "x"\n', "linha 1"),
         (json.dumps({"question": FEAR, "gold": ["GEN 50:26"], "topic": "t"}) + "\n", "nenhuma pergunta"),
     ])
@@ -225,3 +225,21 @@ class TestEngine:
         assert not status["enabled"] and reason in status["detail"]
         assert engine.retriever.adapter is None and engine.retriever.search(FEAR).results
         assert "/" not in status["detail"]  # file names only, never the server's paths
+
+    def test_a_fifo_is_refused_at_once_instead_of_blocking_the_start(self, make_engine, tmp_path):
+        import os
+        fifo = tmp_path / "perguntas.jsonl"
+        os.mkfifo(fifo)  # no writer: reading it would wait forever (and keep /ready at 503)
+        engine = make_engine(PASTOR_ADAPTER_QUESTIONS=str(fifo))
+        status = engine.status()["adapter"]
+        assert not status["enabled"] and "não é um arquivo comum" in status["detail"]
+        assert str(tmp_path) not in status["detail"]
+
+    def test_an_oversized_file_is_refused(self, make_engine, tmp_path):
+        from pastor.search import evaluation
+        path = tmp_path / "enorme.jsonl"
+        with open(path, "wb") as handle:
+            handle.truncate(evaluation.MAX_QUESTION_BYTES + 1)  # sparse: costs no disk
+        engine = make_engine(PASTOR_ADAPTER_QUESTIONS=str(path))
+        status = engine.status()["adapter"]
+        assert not status["enabled"] and "enorme.jsonl: grande demais" in status["detail"]

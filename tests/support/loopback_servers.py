@@ -189,6 +189,7 @@ class Script:
     fail_after: int | None = None  # send the protocol's in-stream error after this many frames
     chunked: bool = True  # False: `Connection: close` body ending at EOF
     trickle: bool = False  # after the deltas, send filler deltas every `delay` until the client leaves
+    trickle_body: bool = False  # a non-streaming reply sent one byte every `delay` (a slow upstream)
 
 
 @dataclass
@@ -209,6 +210,7 @@ class LoopbackServer:
     # Set when a write fails because the client closed the connection.
     client_gone: threading.Event = field(default_factory=threading.Event)
     stop: threading.Event = field(default_factory=threading.Event)
+    body_bytes: list[int] = field(default_factory=list)  # (sent, total) of a trickled body, as it goes
 
     def __enter__(self) -> "LoopbackServer":
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -272,6 +274,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(script.status)
         elif body.get("stream", isinstance(app.protocol, OllamaProtocol)):
             self._stream(script)
+        elif script.trickle_body:
+            self._trickle_json(app.protocol.completion("".join(script.deltas)), script.delay)
         else:
             self._json(200, app.protocol.completion("".join(script.deltas)))
 
@@ -292,6 +296,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
         self.close_connection = True
+
+    def _trickle_json(self, payload: dict, delay: float) -> None:
+        """A complete, valid JSON reply whose body arrives one byte every `delay` seconds; the
+        bytes sent so far are recorded so a test can tell the client left before the end."""
+        data = json.dumps(payload).encode()
+        self.server_app.body_bytes[:] = [0, len(data)]
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        for i in range(len(data)):
+            if self.server_app.stop.wait(delay) or not self._send_raw(data[i:i + 1]):
+                return
+            self.server_app.body_bytes[0] = i + 1
 
     def _error(self, status: int) -> None:
         message = f"scripted error {status}"

@@ -301,6 +301,8 @@ class TestChatPage:
 
     def test_one_rating_per_turn_and_an_optional_comment(self, chat_app, page):
         from playwright.sync_api import expect
+
+        from pastor.answer.turnlog import latest_feedback
         ask(page, open_chat(chat_app, page), QUESTION)
         chat = page.locator("#chatbot")
         chat.get_by_role("button", name="Não gostei", exact=True).click()
@@ -311,10 +313,12 @@ class TestChatPage:
         comment.fill("Me trouxe paz")
         page.locator("#comment-button").click()
         expect(page.locator("#chat-notice")).to_contain_text("Comentário registrado", timeout=10 * MS)
-        records = [json.loads(line) for line in (chat_app.data / "logs" / "turns.jsonl").read_text().splitlines()]
+        events = [json.loads(line) for line in (chat_app.data / "logs" / "turns.jsonl").read_text().splitlines()]
+        records = latest_feedback(events)  # each click is one appended event; the latest one counts
         turn_id = [r for r in records if r["type"] == "turn"][-1]["turn_id"]
         ratings = [r for r in records if r["type"] == "feedback" and r["turn_id"] == turn_id]
         assert [(r["rating"], r["comment"]) for r in ratings] == [("up", "Me trouxe paz")]
+        assert len([e for e in events if e["type"] == "feedback"]) == 3  # down, up, up with the comment
 
     def test_gradios_own_strings_and_every_control_have_portuguese_labels(self, chat_app, page):
         from playwright.sync_api import expect

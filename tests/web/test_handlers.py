@@ -164,10 +164,17 @@ class TestProviderProbe:
 
     def test_checked_at_start_and_again_on_demand(self):
         provider = CountingProvider()
-        probe = ProviderProbe(provider, ttl=60)
+        probe = ProviderProbe(provider, ttl=60, recheck_after=0)
         probe.start().join(10)
         assert provider.calls == 1  # before anyone opened the status page
         assert probe.recheck()["reachable"] is True and provider.calls == 2  # the TTL does not hold it back
+
+    def test_a_burst_of_rechecks_costs_the_model_server_one_call(self):
+        provider = CountingProvider()
+        probe = ProviderProbe(provider, ttl=60, recheck_after=60)
+        probe.start().join(10)
+        assert all(probe.recheck()["reachable"] for _ in range(30))
+        assert provider.calls == 1
 
     def test_recheck_of_an_unreachable_model_says_so(self):
         from pastor.providers.ollama_provider import OllamaProvider
@@ -481,6 +488,28 @@ class TestFeedback:
         from pastor.web.handlers import new_conversation
         notice, _, _ = app.handlers.like(new_conversation(), self.like(5, True))
         assert "Não foi possível" in notice
+
+    def test_ratings_from_the_page_are_limited_per_client(self, app, monkeypatch):
+        """The page's own like/comment events write the log: limited as the API's /feedback is."""
+        monkeypatch.setitem(app.runtime.limiters, "feedback", RateLimiter(60))
+        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
+        before = len(app.runtime.turnlog.events())
+        _, convo, _ = app.handlers.like(convo, self.like(1, True), request(host="10.0.0.9"))
+        notice, _, _ = app.handlers.comment("de novo", convo, request(host="10.0.0.9"))
+        assert "Aguarde" in notice and len(app.runtime.turnlog.events()) == before + 1
+        notice, _, _ = app.handlers.comment("outro endereço", convo, request(host="10.0.0.10"))
+        assert "registrado" in notice
+
+    def test_the_status_refresh_is_limited_per_client_and_skips_quietly(self, app, monkeypatch):
+        monkeypatch.setitem(app.runtime.limiters, "status", RateLimiter(60))
+        assert all(part != gr.skip() for part in app.handlers.refresh(request(host="10.0.0.12")))
+        assert app.handlers.refresh(request(host="10.0.0.12")) == (gr.skip(),) * 5
+        assert app.handlers.refresh(request(host="10.0.0.13"))[1] != gr.skip()
+
+    def test_the_model_check_button_is_limited_per_client(self, app, monkeypatch):
+        monkeypatch.setitem(app.runtime.limiters, "check_provider", RateLimiter(60))
+        app.handlers.check_provider(request(host="10.0.0.11"))
+        assert "Aguarde" in app.handlers.check_provider(request(host="10.0.0.11"))
 
 
 class TestErrorPhase:

@@ -1,0 +1,181 @@
+"""Search never silently degrades: the same hybrid results before, during and after a rebuild,
+after a failed one (any error, a full disk) and from a read-only data directory."""
+
+from __future__ import annotations
+
+import errno
+import threading
+
+import pytest
+
+from pastor.search import index as index_module
+from pastor.search.index import READ_ONLY_NOTICE, VerseIndex
+from pastor.search.lexical import LexicalIndex
+from pastor.search.modes import Mode
+from pastor.search.retrieval import Retriever
+from pastor.text.smalltalk import is_conversational
+from tests.support.core_fixtures import HashEmbedder
+from tests.support.mounts import fill, read_only_view, small_disk, used_bytes
+
+CHURCH = "Onde fica a sede da igreja em Vale Sereno?"  # answered by the church's documents
+QUESTIONS = ("Pedro perguntou quantas vezes devo perdoar meu irmão", "estou com medo do futuro",
+             "Deus amou o mundo e deu seu filho", "a ansiedade pelo dia de amanhã")
+
+
+def make_retriever(bible, data_dir, embedder=None) -> Retriever:
+    index = VerseIndex(data_dir, embedder or HashEmbedder(), batch_size=8)
+    lexical = LexicalIndex([v.id for v in bible.verses], [v.text for v in bible.verses])
+    return Retriever(bible, embedder=index.embedder, index=index, lexical=lexical, smalltalk=is_conversational)
+
+
+def answers(retriever: Retriever) -> list[dict]:
+    return [retriever.search(q).as_dict() for q in QUESTIONS]
+
+
+def assert_hybrid(results: list[dict]) -> None:
+    """The questions are answered from vectors and keywords together, not keywords alone."""
+    assert [r["mode"] for r in results[:2]] == [Mode.RAG, Mode.RAG]
+    assert all(any(h["vector_rank"] is not None for h in r["results"]) for r in results)
+
+
+@pytest.fixture
+def built(tmp_path, mini_bible):
+    retriever = make_retriever(mini_bible, tmp_path / "data")
+    assert retriever.index.build(mini_bible).state == "complete"
+    before = answers(retriever)
+    assert_hybrid(before)
+    return retriever, before
+
+
+def beside_files(index: VerseIndex) -> list[str]:
+    """What a rebuild leaves beside the live table: the other table and its manifest."""
+    other = index_module.BESIDE[index.serving["table"]]
+    found = [p.name for p in (index.dir / "lancedb").glob(f"{other}.lance")]
+    found += [p.name for p in index.dir.glob(f"{other}.*")]
+    return found + ([index.next_path.name] if index.next_path.exists() else [])
+
+
+class TestDuringARebuild:
+    def test_the_same_hybrid_results_while_the_new_table_fills(self, built, mini_bible):
+        retriever, before = built
+        index, embedder = retriever.index, retriever.index.embedder
+        embedder.block_on_call = embedder.calls + 2  # the rebuild's second batch waits for the test
+        worker = threading.Thread(target=index.build, args=(mini_bible,), kwargs={"rebuild": True})
+        worker.start()
+        try:
+            assert embedder.entered.wait(10)
+            assert index.status.state == "indexing" and "calibration" not in index.status.manifest
+            assert answers(retriever) == before
+        finally:
+            embedder.release.set()
+            worker.join(10)
+        assert index.status.state == "complete"
+        assert answers(retriever) == before  # the same vectors again, now from the other table
+        assert index.serving["table"] == "verses_b" and beside_files(index) == []
+
+
+class TestAfterAFailedRebuild:
+    def test_any_error_keeps_the_old_index_serving_and_removes_the_new_table(self, built, mini_bible):
+        retriever, before = built
+        index, embedder = retriever.index, retriever.index.embedder
+        embedder.fail_on_call = embedder.calls + 3  # two batches of the new table are committed first
+        with pytest.raises(Exception, match="falha simulada"):
+            index.build(mini_bible, rebuild=True)
+        assert answers(retriever) == before
+        assert index.status.state == "complete"
+        assert "a reindexação falhou" in index.status.error and "anterior continua em uso" in index.status.error
+        assert beside_files(index) == []
+
+    def test_a_write_refused_for_space_mid_build(self, built, mini_bible, monkeypatch):
+        """The write layer raising ENOSPC as the OS does (the test below uses a real full disk)."""
+        retriever, before = built
+        writes = []
+
+        def full_after_two(path, data):
+            writes.append(path)
+            if len(writes) > 2:
+                raise OSError(errno.ENOSPC, "No space left on device", str(path))
+            return real(path, data)
+        real = index_module.write_json
+        monkeypatch.setattr(index_module, "write_json", full_after_two)
+        with pytest.raises(OSError):
+            retriever.index.build(mini_bible, rebuild=True)
+        assert answers(retriever) == before
+        assert "No space left on device (manifest.next.json)" in retriever.index.status.error
+        assert beside_files(retriever.index) == []
+
+    def test_a_full_disk_gets_its_space_back(self, tmp_path, mini_bible):
+        with small_disk(tmp_path / "disk", 4096) as disk:
+            retriever = make_retriever(mini_bible, disk / "data")
+            retriever.index.build(mini_bible)
+            before = answers(retriever)
+            assert_hybrid(before)
+            filler = fill(disk)
+            used = used_bytes(disk)
+            with pytest.raises(Exception):
+                retriever.index.build(mini_bible, rebuild=True)
+            assert answers(retriever) == before
+            assert "a reindexação falhou" in retriever.index.status.error
+            assert beside_files(retriever.index) == [] and used_bytes(disk) <= used
+            filler.unlink()  # space returns: the next rebuild completes
+            assert retriever.index.build(mini_bible, rebuild=True).state == "complete"
+            assert answers(retriever) == before
+
+
+class TestReadOnlyDataDirectory:
+    def test_the_existing_index_serves_read_only(self, built, tmp_path, mini_bible):
+        _, before = built
+        with read_only_view(tmp_path / "data", tmp_path / "readonly") as data:
+            retriever = make_retriever(mini_bible, data)
+            assert retriever.index.open(mini_bible).state == "complete"
+            status = retriever.index.build(mini_bible)
+            assert status.state == "complete" and retriever.index.notice == READ_ONLY_NOTICE
+            assert answers(retriever) == before
+            with pytest.raises(OSError):
+                (data / "probe").write_text("x")  # the mount really refuses writes, root's too
+
+    def test_without_an_index_it_says_why(self, tmp_path, mini_bible):
+        (tmp_path / "empty").mkdir()
+        with read_only_view(tmp_path / "empty", tmp_path / "readonly") as data:
+            retriever = make_retriever(mini_bible, data)
+            with pytest.raises(OSError):
+                retriever.index.build(mini_bible)
+            assert retriever.index.status.state == "error"
+            assert "Read-only file system" in retriever.index.status.error
+            assert str(tmp_path) not in retriever.index.status.error
+
+
+class TestTheEngine:
+    """What `/search` serves (`engine.retriever`) and what the status tab shows."""
+
+    def test_a_rebuild_then_a_failed_one(self, make_engine, embedder):
+        engine = make_engine()
+        before = answers(engine.retriever)
+        assert_hybrid(before)
+        embedder.block_on_call = embedder.calls + 1
+        assert engine.start_indexing(rebuild=True)
+        assert embedder.entered.wait(10)
+        assert engine.status()["state"] == "indexing" and engine.status()["vectors_ready"]
+        assert answers(engine.retriever) == before
+        embedder.fail_on_call = embedder.calls + 2  # the blocked batch goes through, the next one fails
+        embedder.release.set()
+        engine._thread.join(10)
+        status = engine.status()
+        assert answers(engine.retriever) == before
+        assert status["state"] == "complete" and "anterior continua em uso" in status["index"]["error"]
+        assert any(e.startswith("indexação: falha simulada") for e in status["errors"])
+
+    def test_a_read_only_data_directory(self, make_engine, make_settings, tmp_path, fake_models, docs_dir):
+        from pastor.search.engine import Engine
+        first = make_engine(PASTOR_DOCS_DIR=str(docs_dir))
+        before = answers(first.retriever)
+        church = first.retriever.search(CHURCH).as_dict()
+        assert any(hit["kind"] == "doc" for hit in church["results"])
+        with read_only_view(make_settings().data_dir, tmp_path / "readonly") as data:
+            engine = Engine(make_settings(PASTOR_DATA_DIR=str(data), PASTOR_DOCS_DIR=str(docs_dir))).load()
+            assert engine.start_indexing(background=False)
+            status = engine.status()
+            assert status["state"] == "complete" and status["index_notice"] == READ_ONLY_NOTICE
+            assert status["errors"] == [] and status["documents"]["read_only"] is True
+            assert answers(engine.retriever) == before
+            assert engine.retriever.search(CHURCH).as_dict() == church
