@@ -55,7 +55,7 @@ def char(text: str, pos: int) -> str:
     return text[pos] if 0 <= pos < len(text) else ""
 
 
-def _cue_start(folded: str, pos: int, cues=CUES) -> int | None:
+def cue_start(folded: str, pos: int, cues=CUES) -> int | None:
     """Start of a cue that ends right before `pos` (spaces skipped), if any."""
     end = _back(folded, pos)
     for cue in cues:
@@ -77,7 +77,7 @@ def _bullet_start(text: str, pos: int) -> int | None:
 def lookback(text: str, folded: str, start: int) -> int:
     """The leftmost position the cleanup of a list starting at `start` may touch."""
     pos = _back(text, start)
-    cue = _cue_start(folded, start)
+    cue = cue_start(folded, start)
     if cue is not None:
         pos = _back(text, cue)
     if char(text, pos - 1) in _CLOSING:
@@ -108,7 +108,7 @@ def _whole_deletion(text: str, folded: str, start: int, end: int) -> tuple[int, 
     """Span to drop when nothing of a list survives, leaving clean punctuation and spacing."""
     j = _forward(text, end)
     r = char(text, j)
-    cue = _cue_start(folded, start, _PREPOSITIONS if r == ":" else CUES)
+    cue = cue_start(folded, start, _PREPOSITIONS if r == ":" else CUES)
     a = start if cue is None else cue
     k = _back(text, a)
     l = char(text, k - 1)

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from pastor.answer.citations import Plan, Window, apply, original_deletions, output_citations, plan, validate
 from pastor.answer.removal import CUES, SEP_LINK, char, lookback
+from pastor.answer.shapes import pseudo_viable
 from pastor.bible import canon
 from pastor.text.canonical import IncrementalCanonical
 from pastor.text.fold import fold
@@ -40,21 +41,19 @@ def _alias_tail() -> re.Pattern:
 
 
 _DOC_TAIL = re.compile(r"[\w./\-]*(?:#(?:p(?:\d+(?:-(?:c\d*)?)?)?)?)?")
-# Every prefix of what `citations.PSEUDO` matches: `1 Cor`, `Romans 8:`, `Romanos VIII`.
-_PSEUDO_TAIL = re.compile(r"(?:[1-3][ \t]*)?(?:(?P<word>[^\W\d_]+)\.?[ \t]*(?:[\dIVXLCDMivxlcdm]+[ \t]*"
-                          r"(?::[ \t]*(?:\d+(?:[ \t]*[-–][ \t]*\d*)?)?)?)?)?")
 _MAX_ALIAS = max(len(p) for p in canon.alias_forms()) + 2
 _CUE_PREFIXES = frozenset((cue + " ")[:i] for cue in CUES for i in range(1, len(cue) + 2))
 
 
-def _pseudo_viable(text: str, pos: int) -> bool:
-    match = _PSEUDO_TAIL.fullmatch(text, pos)
-    return bool(match) and (not match.group("word") or any(ch.isupper() for ch in match.group("word")))
+_UNSETTLED = re.compile(r"[*_~`\\]")
 
 
 def _viable(text: str, folded: str, pos: int) -> bool:
-    """Whether `text[pos:]` may still be, or grow into, a citation."""
-    if _pseudo_viable(text, pos) or _DOC_TAIL.fullmatch(text, pos):
+    """Whether `text[pos:]` may still be, or grow into, a citation. A marker or backslash left in
+    the canonical view may still vanish (`Romanos `` becomes `Romanos `8:28``), so it is skipped."""
+    if _UNSETTLED.search(text, pos):
+        text, folded, pos = _UNSETTLED.sub("", text[pos:]), _UNSETTLED.sub("", folded[pos:]), 0
+    if pseudo_viable(text, pos) or _DOC_TAIL.fullmatch(text, pos):
         return True
     tail = re.sub(r"\s+", " ", folded[pos:pos + 4 * _MAX_ALIAS])
     if len(tail) <= _MAX_ALIAS and tail in _alias_prefixes():

@@ -36,6 +36,22 @@ BYPASSES = {
     "invisible inside the numbers": "Romanos 8:2\u200b8",
     "roman numeral character": "Romanos \u2167:28",
     "ligature in the name": "\ufb01lipenses 4:13",
+    # Issue 18, problem 1: the forms a second probe still saw on the screen.
+    "lower-case invented name": "hezequias 3:16",
+    "lower-case english name": "john 14:6",
+    "small capital": "\u0280omanos 8:28",
+    "ratio colon": "John 14\u22366",
+    "modifier colon": "John 14\ua7896",
+    "armenian full stop": "John 14\u05896",
+    "dot, english name": "John 14.6",
+    "comma, english name": "Romans 8,28",
+    "dot, invented name": "Hezequias 3.16",
+    "line break before the numbers": "Hezequias\n3:16",
+    "markdown escape": "Hezequias 3\\:16",
+    "code span around the numbers": "Romanos `8:28`",
+    "code span around the name": "`Romanos` 8:28",
+    "roman chapter alone": "Salmo XXIII",
+    "invented book, chapter alone": "Hezequias 3",
 }
 TEMPLATES = (
     "Como disse {form}, confie.",
@@ -46,13 +62,15 @@ TEMPLATES = (
     "{form} — Ele cuida de você, como em {supported}.",
 )
 # A reader's view of a text: what the page shows, in plain letters.
-_LOOKALIKES = str.maketrans({"\u043e": "o", "\u03bf": "o"})
+_LOOKALIKES = str.maketrans({"\u043e": "o", "\u03bf": "o", "\u0280": "R", "\u2236": ":", "\ua789": ":",
+                             "\u0589": ":"})
 
 
 def visible(text: str) -> str:
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
-    return " ".join(re.sub(r"[*_~]", "", text).split())
+    text = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)  # Markdown shows `3\:16` as 3:16
+    return " ".join(re.sub(r"[*_~`]", "", text).split())
 
 
 def appears(form: str, text: str) -> bool:

@@ -1,0 +1,117 @@
+"""Spans shaped like a Bible reference whatever the book: invented, foreign, lower-case or roman."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from pastor.answer.removal import CUES, cue_start
+from pastor.bible import canon
+from pastor.bible.references import BOOK_START
+from pastor.text.fold import fold
+from pastor.text.stopwords import STOPWORDS
+
+# Between a name and its numbers: spaces, or one line break (Markdown shows it as a space).
+GAP = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+_NUMBERS = r"(?:\d+|[IVXLCDMivxlcdm]+)"
+# A name, then chapter and verse: `Hezequias 3:16`, `john 14:6`, `Romanos VIII:28`, `John 14.6`,
+# `Romans 8,28`. A `.` or `,` separator is glued to the numbers and needs a capitalised name
+# (`versão 2.1`, `nota 6,5` are prose); a 3-digit part after a `.` is a thousand (`Foram 1.500`).
+VERSE_FORM = re.compile(BOOK_START + r"(?:[1-3][ \t]*)?(?P<word>[^\W\d_]+)\.?" + GAP + _NUMBERS +
+                        r"(?:[ \t]*(?P<colon>:)[ \t]*|\.(?!\d{3}(?!\d))|,)\d+(?:[ \t]*[-–][ \t]*\d+)?(?!\d)")
+# A capitalised name and a chapter alone, ending the phrase (`(Hezequias 3)`, `- Hezequias 3\n`) or
+# after a cue (`Leia Hezequias 3 hoje`). Otherwise a word after the number makes it a quantity
+# (`Temos 3 filhos`), and so does a unit (`Faz 3%`).
+CHAPTER_FORM = re.compile(BOOK_START + r"(?P<word>[^\W\d_]+)" + GAP +
+                          r"\d{1,3}(?![\d%°ºª]|[:.,]\d)(?P<more>[ \t]*[^\W\d_])?")
+_CHAPTER_CUES = tuple(cue for cue in CUES if cue not in ("em", "ver"))
+# A roman chapter alone after a known book: `Salmo XXIII`, `Romanos VIII` (`Papa João XXIII` is a pope).
+_ROMAN = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+ROMAN_CHAPTER = re.compile(r"(?<![^\W_])" + _ROMAN + r"(?![^\W_]|[ \t]*[:.,]?[ \t]*\d)")
+_TITLES = frozenset(("papa", "rei", "rainha", "dom", "sao", "santo", "santa", "principe", "imperador", "seculo",
+                     "pio", "leao", "bento", "paulo", "clemente"))
+
+# Capitalised words that come before clock times, not books (`Domingo 19:30`, `Às 9:30`), folded.
+CLOCK_WORDS = frozenset((
+    "domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado", "feira", "as", "das", "ate", "e",
+    "hora", "horas", "horario", "horarios", "culto", "cultos", "missa", "reuniao", "encontro", "ensaio",
+    "hoje", "amanha", "inicio", "termino", "abertura", "janeiro", "fevereiro", "marco", "abril", "maio",
+    "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
+))
+# Words that count, number or measure things (`placar 2:1`, `Versão 2.1`, `Sala 3`), folded.
+QUANTITY_WORDS = frozenset((
+    "versao", "placar", "proporcao", "razao", "nota", "notas", "escala", "pagina", "paginas", "pag", "capitulo",
+    "cap", "versiculo", "verso", "passo", "parte", "item", "sala", "salas", "numero", "dia", "dias", "ano",
+    "anos", "mes", "meses", "semana", "semanas", "bloco", "grupo", "turma", "fase", "etapa", "nivel", "modulo",
+    "licao", "aula", "volume", "vol", "edicao", "tomo", "hino", "hinos", "harpa", "hinario", "apartamento",
+    "apto", "casa", "rua", "lote", "quadra", "km", "kg", "min", "covid", "jogo", "rodada", "serie", "turno",
+    "vaga", "mesa", "fila", "porta", "portao", "andar", "ramal", "telefone", "tel", "cep", "idade", "aos",
+    "placa", "nivel", "tabela", "figura", "quadro", "anexo", "artigo", "art", "inciso", "paragrafo", "lei",
+))
+NOT_BOOKS = STOPWORDS | CLOCK_WORDS | QUANTITY_WORDS
+
+
+def _name_start(word: str, capitalised: bool) -> int | None:
+    """Where the name starts inside `word`: at its first capital (`eHezequias` reads as Hezequias),
+    at 0 for a lower-case word when `capitalised` is not needed, None when it is no name."""
+    cut = next((i for i, ch in enumerate(word) if ch.isupper()), None)
+    if cut is None and not capitalised:
+        cut = 0
+    if cut is None or fold(word[cut:]).lower() in NOT_BOOKS:
+        return None
+    return cut
+
+
+def pseudo_references(text: str):
+    """(start, end) of spans shaped like a reference whatever the book, in order, not overlapping."""
+    spans = []
+    for pattern in (VERSE_FORM, CHAPTER_FORM):
+        for match in pattern.finditer(text):
+            if pattern is CHAPTER_FORM and match.group("more") and not _after_cue(text, match.start()):
+                continue
+            colon = pattern is VERSE_FORM and match.group("colon") is not None
+            cut = _name_start(match.group("word"), capitalised=not colon)
+            if cut is not None:
+                end = match.start("more") if pattern is CHAPTER_FORM and match.group("more") else match.end()
+                spans.append((match.start("word") + cut if cut else match.start(), end))
+    spans += roman_chapters(text)
+    kept: list[tuple[int, int]] = []
+    for start, end in spans:  # the verse forms first: `John 14.6` is not `John 14`
+        if not any(start < b and a < end for a, b in kept):
+            kept.append((start, end))
+    return sorted(kept)
+
+
+def _after_cue(text: str, pos: int) -> bool:
+    return cue_start(fold(text[max(0, pos - 30):pos]).lower(), min(pos, 30), _CHAPTER_CUES) is not None
+
+
+@lru_cache(maxsize=1)
+def _book_before() -> re.Pattern:
+    """A known book name ending right before a roman chapter (folded, longest first)."""
+    forms = [r"\s+".join(re.escape(w) for w in form.split(" ")) for form in canon.alias_forms()
+             if form not in canon.AMBIGUOUS and len(form) > 1]
+    return re.compile(r"(?<![^\W\d_])(?:(?P<title>[^\W\d_]+)[ \t]+)?(?P<book>" + "|".join(forms) + r")\.?" +
+                      GAP + r"\Z")
+
+
+def roman_chapters(text: str) -> list[tuple[int, int]]:
+    """(start, end) of `Book ROMAN` with no verse, the book a known one."""
+    folded = fold(text).lower()
+    spans = []
+    for match in ROMAN_CHAPTER.finditer(text):
+        before = _book_before().search(folded, max(0, match.start() - 40), match.start())
+        if before and (before.group("title") or "") not in _TITLES:
+            spans.append((before.start("book"), match.end()))
+    return spans
+
+
+# Every prefix of what the forms above match: `1 Cor`, `romans 8:`, `Romanos VIII`, `John 14.`.
+_TAIL = re.compile(r"(?:[1-3][ \t]*)?(?:(?P<word>[^\W\d_]+)\.?[ \t]*\n?[ \t]*(?:[\dIVXLCDMivxlcdm]+[ \t]*"
+                   r"(?:[:.,][ \t]*(?:\d+(?:[ \t]*[-–][ \t]*\d*)?)?)?)?)?")
+
+
+def pseudo_viable(text: str, pos: int) -> bool:
+    """Whether `text[pos:]` may still grow into one of the shapes above."""
+    match = _TAIL.fullmatch(text, pos)
+    return bool(match) and (not match.group("word") or _name_start(match.group("word"), False) is not None)
