@@ -23,11 +23,11 @@ VERSE_FORM = re.compile(BOOK_START + r"(?:[1-3][ \t]*)?(?P<word>[^\W\d_]+)\.?" +
 # after a cue (`Leia Hezequias 3 hoje`). Otherwise a word after the number makes it a quantity
 # (`Temos 3 filhos`), and so does a unit (`Faz 3%`).
 CHAPTER_FORM = re.compile(BOOK_START + r"(?P<word>[^\W\d_]+)" + GAP +
-                          r"\d{1,3}(?![\d%°ºª]|[:.,]\d)(?P<more>[ \t]*[^\W\d_])?")
+                          r"\d{1,3}(?![\d%°ºª]|[:.,]\d)(?:(?=(?P<more>[ \t]*[^\W\d_]))|)")
 _CHAPTER_CUES = tuple(cue for cue in CUES if cue not in ("em", "ver"))
 # A roman chapter alone after a known book: `Salmo XXIII`, `Romanos VIII` (`Papa João XXIII` is a pope).
 _ROMAN = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
-ROMAN_CHAPTER = re.compile(r"(?<![^\W_])" + _ROMAN + r"(?![^\W_]|[ \t]*[:.,]?[ \t]*\d)")
+ROMAN_CHAPTER = re.compile(r"(?<![^\W_])" + _ROMAN + r"(?![IVXLCDM\d_]|[ \t]*[:.,]?[ \t]*\d)")
 _TITLES = frozenset(("papa", "rei", "rainha", "dom", "sao", "santo", "santa", "principe", "imperador", "seculo",
                      "pio", "leao", "bento", "paulo", "clemente"))
 
@@ -67,19 +67,24 @@ def pseudo_references(text: str):
     spans = []
     for pattern in (VERSE_FORM, CHAPTER_FORM):
         for match in pattern.finditer(text):
-            if pattern is CHAPTER_FORM and match.group("more") and not _after_cue(text, match.start()):
+            if pattern is CHAPTER_FORM and _quantity(match) and not _after_cue(text, match.start()):
                 continue
             colon = pattern is VERSE_FORM and match.group("colon") is not None
             cut = _name_start(match.group("word"), capitalised=not colon)
             if cut is not None:
-                end = match.start("more") if pattern is CHAPTER_FORM and match.group("more") else match.end()
-                spans.append((match.start("word") + cut if cut else match.start(), end))
+                spans.append((match.start("word") + cut if cut else match.start(), match.end()))
     spans += roman_chapters(text)
     kept: list[tuple[int, int]] = []
     for start, end in spans:  # the verse forms first: `John 14.6` is not `John 14`
         if not any(start < b and a < end for a, b in kept):
             kept.append((start, end))
     return sorted(kept)
+
+
+def _quantity(match: re.Match) -> bool:
+    """A word follows the chapter (`Temos 3 filhos`); a capital glued to it starts a new word."""
+    more = match.group("more")
+    return bool(more) and not (len(more) == 1 and more.isupper())
 
 
 def _after_cue(text: str, pos: int) -> bool:
@@ -91,18 +96,29 @@ def _book_before() -> re.Pattern:
     """A known book name ending right before a roman chapter (folded, longest first)."""
     forms = [r"\s+".join(re.escape(w) for w in form.split(" ")) for form in canon.alias_forms()
              if form not in canon.AMBIGUOUS and len(form) > 1]
-    return re.compile(r"(?<![^\W\d_])(?:(?P<title>[^\W\d_]+)[ \t]+)?(?P<book>" + "|".join(forms) + r")\.?" +
-                      GAP + r"\Z")
+    return re.compile(r"(?:" + "|".join(forms) + r")\.?" + GAP + r"\Z")
+
+
+_TITLE_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+\Z")
 
 
 def roman_chapters(text: str) -> list[tuple[int, int]]:
-    """(start, end) of `Book ROMAN` with no verse, the book a known one."""
+    """(start, end) of `Book ROMAN` with no verse, the book a known one starting a word (or a
+    capital glued to one: `eSalmo XXIII`), no title before it and no lower-case letter after."""
     folded = fold(text).lower()
     spans = []
     for match in ROMAN_CHAPTER.finditer(text):
-        before = _book_before().search(folded, max(0, match.start() - 40), match.start())
-        if before and (before.group("title") or "") not in _TITLES:
-            spans.append((before.start("book"), match.end()))
+        after = text[match.end():match.end() + 1]
+        book = _book_before().search(folded, max(0, match.start() - 40), match.start())
+        if book is None or (after.isalpha() and not after.isupper()):
+            continue
+        start = book.start()
+        previous = text[start - 1:start]
+        if previous.isalpha() and not (text[start].isupper() and not previous.isupper()):
+            continue
+        title = _TITLE_BEFORE.search(folded, max(0, start - 30), start)
+        if title is None or title.group(1) not in _TITLES:
+            spans.append((start, match.end()))
     return spans
 
 
