@@ -19,15 +19,15 @@ _NUMBERS = r"(?:\d+|[IVXLCDMivxlcdm]+)"
 # (`versão 2.1`, `nota 6,5` are prose); a 3-digit part after a `.` is a thousand (`Foram 1.500`).
 VERSE_FORM = re.compile(BOOK_START + r"(?:[1-3][ \t]*)?(?P<word>[^\W\d_]+)\.?" + GAP + _NUMBERS +
                         r"(?:[ \t]*(?P<colon>:)[ \t]*|\.(?!\d{3}(?!\d))|,)\d+(?:[ \t]*[-–][ \t]*\d+)?(?!\d)")
-# A capitalised name and a chapter alone, ending the phrase (`(Hezequias 3)`, `- Hezequias 3\n`) or
-# after a cue (`Leia Hezequias 3 hoje`). Otherwise a word after the number makes it a quantity
-# (`Temos 3 filhos`), and so does a unit (`Faz 3%`).
+# A capitalised name and a chapter alone: `(Hezequias 3)`, `- Hezequias 3\n`, `como diz Hezequias 3 que`.
+# Starting a sentence and followed by a lower-case word it is a quantity (`Faz 3 anos`, `Dormi 5h`),
+# unless a cue comes before (`Leia Hezequias 3 hoje`); a unit makes it one anywhere (`Faz 3%`).
 CHAPTER_FORM = re.compile(BOOK_START + r"(?P<word>[^\W\d_]+)" + GAP +
-                          r"\d{1,3}(?![\d%°ºª]|[:.,]\d)(?:(?=(?P<more>[ \t]*[^\W\d_]))|)")
+                          r"\d{1,3}(?![\d%°ºª]|[:.,]\d)(?:(?=(?P<more>[ \t]*[^\W\d_]+))|)")
 _CHAPTER_CUES = tuple(cue for cue in CUES if cue not in ("em", "ver"))
-# A roman chapter alone after a known book: `Salmo XXIII`, `Romanos VIII` (`Papa João XXIII` is a pope).
-_ROMAN = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
-ROMAN_CHAPTER = re.compile(r"(?<![^\W_])" + _ROMAN + r"(?![IVXLCDM\d_]|[ \t]*[:.,]?[ \t]*\d)")
+# A roman chapter alone after a known book: `Salmo XXIII`, `Romanos VIII` (`Papa João XXIII` is a
+# pope). Any run of numerals counts, valid or not: `Salmo XXIIIVIII` reads as a chapter too.
+ROMAN_CHAPTER = re.compile(r"(?<![^\W_])[IVXLCDM]+(?![\d_]|[ \t]*[:.,]?[ \t]*\d)")
 _TITLES = frozenset(("papa", "rei", "rainha", "dom", "sao", "santo", "santa", "principe", "imperador", "seculo",
                      "pio", "leao", "bento", "paulo", "clemente"))
 
@@ -47,7 +47,13 @@ QUANTITY_WORDS = frozenset((
     "apto", "casa", "rua", "lote", "quadra", "km", "kg", "min", "covid", "jogo", "rodada", "serie", "turno",
     "vaga", "mesa", "fila", "porta", "portao", "andar", "ramal", "telefone", "tel", "cep", "idade", "aos",
     "placa", "nivel", "tabela", "figura", "quadro", "anexo", "artigo", "art", "inciso", "paragrafo", "lei",
+    # Names said with a count in pastoral answers (`li a Bíblia 3 vezes`, `negou Jesus 3 vezes`).
+    "biblia", "deus", "jesus", "cristo", "senhor", "espirito", "igreja", "pedro", "paulo", "davi", "moises",
+    "abraao", "maria", "jose", "elias", "jonas", "sansao", "salomao",
 ))
+# Units glued to a number (`5h`, `3x`, `2kg`), folded.
+_UNITS = frozenset(("h", "hs", "min", "s", "kg", "g", "mg", "km", "m", "cm", "mm", "ml", "l", "x", "a", "o", "k",
+                    "mil", "mi", "bi", "anos", "dias", "pm", "am"))
 NOT_BOOKS = STOPWORDS | CLOCK_WORDS | QUANTITY_WORDS
 
 
@@ -63,28 +69,35 @@ def _name_start(word: str, capitalised: bool) -> int | None:
 
 
 def pseudo_references(text: str):
-    """(start, end) of spans shaped like a reference whatever the book, in order, not overlapping."""
+    """(start, end) of spans shaped like a reference whatever the book, verse forms first: the caller
+    keeps each that overlaps nothing kept before it (`John 14.6` is not `John 14`)."""
     spans = []
     for pattern in (VERSE_FORM, CHAPTER_FORM):
         for match in pattern.finditer(text):
-            if pattern is CHAPTER_FORM and _quantity(match) and not _after_cue(text, match.start()):
+            if pattern is CHAPTER_FORM and _quantity(match) and _sentence_start(text, match.start()) \
+                    and not _after_cue(text, match.start()):
                 continue
             colon = pattern is VERSE_FORM and match.group("colon") is not None
             cut = _name_start(match.group("word"), capitalised=not colon)
             if cut is not None:
                 spans.append((match.start("word") + cut if cut else match.start(), match.end()))
-    spans += roman_chapters(text)
-    kept: list[tuple[int, int]] = []
-    for start, end in spans:  # the verse forms first: `John 14.6` is not `John 14`
-        if not any(start < b and a < end for a, b in kept):
-            kept.append((start, end))
-    return sorted(kept)
+    return spans + roman_chapters(text)
 
 
 def _quantity(match: re.Match) -> bool:
-    """A word follows the chapter (`Temos 3 filhos`); a capital glued to it starts a new word."""
+    """A lower-case word follows the chapter (`Temos 3 filhos`) or a unit is glued to it (`Dormi
+    5h`); a capitalised word (`Hezequias 3 Deus`) or any other glued word (`Hezequias 3cuida`) is not
+    part of a quantity."""
     more = match.group("more")
-    return bool(more) and not (len(more) == 1 and more.isupper())
+    if not more:
+        return False
+    word = more.lstrip(" \t")
+    return not word[0].isupper() and (word != more or fold(word).lower() in _UNITS)
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip(" \t")
+    return not before or before[-1] in ".!?\n:;—–-•*(\"“'«"
 
 
 def _after_cue(text: str, pos: int) -> bool:
@@ -99,23 +112,28 @@ def _book_before() -> re.Pattern:
     return re.compile(r"(?:" + "|".join(forms) + r")\.?" + GAP + r"\Z")
 
 
+def _ends_word(text: str, start: int, end: int) -> bool:
+    """Where a run of roman numerals ends: before a non-letter, a capital (`XXIIIDeus`) or, for two
+    numerals or more, a glued word (`XXIIIcuida`); `João Xavier` has no roman number."""
+    after = text[end:end + 1]
+    return not after.isalpha() or after.isupper() or end - start >= 2
+
+
 _TITLE_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+\Z")
 
 
 def roman_chapters(text: str) -> list[tuple[int, int]]:
     """(start, end) of `Book ROMAN` with no verse, the book a known one starting a word (or a
-    capital glued to one: `eSalmo XXIII`), no title before it and no lower-case letter after."""
+    capital glued to one: `eSalmo XXIII`) and no title before it."""
     folded = fold(text).lower()
     spans = []
     for match in ROMAN_CHAPTER.finditer(text):
-        after = text[match.end():match.end() + 1]
         book = _book_before().search(folded, max(0, match.start() - 40), match.start())
-        if book is None or (after.isalpha() and not after.isupper()):
+        if book is None or not _ends_word(text, match.start(), match.end()):
             continue
         start = book.start()
-        previous = text[start - 1:start]
-        if previous.isalpha() and not (text[start].isupper() and not previous.isupper()):
-            continue
+        if text[start - 1:start].isalpha() and not text[start].isupper():
+            continue  # inside a word; a capital glued to letters starts one (`eSalmo XXIII`)
         title = _TITLE_BEFORE.search(folded, max(0, start - 30), start)
         if title is None or title.group(1) not in _TITLES:
             spans.append((start, match.end()))

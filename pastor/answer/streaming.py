@@ -90,7 +90,7 @@ def _cue_hold(text: str, folded: str) -> int:
     for pos in range(len(text) - 1, -1, -1):
         if not _is_word(text[pos]) or _is_word(char(text, pos - 1)):
             continue
-        tail = re.sub(r"\s+", " ", folded[pos:])
+        tail = re.sub(r"\s+", " ", _UNSETTLED.sub("", folded[pos:]))  # `como diz *` may still be a cue
         if len(tail) > len(CUES[0]) + 1:
             break
         if tail in _CUE_PREFIXES:

@@ -79,9 +79,19 @@ def appears(form: str, text: str) -> bool:
     form, text = visible(form), visible(text)
     for match in re.finditer(re.escape(form), text):
         before = text[match.start() - 1] if match.start() else ""
-        if not (before.isalpha() and not form[0].isupper()) and not (before.isdigit() and form[0].isdigit()):
+        if not (before.isalpha() and not form[0].isupper()) and not (before.isdigit() and form[0].isdigit()) \
+                and not counts(form, text, match):
             return True
     return False
+
+
+def counts(form: str, text: str, match: re.Match) -> bool:
+    """The documented limit of chapter-only forms: starting a sentence and followed by a lower-case
+    word, `Hezequias 3 cuida` is read like a count (`Faz 3 anos`, `Dormi 5 horas`) and stays."""
+    if not re.fullmatch(r"\w+ \d+", form):
+        return False
+    sentence_start = not text[:match.start()].strip() or text[:match.start()].rstrip()[-1] in ".!?:;—-(\n"
+    return sentence_start and re.match(r" [a-zà-ú]", text[match.end():]) is not None
 
 
 def streamed(text: str, size: int) -> tuple[list[str], StreamingValidator]:
