@@ -12,6 +12,7 @@ from pastor.text.fold import fold
 LEAK_WORDS = 16
 _WORD = re.compile(r"[^\W_]+")
 _TRAILING = re.compile(r"[ \t]*[.;:,!?]?[ \t]*")
+_BLANK_LINES = re.compile(r"(?:[ \t]*\n)*")
 
 
 def words(text: str) -> list[re.Match]:
@@ -55,12 +56,18 @@ class LeakFilter:
             if start >= hold:
                 break
             end = _TRAILING.match(text, end).end()
+            if self._at_line_start(start):
+                end = _BLANK_LINES.match(text, end).end()  # a leak that filled its lines takes them along
             out.append(text[pos:start])
             self.removed.append(" ".join(text[start:end].split())[:60] + "…")
             pos = end
         out.append(text[pos:hold])
         self._from += hold
         return "".join(out)
+
+    def _at_line_start(self, start: int) -> bool:
+        before = self._buffer[:self._from + start].rstrip(" \t")
+        return not before or before.endswith("\n")
 
     def _leaks(self, tokens: list[str]) -> list[tuple[int, int]]:
         """(first, last) word index of each maximal stretch covered by leaked runs."""
