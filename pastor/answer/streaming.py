@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from pastor.answer.citations import Plan, Window, apply, original_deletions, output_citations, plan, validate
-from pastor.answer.removal import CUES, SEP_LINK, char, lookback
+from pastor.answer.removal import CUES, SEP_LINK, char, clause_pending, lookback
 from pastor.answer.shapes import pseudo_viable
 from pastor.bible import canon
 from pastor.text.canonical import IncrementalCanonical
@@ -113,6 +113,10 @@ def _stable_end(text: str, folded: str, planned: Plan, open_from: int) -> int:
     else:
         limit = lookback(text, folded, cursor)  # even at the very end: `(` may open a citation
     limit = min(limit, _cue_hold(text, folded))
+    # Words after a removed citation may still become a clause that leans on it (`X diz q…`).
+    for item in planned.items:
+        if not item.kept and item.start < limit and clause_pending(folded, item.end):
+            limit = min(limit, lookback(text, folded, item.start))
     # A glued reference found after the open tail was removed depends on that tail, and so does
     # every repair found after it (`3:16estatuto.md#p0-c3` is a document only while `João 3` goes).
     for index, (_, end) in enumerate(planned.repairs):
