@@ -16,9 +16,10 @@ GAP = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
 _NUMBERS = r"(?:\d+|[IVXLCDMivxlcdm]+)"
 # A name, then chapter and verse: `Hezequias 3:16`, `john 14:6`, `Romanos VIII:28`, `John 14.6`,
 # `Romans 8,28`. A `.` or `,` separator is glued to the numbers and needs a capitalised name
-# (`versão 2.1`, `nota 6,5` are prose); a 3-digit part after a `.` is a thousand (`Foram 1.500`).
+# (`versão 2.1`, `nota 6,5` are prose); 3 digits after a `.` and then a word are a thousand
+# (`Quase 1.500 pessoas`).
 VERSE_FORM = re.compile(BOOK_START + r"(?:[1-3][ \t]*)?(?P<word>[^\W\d_]+)\.?" + GAP + _NUMBERS +
-                        r"(?:[ \t]*(?P<colon>:)[ \t]*|\.(?!\d{3}(?!\d))|,)\d+(?:[ \t]*[-–][ \t]*\d+)?(?!\d)")
+                        r"(?:[ \t]*(?P<colon>:)[ \t]*|\.(?!\d{3}[ \t]+[a-zà-ÿ])|,)\d+(?:[ \t]*[-–][ \t]*\d+)?(?!\d)")
 # A capitalised name and a chapter alone: `(Hezequias 3)`, `- Hezequias 3\n`, `como diz Hezequias 3 que`.
 # Starting a sentence and followed by a lower-case word it is a quantity (`Faz 3 anos`, `Dormi 5h`),
 # unless a cue comes before (`Leia Hezequias 3 hoje`); a unit makes it one anywhere (`Faz 3%`).
