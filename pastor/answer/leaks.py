@@ -34,6 +34,10 @@ class LeakFilter:
         self._buffer = ""
         self._from = 0  # the buffer before this is settled and shown
 
+    @property
+    def held(self) -> int:
+        return len(self._buffer) - self._from
+
     def feed(self, delta: str) -> str:
         self._buffer += delta
         return self._release(final=False)

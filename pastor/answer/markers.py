@@ -25,6 +25,11 @@ class SourceMarkers:
         self.references = list(references)
         self._pending = ""
 
+    @property
+    def pending(self) -> str:
+        """What is held back: it may still be a marker."""
+        return self._pending
+
     def feed(self, delta: str) -> str:
         self._pending += delta
         hold = self._hold(self._pending)

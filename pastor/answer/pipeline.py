@@ -32,6 +32,11 @@ class AnswerFilter:
     def removed(self) -> list[str]:
         return self.citations_check.removed + self.leaks.removed
 
+    @property
+    def held(self) -> int:
+        """Characters received but not yet released, over the three stages."""
+        return len(self.markers.pending) + self.leaks.held + self.citations_check.held
+
     def feed(self, delta: str) -> str:
         marked = self.markers.feed(delta)
         unleaked = self.leaks.feed(marked) if marked else ""
