@@ -29,8 +29,7 @@ _CHAPTER_CUES = tuple(cue for cue in CUES if cue not in ("em", "ver"))
 # A roman chapter alone after a known book: `Salmo XXIII`, `Romanos VIII` (`Papa João XXIII` is a
 # pope). Any run of numerals counts, valid or not: `Salmo XXIIIVIII` reads as a chapter too.
 ROMAN_CHAPTER = re.compile(r"(?<![^\W_])[IVXLCDM]+(?![\d_]|[ \t]*[:.,]?[ \t]*\d)")
-_TITLES = frozenset(("papa", "rei", "rainha", "dom", "sao", "santo", "santa", "principe", "imperador", "seculo",
-                     "pio", "leao", "bento", "paulo", "clemente"))
+_TITLES = frozenset(("papa", "rei", "rainha", "dom", "sao", "santo", "santa", "principe", "imperador", "seculo"))
 
 # Capitalised words that come before clock times, not books (`Domingo 19:30`, `Às 9:30`), folded.
 CLOCK_WORDS = frozenset((
@@ -47,7 +46,7 @@ QUANTITY_WORDS = frozenset((
     "licao", "aula", "volume", "vol", "edicao", "tomo", "hino", "hinos", "harpa", "hinario", "apartamento",
     "apto", "casa", "rua", "lote", "quadra", "km", "kg", "min", "covid", "jogo", "rodada", "serie", "turno",
     "vaga", "mesa", "fila", "porta", "portao", "andar", "ramal", "telefone", "tel", "cep", "idade", "aos",
-    "placa", "nivel", "tabela", "figura", "quadro", "anexo", "artigo", "art", "inciso", "paragrafo", "lei",
+    "placa", "tabela", "figura", "quadro", "anexo", "artigo", "art", "inciso", "paragrafo", "lei",
     # Names said with a count in pastoral answers (`li a Bíblia 3 vezes`, `negou Jesus 3 vezes`).
     "biblia", "deus", "jesus", "cristo", "senhor", "espirito", "igreja", "pedro", "paulo", "davi", "moises",
     "abraao", "maria", "jose", "elias", "jonas", "sansao", "salomao",
