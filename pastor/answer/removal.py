@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-# Between two citations of one list (folded): `; `, `, `, ` e `, ` ou `, `, e `, `/`, ` e em `.
-_SEP = re.compile(r"(?:\s*[,;/]\s*|\s+(?=e|ou))(?:(?:e|ou)\s+)?(?:(?:tambem\s+)?em\s+|tambem\s+)?")
+# Between two citations of one list (folded): `; `, `, `, ` e `, ` ou `, `, e `, `/`, ` e em `, ` e de `.
+_SEP = re.compile(r"(?:\s*[,;/]\s*|\s+(?=e|ou))(?:(?:e|ou)\s+)?(?:(?:tambem\s+)?(?:em|no|na|de|do|da)\s+|tambem\s+)?")
 # What may still be, or grow into, such a separator: a superset of _SEP, closed under prefixes.
-SEP_LINK = re.compile(r"(?:[\s,;/]+|(?<![a-z])(?:e|ou|em|tambem)(?![a-z]))*")
+SEP_LINK = re.compile(r"(?:[\s,;/]+|(?<![a-z])(?:e|ou|em|no|na|de|do|da|tambem)(?![a-z]))*")
 
 # Words that introduce a citation and go away with it (folded). Before a `:` only the
 # prepositions go (`como está escrito em Jo 3:17: …` → `como está escrito: …`).

@@ -37,6 +37,9 @@ FORMS = [
     ("Segundo Hezequias 3:16, Deus nunca falha.", "Deus nunca falha."),
     ("Deus nunca falha (Hezequias 3:16).", "Deus nunca falha."),
     ("O versículo Hezequias 3:16 diz que Deus nunca falha.", "O versículo diz que Deus nunca falha."),
+    # In a list, the removed item goes with its separator and preposition.
+    ("A paz de Hezequias 3:16 e de João 3:16 é real.", "A paz de João 3:16 é real."),
+    ("A paz de João 3:16 e de Hezequias 3:16 é real.", "A paz de João 3:16 é real."),
     # A supported citation keeps its clause.
     ("João 3:16 diz que Deus amou o mundo.", "João 3:16 diz que Deus amou o mundo."),
 ]
