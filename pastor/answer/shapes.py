@@ -59,10 +59,11 @@ NOT_BOOKS = STOPWORDS | CLOCK_WORDS | QUANTITY_WORDS
 
 def _name_start(word: str, capitalised: bool) -> int | None:
     """Where the name starts inside `word`: at its first capital (`eHezequias` reads as Hezequias),
-    at 0 for a lower-case word when `capitalised` is not needed, None when it is no name."""
+    at 0 for a lower-case word when `capitalised` is not needed or for a word in a script without
+    case, None when it is no name."""
     cut = next((i for i, ch in enumerate(word) if ch.isupper()), None)
-    if cut is None and not capitalised:
-        cut = 0
+    if cut is None and (not capitalised or not any(ch.islower() for ch in word)):
+        cut = 0  # a script without case (`חזקיהו 3.16`) reads as a name too
     if cut is None or fold(word[cut:]).lower() in NOT_BOOKS:
         return None
     return cut

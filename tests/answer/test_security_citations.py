@@ -52,6 +52,7 @@ BYPASSES = {
     "code span around the name": "`Romanos` 8:28",
     "roman chapter alone": "Salmo XXIII",
     "invented book, chapter alone": "Hezequias 3",
+    "a script without case": "\u05d7\u05d6\u05e7\u05d9\u05d4\u05d5 3.16",
 }
 TEMPLATES = (
     "Como disse {form}, confie.",
