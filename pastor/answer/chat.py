@@ -12,7 +12,7 @@ from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.answer.halt import Halt
-from pastor.answer.streaming import StreamingValidator
+from pastor.answer.pipeline import AnswerFilter
 from pastor.answer.turn import Turn, TurnUpdate
 from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
@@ -126,11 +126,10 @@ class ChatService:
 
     def _generate(self, turn: Turn, history: list[dict], cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
         update, result = turn.update, turn.result
-        sources = [{"reference": h.reference, "text": h.text, "kind": h.kind} for h in result.results]
+        sources = [{"id": h.id, "reference": h.reference, "text": h.text, "kind": h.kind} for h in result.results]
         system, messages = prompts.build_messages(result.mode, turn.message, sources, history,
                                                   history_turns=self.history_turns)
-        validator = StreamingValidator({h.id for h in result.results if h.kind == "verse"},
-                                       {h.id for h in result.results if h.kind == "doc"})
+        validator = AnswerFilter(system, sources)
         lexical_only = result.mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready
         update.answer = LEXICAL_NOTE if lexical_only else ""
         yield update  # "preparando resposta…" is the UI's state until the first token
@@ -175,7 +174,7 @@ class ChatService:
             update.answer = update.answer.rstrip() + "\n\n" + NO_ANCHOR_NOTE
         yield from self._finish(turn)
 
-    def _interrupted(self, turn: Turn, validator: StreamingValidator, error: ProviderError) -> None:
+    def _interrupted(self, turn: Turn, validator: AnswerFilter, error: ProviderError) -> None:
         """The model failed mid-answer: keep what was shown (validated), say it was cut, keep the sources."""
         update = turn.update
         try:

@@ -7,31 +7,18 @@ nothing; each deletion is mapped back to the original text, which is what the pa
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pastor.answer.removal import deletions_for
-from pastor.bible.references import BOOK_START, find_references
+from pastor.answer.shapes import pseudo_references
+from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.text.canonical import Canonical, canonical
 from pastor.text.fold import fold
 
 NO_ANCHOR_NOTE = ("Observação: não foi possível ancorar esta resposta em um versículo específico do "
                   "texto indexado. Os trechos consultados estão listados abaixo.")
-
-# Shaped like a reference: a word (any script; checked to be capitalised), optionally numbered,
-# then chapter:verse, the chapter arabic or roman. `Hezequias 3:16`, `Romans 8:28`, `Romanos VIII:28`.
-PSEUDO = re.compile(BOOK_START + r"(?:[1-3][ \t]*)?(?P<word>[^\W\d_]+)\.?[ \t]+(?:\d+|[IVXLCDMivxlcdm]+)"
-                    r"[ \t]*:[ \t]*\d+(?:[ \t]*[-–][ \t]*\d+)?(?!\d)")
-# Capitalised words that come before clock times, not books (`Domingo 19:30`, `Às 9:30`), folded.
-CLOCK_WORDS = frozenset((
-    "domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado", "feira", "as", "das", "ate", "e",
-    "hora", "horas", "horario", "horarios", "culto", "cultos", "missa", "reuniao", "encontro", "ensaio",
-    "hoje", "amanha", "inicio", "termino", "abertura", "janeiro", "fevereiro", "marco", "abril", "maio",
-    "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
-))
-
 
 @dataclass
 class ValidationResult:
@@ -68,17 +55,6 @@ class Found(NamedTuple):
 def _supported(match, allowed_verses) -> bool:
     return match.error is None and match.reference is not None and \
         all(v in allowed_verses for v in match.reference.verse_ids())
-
-
-def pseudo_references(text: str):
-    """(start, end) of spans shaped like a reference whatever the book: `Hezequias 3:16`,
-    `John 14:6`, also glued to a lower-case word (`eHezequias 3:16` reads as one)."""
-    for match in PSEUDO.finditer(text):
-        word = match.group("word")
-        cut = next((i for i, ch in enumerate(word) if ch.isupper()), None)
-        if cut is None or fold(word[cut:]) in CLOCK_WORDS:
-            continue
-        yield (match.start("word") + cut if cut else match.start()), match.end()
 
 
 def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset()) -> list[Found]:

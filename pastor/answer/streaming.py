@@ -6,7 +6,8 @@ import re
 from functools import lru_cache
 
 from pastor.answer.citations import Plan, Window, apply, original_deletions, output_citations, plan, validate
-from pastor.answer.removal import CUES, SEP_LINK, char, lookback
+from pastor.answer.removal import CUES, SEP_LINK, char, clause_pending, lookback
+from pastor.answer.shapes import pseudo_viable
 from pastor.bible import canon
 from pastor.text.canonical import IncrementalCanonical
 from pastor.text.fold import fold
@@ -25,22 +26,19 @@ def _alias_tail() -> re.Pattern:
 
 
 _DOC_TAIL = re.compile(r"[\w./\-]*(?:#(?:p(?:\d+(?:-(?:c\d*)?)?)?)?)?")
-# Every prefix of what `citations.PSEUDO` matches: `1 Cor`, `Romans 8:`, `Romanos VIII`; a number
-# or ordinal before a name is held too, as it can make the reference name no book (`4 João`, `5ª Pedro`).
-_PSEUDO_TAIL = re.compile(r"(?:[1-9]\.?[ºª°ao]?\.?[ \t]*)?(?:(?P<word>[^\W\d_]+)\.?[ \t]*(?:[\dIVXLCDMivxlcdm]+[ \t]*"
-                          r"(?::[ \t]*(?:\d+(?:[ \t]*[-–][ \t]*\d*)?)?)?)?)?")
 _MAX_ALIAS = max(len(p) for p in canon.alias_forms()) + 2
 _CUE_PREFIXES = frozenset((cue + " ")[:i] for cue in CUES for i in range(1, len(cue) + 2))
 
 
-def _pseudo_viable(text: str, pos: int) -> bool:
-    match = _PSEUDO_TAIL.fullmatch(text, pos)
-    return bool(match) and (not match.group("word") or any(ch.isupper() for ch in match.group("word")))
+_UNSETTLED = re.compile(r"[*_~`\\]")
 
 
 def _viable(text: str, folded: str, pos: int) -> bool:
-    """Whether `text[pos:]` may still be, or grow into, a citation."""
-    if _pseudo_viable(text, pos) or _DOC_TAIL.fullmatch(text, pos):
+    """Whether `text[pos:]` may still be, or grow into, a citation. A marker or backslash left in
+    the canonical view may still vanish (`Romanos `` becomes `Romanos `8:28``), so it is skipped."""
+    if _UNSETTLED.search(text, pos):
+        text, folded, pos = _UNSETTLED.sub("", text[pos:]), _UNSETTLED.sub("", folded[pos:]), 0
+    if pseudo_viable(text, pos) or _DOC_TAIL.fullmatch(text, pos):
         return True
     tail = re.sub(r"\s+", " ", folded[pos:pos + 4 * _MAX_ALIAS])
     if len(tail) <= _MAX_ALIAS and canon.is_alias_prefix(tail):
@@ -77,7 +75,7 @@ def _cue_hold(text: str, folded: str) -> int:
     for pos in range(len(text) - 1, -1, -1):
         if not _is_word(text[pos]) or _is_word(char(text, pos - 1)):
             continue
-        tail = re.sub(r"\s+", " ", folded[pos:])
+        tail = re.sub(r"\s+", " ", _UNSETTLED.sub("", folded[pos:]))  # `como diz *` may still be a cue
         if len(tail) > len(CUES[0]) + 1:
             break
         if tail in _CUE_PREFIXES:
@@ -100,6 +98,10 @@ def _stable_end(text: str, folded: str, planned: Plan, open_from: int) -> int:
     else:
         limit = lookback(text, folded, cursor)  # even at the very end: `(` may open a citation
     limit = min(limit, _cue_hold(text, folded))
+    # Words after a removed citation may still become a clause that leans on it (`X diz q…`).
+    for item in planned.items:
+        if not item.kept and item.start < limit and clause_pending(folded, item.end):
+            limit = min(limit, lookback(text, folded, item.start))
     # A glued reference found after the open tail was removed depends on that tail, and so does
     # every repair found after it (`3:16estatuto.md#p0-c3` is a document only while `João 3` goes).
     for index, (_, end) in enumerate(planned.repairs):

@@ -17,13 +17,22 @@ _CONFUSABLES = str.maketrans({
     "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
     "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t",
     "υ": "u", "χ": "x", "α": "a", "ε": "e",
+    # Small capitals read as capitals: `ʀomanos` is Romanos.
+    "ᴀ": "A", "ʙ": "B", "ᴄ": "C", "ᴅ": "D", "ᴇ": "E", "ꜰ": "F", "ɢ": "G", "ʜ": "H", "ɪ": "I", "ᴊ": "J",
+    "ᴋ": "K", "ʟ": "L", "ᴍ": "M", "ɴ": "N", "ᴏ": "O", "ᴘ": "P", "ʀ": "R", "ꜱ": "S", "ᴛ": "T", "ᴜ": "U",
+    "ᴠ": "V", "ᴡ": "W", "ʏ": "Y", "ᴢ": "Z",
+    # Separators drawn like `:`, `,` and `-`: `14∶6` (ratio), `14꞉6`, `14։6` read as 14:6.
+    "∶": ":", "꞉": ":", "։": ":", "˸": ":", "ː": ":", "׃": ":", "᠄": ":", "⁚": ":", "⦂": ":",
+    "‚": ",", "،": ",", "‐": "-", "‑": "-", "‒": "-", "−": "-",
 })
-# Emphasis markers: `*Rom*anos 8:28` is displayed as "Romanos 8:28".
-MARKERS = "*_~"
+# Emphasis and code-span markers: `*Rom*anos 8:28` and ``Romanos `8:28` `` are displayed as "Romanos 8:28".
+MARKERS = "*_~`"
+# Markdown drops a backslash before ASCII punctuation: `3\:16` is displayed as "3:16".
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 # Ignorable characters outside category Cf: the combining grapheme joiner and variation selectors.
 _IGNORABLE = frozenset("\u034f" + "".join(chr(c) for c in range(0xFE00, 0xFE10)))
 # Texts with only these characters are their own canonical view (the common, fast case).
-_PLAIN_TEXT = re.compile(r"[\t\n\r\x20-\x29\x2b-\x5e\x60-\x7d]*")
+_PLAIN_TEXT = re.compile(r"[\t\n\r\x20-\x29\x2b-\x5b\x5d\x5e\x61-\x7d]*")
 
 
 def _removable(ch: str) -> bool:
@@ -37,7 +46,7 @@ def _mark(ch: str) -> bool:
 
 def _plain(ch: str) -> bool:
     """A character whose canonical form does not depend on its neighbours."""
-    return ch not in MARKERS and not _removable(ch) and not _mark(ch)
+    return ch not in MARKERS and ch != "\\" and not _removable(ch) and not _mark(ch)
 
 
 @dataclass(frozen=True)
@@ -80,8 +89,8 @@ class Canonical:
 
 
 def canonical(text: str) -> Canonical:
-    """NFKC, invisible characters removed, combining marks composed, look-alikes folded and
-    emphasis markers dropped where they touch a word."""
+    """NFKC, invisible characters removed, combining marks composed, look-alikes folded, Markdown
+    escapes resolved and emphasis or code markers dropped where they touch a word."""
     if _PLAIN_TEXT.fullmatch(text):
         positions = tuple(range(len(text)))
         return Canonical(text, text, positions, tuple(range(1, len(text) + 1)))
@@ -97,7 +106,10 @@ def _clusters(text: str) -> tuple[list[str], list[int], list[int]]:
         if _removable(text[pos]):
             pos += 1
             continue
-        start, parts = pos, [text[pos]]
+        start = pos
+        if text[pos] == "\\" and pos + 1 < size and text[pos + 1] in _ESCAPABLE:
+            pos += 1  # the escaped character stands for both
+        parts = [text[pos]]
         pos += 1
         while pos < size and (_mark(text[pos]) or _removable(text[pos])):
             if not _removable(text[pos]):

@@ -8,6 +8,7 @@ import re
 from pastor.answer.chat import INTERRUPTED_NOTE
 from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
+from pastor.text.canonical import canonical
 from pastor.web.render import MODE_LABELS, escape, one_line
 
 PREPARING = "⏳ _preparando resposta…_"
@@ -52,38 +53,41 @@ def cited_ids(citations) -> set[str]:
 
 
 def _spans(answer: str, wanted: set[str] | None):
-    """(start, end, verse or document ids) of each reference to mark, in order, without overlaps."""
+    """(start, end, verse or document ids, label) of each reference to mark, in order, without
+    overlaps. References are read on the canonical view (as the validator reads them), so a
+    citation in any spelling the validator accepted is found; its label is the reference's own form."""
+    view = canonical(answer)
     found = []
-    for match in find_references(answer):
+    for match in find_references(view.text):
         if match.reference is None or match.error:
             continue
         ids = list(match.reference.verse_ids())
         if wanted is None or set(ids) & wanted:
-            found.append((match.start, match.end, ids))
-    found += [(m.start(), m.end(), [m.group()]) for m in DOC_REF_PATTERN.finditer(answer)]
+            found.append((*view.span(match.start, match.end), ids, match.reference.format()))
+    found += [(*view.span(m.start(), m.end()), [m.group()], m.group()) for m in DOC_REF_PATTERN.finditer(view.text)]
     found.sort()
     spans, pos = [], 0
-    for start, end, ids in found:
+    for start, end, ids, label in found:
         if start >= pos:
-            spans.append((start, end, ids))
+            spans.append((start, end, ids, label))
             pos = end
     return spans
 
 
 def answer_html(answer: str, sources=(), turn_id: str = "", citations=None) -> str:
-    """The answer escaped, each supported citation marked and linked to its entry in the sources.
+    """The answer escaped, each supported citation shown in its reference's own form and linked to
+    its entry in the sources: the only links an answer has.
 
     With `citations` None (while streaming) every valid reference is marked: the streamed text is
     already validated. A reference the chat service set in bold loses the bold (a citation is not emphasis)."""
     wanted = None if citations is None else cited_ids(citations)
     known = {s.get("id") for s in sources or ()}
     parts, pos = [], 0
-    for start, end, ids in _spans(answer, wanted):
-        shown = escape(answer[start:end])
+    for start, end, ids, label in _spans(answer, wanted):
         if answer[max(0, start - 2):start] == "**" and answer[end:end + 2] == "**":
             start, end = start - 2, end + 2
         target = next((anchor(turn_id, i) for i in ids if i in known), None)
-        parts += [escape(answer[pos:start]), _cite(shown, target)]
+        parts += [escape(answer[pos:start]), _cite(escape(label), target)]
         pos = end
     parts.append(escape(answer[pos:]))
     return "".join(parts)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pastor.search.modes import Mode
 
 MODE_LABELS = {
@@ -25,11 +27,18 @@ STATE_LABELS = {
 
 
 # -- text ----------------------------------------------------------------------------------------
+# What Markdown would turn into a link: brackets (`[texto](url)`, `[texto][1]`, `[1]: url`), a
+# scheme before `//` (`https://…`), `www.` and the `@` of an e-mail address (GFM autolinks).
+_LINK_MAKERS = re.compile(r"[\[\]]|(?<=[A-Za-z0-9+.\-]):(?=//)|(?<![^\W_])(?i:www)\.|(?<=\w)@(?=\w)")
+_INERT = {"[": "&#91;", "]": "&#93;", ":": "&#58;", "@": "&#64;"}
+
+
 def escape(text: str) -> str:
-    """Make model or corpus text inert in Markdown: no HTML tag, entity or image survives.
+    """Make model or corpus text inert in Markdown: no HTML tag, entity, image or link survives
+    (a URL stays visible, written with character references that no autolinker reads).
     `>` is kept so the blockquotes the chat service writes still render."""
     text = str(text).replace("&", "&amp;").replace("<", "&lt;")
-    return text.replace("![", "!\\[")
+    return _LINK_MAKERS.sub(lambda m: _INERT.get(m.group(), m.group()[:-1] + "&#46;"), text)
 
 
 def one_line(text: str) -> str:

@@ -81,7 +81,7 @@ class TestRemoved:
         ("Deus cuida, como diz Jo 3:17.", "Deus cuida."),
         ("Deus cuida de nós, Jo 3:17, todos os dias.", "Deus cuida de nós todos os dias."),
         ("Em Jo 3:17, Jesus diz que veio salvar.", "Jesus diz que veio salvar."),
-        ("Jo 3:17 diz que Ele veio salvar.", "diz que Ele veio salvar."),
+        ("Jo 3:17 diz que Ele veio salvar.", "Ele veio salvar."),  # issue 17: the clause leaning on it goes too
         ("Ore. Leia Jo 3:17. Confie.", "Ore. Confie."),
         ("Ele veio salvar Jo 3:17 e não condenar.", "Ele veio salvar e não condenar."),
         # List lines and dashes.

@@ -36,6 +36,23 @@ BYPASSES = {
     "invisible inside the numbers": "Romanos 8:2\u200b8",
     "roman numeral character": "Romanos \u2167:28",
     "ligature in the name": "\ufb01lipenses 4:13",
+    # Issue 18, problem 1: the forms a second probe still saw on the screen.
+    "lower-case invented name": "hezequias 3:16",
+    "lower-case english name": "john 14:6",
+    "small capital": "\u0280omanos 8:28",
+    "ratio colon": "John 14\u22366",
+    "modifier colon": "John 14\ua7896",
+    "armenian full stop": "John 14\u05896",
+    "dot, english name": "John 14.6",
+    "comma, english name": "Romans 8,28",
+    "dot, invented name": "Hezequias 3.16",
+    "line break before the numbers": "Hezequias\n3:16",
+    "markdown escape": "Hezequias 3\\:16",
+    "code span around the numbers": "Romanos `8:28`",
+    "code span around the name": "`Romanos` 8:28",
+    "roman chapter alone": "Salmo XXIII",
+    "invented book, chapter alone": "Hezequias 3",
+    "a script without case": "\u05d7\u05d6\u05e7\u05d9\u05d4\u05d5 3.16",
 }
 TEMPLATES = (
     "Como disse {form}, confie.",
@@ -46,13 +63,15 @@ TEMPLATES = (
     "{form} — Ele cuida de você, como em {supported}.",
 )
 # A reader's view of a text: what the page shows, in plain letters.
-_LOOKALIKES = str.maketrans({"\u043e": "o", "\u03bf": "o"})
+_LOOKALIKES = str.maketrans({"\u043e": "o", "\u03bf": "o", "\u0280": "R", "\u2236": ":", "\ua789": ":",
+                             "\u0589": ":"})
 
 
 def visible(text: str) -> str:
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
-    return " ".join(re.sub(r"[*_~]", "", text).split())
+    text = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)  # Markdown shows `3\:16` as 3:16
+    return " ".join(re.sub(r"[*_~`]", "", text).split())
 
 
 def appears(form: str, text: str) -> bool:
@@ -61,9 +80,19 @@ def appears(form: str, text: str) -> bool:
     form, text = visible(form), visible(text)
     for match in re.finditer(re.escape(form), text):
         before = text[match.start() - 1] if match.start() else ""
-        if not (before.isalpha() and not form[0].isupper()) and not (before.isdigit() and form[0].isdigit()):
+        if not (before.isalpha() and not form[0].isupper()) and not (before.isdigit() and form[0].isdigit()) \
+                and not counts(form, text, match):
             return True
     return False
+
+
+def counts(form: str, text: str, match: re.Match) -> bool:
+    """The documented limit of chapter-only forms: starting a sentence and followed by a lower-case
+    word, `Hezequias 3 cuida` is read like a count (`Faz 3 anos`, `Dormi 5 horas`) and stays."""
+    if not re.fullmatch(r"\w+ \d+", form):
+        return False
+    sentence_start = not text[:match.start()].strip() or text[:match.start()].rstrip()[-1] in ".!?:;—-(\n"
+    return sentence_start and re.match(r" [a-zà-ú]", text[match.end():]) is not None
 
 
 def streamed(text: str, size: int) -> tuple[list[str], StreamingValidator]:

@@ -27,7 +27,10 @@ pytestmark = [pytest.mark.slow,
 QUESTION = "Estou com medo do futuro"
 # Mateus 6:34 is the tiny corpus's best hit for QUESTION, so the citation survives validation.
 SCRIPTED = ("Não tenha medo do amanhã: veja Mateus 6:34. Deus cuida de você hoje; "
-            "entregue a Ele cada preocupação, um dia de cada vez.")
+            "entregue a Ele cada preocupação, um dia de cada vez. "
+            "[Clique para confirmar sua doação](https://evil.example/pix) ou www.evil.example")
+# What the page shows of the model's link and address: the text, with no link.
+MODEL_LINK = "[Clique para confirmar sua doação](https://evil.example/pix) ou www.evil.example"
 CITED_TEXT = "Não tenham medo do futuro nem se preocupem com o amanhã"
 
 SYNTHETIC_VERSES = 6000  # ~15–35 s of indexing with the USE embedder on 2 cores
@@ -168,6 +171,9 @@ class TestChatPage:
         answer = chat.locator('[data-testid="bot"]').first
         cite = answer.locator("a.pastor-cite")
         expect(cite).to_have_text(["Mateus 6:34"])
+        # The model's own link and address are shown as text and are not links (issue 18, item 6).
+        expect(answer).to_contain_text(MODEL_LINK)
+        assert answer.locator("a").count() == 1 and answer.locator("a[href*='evil']").count() == 0
         assert answer.locator("strong").count() == 0
         styles = cite.evaluate("e => [getComputedStyle(e).textDecorationLine, getComputedStyle(e).backgroundColor]")
         assert styles[0] == "underline" and styles[1] not in ("rgba(0, 0, 0, 0)", "transparent")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 from pastor.web import chatview
 from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT
 
@@ -38,8 +41,9 @@ class TestAnswer:
         shown = chatview.answer_html("Veja João 3:16 e Salmos 23:1.", SOURCES, "t1", ["JHN 3:16"])
         assert shown.endswith(" e Salmos 23:1.") and shown.count("pastor-cite") == 1
 
-    def test_while_streaming_every_valid_reference_is_marked(self):
-        assert chatview.answer_html("Leia Jo 14:27", [], "t1") == 'Leia <span class="pastor-cite">Jo 14:27</span>'
+    def test_while_streaming_every_valid_reference_is_marked_in_its_own_form(self):
+        # The page shows the reference as the app writes it, whatever spelling the model used.
+        assert chatview.answer_html("Leia Jo 14.27", [], "t1") == 'Leia <span class="pastor-cite">João 14:27</span>'
 
     def test_a_reference_that_does_not_exist_is_not_marked(self):
         assert "pastor-cite" not in chatview.answer_html("Veja João 3:99", SOURCES, "t1")
@@ -84,7 +88,9 @@ class TestSources:
         assert_inert(chatview.sources_html(SOURCES, "t1"))
 
     def test_credits_follow_the_list(self):
-        assert chatview.sources_html(SOURCES, "t1", [OPENBIBLE_CREDIT]).endswith(f"<small>{OPENBIBLE_CREDIT}</small>")
+        # Its address stays readable but is no link: nothing under an answer links away from the app.
+        credit = OPENBIBLE_CREDIT.replace("://", "&#58;//").replace("www.", "www&#46;")
+        assert chatview.sources_html(SOURCES, "t1", [OPENBIBLE_CREDIT]).endswith(f"<small>{credit}</small>")
 
     def test_title_counts_sources_and_citations(self):
         assert chatview.sources_title(SOURCES) == "📖 Fontes consultadas (3; 1 citada)"
@@ -118,3 +124,37 @@ class TestModeAndNotice:
         assert 'role="alert"' in chatview.notice_html("Aguarde") and chatview.notice_html("") == ""
         assert 'role="status"' in chatview.notice_html("Obrigado", info=True)
         assert_inert(chatview.notice_html(XSS))
+
+
+class TestNoLinksButCitations:
+    """Issue 18, item 6: a model's links and addresses are shown, never clickable."""
+
+    ANSWER = ("Deus cuida de você (João 3:16). [Clique para confirmar sua doação](https://evil.example/pix), "
+              "ou veja https://evil.example/a?b=1, www.evil.example, <https://evil.example/c>, "
+              "pix@evil.example e [aqui][1].\n\n[1]: http://evil.example/ref")
+
+    def rendered(self) -> str:
+        from markdown_it import MarkdownIt
+        return MarkdownIt("commonmark").render(chatview.answer_html(self.ANSWER, SOURCES, "t1", ["João 3:16"]))
+
+    def test_the_only_link_is_the_citation(self):
+        html = self.rendered()
+        assert re.findall(r"<a [^>]*>", html) == [re.search(r'<a class="pastor-cite"[^>]*>', html).group()]
+
+    def test_nothing_an_autolinker_reads_is_left(self):
+        # The page's Markdown (marked, GFM) autolinks `scheme://`, `www.` and e-mail addresses in the
+        # source it is given: none is left there, only character references the browser displays.
+        source = chatview.answer_html(self.ANSWER, SOURCES, "t1", ["João 3:16"])
+        assert "://" not in source and "www." not in source and not re.search(r"\w@\w", source)
+        assert "](" not in source and "<https" not in source
+
+    def test_the_addresses_stay_visible(self):
+        text = unescape(re.sub(r"<[^>]+>", "", self.rendered()))
+        for shown in ("[Clique para confirmar sua doação](https://evil.example/pix)", "https://evil.example/a?b=1",
+                      "www.evil.example", "pix@evil.example", "[aqui][1]", "[1]: http://evil.example/ref"):
+            assert shown in text
+
+    def test_user_text_and_sources_are_inert_too(self):
+        source = dict(SOURCES[2], text="Pague em [pix](https://evil.example) ou www.evil.example")
+        html = chatview.sources_html([source], "t1")
+        assert "](" not in html and "://" not in html and "www." not in html
