@@ -1,13 +1,13 @@
 # Pastor Online: CPU-only image with the shipped data (corpus/*.gz: Almeida 1911, Bíblia Livre, verse
-# prominence) and the recommended setup on by default. Without a model server or an API key it answers
-# with the retrieved verses (mode provider_unavailable) and says how to add a model.
+# prominence) and the recommended setup on by default. Without a model server or an API key it downloads
+# the local model (PASTOR_LOCAL_MODEL) once into the data volume and answers with it; until then, or
+# without internet, it answers with the retrieved verses (mode provider_unavailable).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    HF_HUB_OFFLINE=1 \
     PASTOR_HOST=0.0.0.0 \
     PASTOR_PORT=7860 \
     PASTOR_DATA_DIR=/app/data
