@@ -152,11 +152,14 @@ def eval_modes(retriever, k: int, ablation: bool = False, adapters: dict | None 
 # -- ask -----------------------------------------------------------------------------------------
 def cmd_ask(args) -> int:
     from pastor.answer.checks import InputError
-    from pastor.wiring import build_chat
+    from pastor.cli.model import prepare
+    from pastor.wiring import build_chat, build_provider
     from pastor.providers import ProviderError
     engine = _engine()
     try:
-        result = build_chat(get_settings(), engine).ask(args.question)
+        provider = build_provider(get_settings())
+        prepare(provider)  # the local model: download/load with progress on stderr (not waited by others)
+        result = build_chat(get_settings(), engine, provider).ask(args.question)
     except (InputError, ProviderError) as exc:
         print(f"erro: {getattr(exc, 'user_message', None) or exc}", file=sys.stderr)
         return 2
@@ -204,4 +207,9 @@ def _register_prominence(sub) -> None:
     register_prominence(sub)
 
 
-REGISTRARS: list = [register_retrieval, register_chat, _register_prominence]
+def _register_model(sub) -> None:
+    from pastor.cli.model import register_model
+    register_model(sub)
+
+
+REGISTRARS: list = [register_retrieval, register_chat, _register_prominence, _register_model]

@@ -1,4 +1,4 @@
-"""Command line: `python -m pastor corpus|lookup|index|search|eval|ask|prominence`."""
+"""Command line: `python -m pastor corpus|lookup|index|search|eval|ask|prominence|model`."""
 
 from __future__ import annotations
 

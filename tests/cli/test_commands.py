@@ -294,3 +294,30 @@ class TestProcess:
         assert result["mode"] == "reference"
         assert result["citations"] == ["Mateus 18:22"] and result["removed_citations"] == ["Hezequias 3:16"]
         assert [(s["id"], s["cited"]) for s in result["sources"]] == [("MAT 18:22", True), ("MAT 18:21", False)]
+
+
+class TestModel:
+    """`python -m pastor model` prepares the local model with progress; `ask` with it answers."""
+
+    def test_a_model_folder_is_loaded_and_reported(self, capsys, wired_model):
+        from pastor.cli.main import main as cli
+        from pastor.config import get_settings
+        get_settings.cache_clear()
+        try:
+            code = cli(["model", "--model", str(wired_model)])
+        finally:
+            get_settings.cache_clear()
+        out, err = capsys.readouterr()
+        assert code == 0 and "modelo local: carregado (transformers" in err and "pronto:" in out
+
+    def test_an_unreachable_hub_is_said_and_exits_1(self, capsys, tmp_path, monkeypatch):
+        from pastor.cli.main import main as cli
+        from pastor.config import get_settings
+        monkeypatch.setenv("PASTOR_DATA_DIR", str(tmp_path))
+        get_settings.cache_clear()
+        try:
+            code = cli(["model", "--model", "Qwen/Qwen2.5-0.5B-Instruct"])
+        finally:
+            get_settings.cache_clear()
+        _, err = capsys.readouterr()
+        assert code == 1 and "não foi possível baixar o modelo Qwen/Qwen2.5-0.5B-Instruct" in err
