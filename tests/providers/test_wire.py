@@ -42,6 +42,8 @@ class Wire:
             "ANTHROPIC_API_KEY": KEY,
             "GROQ_BASE_URL": url,
             "ANTHROPIC_BASE_URL": url,
+            "HF_TOKEN": KEY,
+            "HF_BASE_URL": f"{url}/v1",  # on a Space: the router's URL, the default of the provider
         }
         return load_provider(settings, env)
 
@@ -51,6 +53,7 @@ WIRES = [
     Wire("groq", OpenAIProtocol("/openai/v1", "llama-3.1-8b-instant")),
     Wire("anthropic", AnthropicProtocol("claude-haiku-4-5")),
     Wire("ollama", OllamaProtocol("qwen2.5:1.5b")),
+    Wire("huggingface", OpenAIProtocol("/v1", "Qwen/Qwen2.5-7B-Instruct")),
 ]
 KEYED = [wire for wire in WIRES if wire.name != "ollama"]
 
@@ -267,5 +270,6 @@ class TestKeysNeverLeak:
     @pytest.mark.parametrize("wire", KEYED, ids=lambda wire: wire.name)
     def test_auth_message_names_the_variable(self, wire, server):
         server.script = Script(status=401)
-        error = failure_of(lambda: list(wire.provider(server.url).stream(SYSTEM, MESSAGES)))
-        assert f"{wire.name.upper()}_API_KEY" in error.user_message
+        provider = wire.provider(server.url)
+        error = failure_of(lambda: list(provider.stream(SYSTEM, MESSAGES)))
+        assert provider.key_var in error.user_message and provider.key_var.endswith(("_API_KEY", "_TOKEN"))
