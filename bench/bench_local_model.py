@@ -167,8 +167,9 @@ def child(args) -> None:
     if args.with_index:
         from pastor.config import Settings
         from pastor.wiring import build_engine
-        build_engine(Settings.from_env({**os.environ, "PASTOR_DATA_DIR": args.with_index,
-                                        "PASTOR_BACKGROUND_INDEX": "false"}))
+        engine = build_engine(Settings.from_env({**os.environ, "PASTOR_DATA_DIR": args.with_index}))
+        engine.start_indexing(background=False)  # a complete index: its vectors, topics and adapter load
+        assert engine.retriever.vectors_ready, "o índice em --with-index não está completo"
     index_rss = rss_mb()
     system, messages = app_prompt(args.history)
     text, block = chatml(system, messages)
@@ -212,7 +213,8 @@ def main() -> None:
         return
     print(f"{os.cpu_count()} CPUs; {args.tokens} tokens generated; history {args.history} exchanges; "
           f"index loaded: {args.with_index or 'no'}")
-    header = ("shape", "runtime", "prompt (system)", "1st tok cold s", "1st tok warm s", "tok/s", "peak RSS MB")
+    header = ("shape", "runtime", "prompt (system)", "1st tok cold s", "1st tok warm s", "tok/s",
+              "RSS before model MB", "peak RSS MB")
     print(" | ".join(header))
     for shape in args.shapes.split(","):
         for runtime in args.runtimes.split(","):
@@ -223,7 +225,7 @@ def main() -> None:
             prompt = f"{row['prompt_tokens']} ({row['system_tokens']})"
             print(" | ".join(str(v) for v in (shape, runtime, prompt, row["first_token_cold_s"],
                                               row.get("first_token_warm_s", "—"), row["tokens_per_s_cold"],
-                                              row["peak_rss_mb"])), flush=True)
+                                              row["rss_before_model_mb"], row["peak_rss_mb"])), flush=True)
 
 
 if __name__ == "__main__":
