@@ -25,7 +25,7 @@ def prepare(provider, out=None, timeout: float | None = None) -> bool:
     while True:
         state = store.state()
         line = f"modelo local: {state_text(state)}"
-        if line != last:
+        if line != last and state.phase != "idle":  # idle: the background thread has not begun yet
             print(line, file=out, flush=True)
             last = line
         if state.phase in ("ready", "failed") or (deadline and time.monotonic() > deadline):
