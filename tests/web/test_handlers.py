@@ -129,6 +129,19 @@ class TestStatusRendering:
             adapter={"enabled": False, "detail": "desligado (PASTOR_ADAPTER_QUESTIONS vazio)"}))
         assert "| Adaptador de consulta | desligado (PASTOR_ADAPTER_QUESTIONS vazio) |" in off
 
+    def test_the_local_model_shows_why_it_was_chosen_and_its_download(self):
+        llm = {"provider": "local", "model": "Qwen/Qwen2.5-0.5B-Instruct", "reachable": False,
+               "detail": "baixando Qwen/Qwen2.5-0.5B-Instruct do Hugging Face Hub: 45% (445 de 988 MB)",
+               "choice": "LLM_PROVIDER vazio, nenhuma chave de API e nenhum Ollama com o modelo: modelo local",
+               "setup_hint": "Modelo local Qwen/Qwen2.5-0.5B-Instruct: baixando… aponte PASTOR_LOCAL_MODEL"}
+        details = render.details_markdown(self.status(llm=llm))
+        assert "| Modelo de linguagem | local / Qwen/Qwen2.5-0.5B-Instruct |" in details
+        assert "| Por que este modelo | LLM_PROVIDER vazio, nenhuma chave de API" in details
+        assert "não — baixando Qwen/Qwen2.5-0.5B-Instruct do Hugging Face Hub: 45% (445 de 988 MB)" in details
+        assert "| Como ativar as respostas comentadas | Modelo local" in details  # for the operator, here only
+        ready = render.details_markdown(self.status(llm={**llm, "reachable": True, "detail": "carregado"}))
+        assert "Como ativar" not in ready
+
     def test_a_missing_corpus_is_spelled_out(self):
         status = self.status(state="error", phase="error", corpus_error="Arquivo do corpus não encontrado: x.xml")
         assert "Arquivo do corpus não encontrado: x.xml" in render.state_markdown(status)
