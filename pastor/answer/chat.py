@@ -101,9 +101,11 @@ class ChatService:
         if not self.provider.generates or not prompts.needs_rewrite(message, history):
             return message
         t0 = time.perf_counter()
+        halt = Halt(cancel)  # set below when the turn stops waiting: an in-process model frees its slot
         try:
             system, messages = prompts.rewrite_messages(history, message)
-            rewritten = call_within(lambda: self.provider.complete(system, messages), deadline, cancel=cancel).strip()
+            rewritten = call_within(lambda: self.provider.complete(system, messages, cancel=halt), deadline,
+                                    cancel=cancel).strip()
         except ProviderError:
             return message
         except DeadlineExceeded:
@@ -111,6 +113,7 @@ class ChatService:
                 return message  # the person's Stop: the reply step sees it and ends the turn
             raise
         finally:
+            halt.set()
             turn.lap("rewrite_ms", t0)
         return rewritten if 0 < len(rewritten) <= 500 else message
 

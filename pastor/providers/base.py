@@ -73,8 +73,10 @@ class Provider:
         self.calls += 1
         return self._guarded_stream(system, list(messages), cancel or threading.Event())
 
-    def complete(self, system: str, messages: list[dict], max_tokens: int = 200) -> str:
-        """The whole reply of a short, non-streaming call."""
+    def complete(self, system: str, messages: list[dict], max_tokens: int = 200,
+                 cancel: threading.Event | None = None) -> str:
+        """The whole reply of a short, non-streaming call. `cancel` stops an in-process model at once; an
+        HTTP call ends at its own timeout (the chat service stops waiting at the turn's deadline)."""
         self.calls += 1
         failure = None
         try:

@@ -103,7 +103,8 @@ class FakeProvider(Provider):
         if isinstance(item, dict):
             raise self.error(item["error"], detail="scripted failure")
 
-    def complete(self, system: str, messages: list[dict], max_tokens: int = 200) -> str:
+    def complete(self, system: str, messages: list[dict], max_tokens: int = 200,
+                 cancel: threading.Event | None = None) -> str:
         self.calls += 1
         item = self._next(system, messages)
         if isinstance(item, dict):

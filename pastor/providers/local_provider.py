@@ -65,9 +65,10 @@ class LocalProvider(Provider):
         self.calls += 1
         return self._stream(system, list(messages), cancel or threading.Event(), self.max_new_tokens)
 
-    def complete(self, system: str, messages: list[dict], max_tokens: int = 200) -> str:
+    def complete(self, system: str, messages: list[dict], max_tokens: int = 200,
+                 cancel: threading.Event | None = None) -> str:
         self.calls += 1
-        return "".join(self._stream(system, list(messages), threading.Event(), max_tokens))
+        return "".join(self._stream(system, list(messages), cancel or threading.Event(), max_tokens))
 
     def check(self) -> dict:
         state = self.store.state()

@@ -21,7 +21,8 @@ class NoneProvider(Provider):
     def stream(self, system: str, messages: list[dict], cancel: threading.Event | None = None) -> Iterator[str]:
         raise self._refuse()
 
-    def complete(self, system: str, messages: list[dict], max_tokens: int = 200) -> str:
+    def complete(self, system: str, messages: list[dict], max_tokens: int = 200,
+                 cancel: threading.Event | None = None) -> str:
         raise self._refuse()
 
     def check(self) -> dict:

@@ -189,3 +189,19 @@ def test_a_long_history_is_trimmed_oldest_first_to_the_prompt_budget(wired_model
     assert len(alone) < len(fitted) <= provider.max_prompt_tokens < len(full)
     text = runtime.tokenizer.decode(fitted)
     assert "Estou com medo do futuro" in text and "número 11" in text and "número 0 " not in text
+
+
+def test_a_rewrite_abandoned_at_the_deadline_frees_the_model(endless_model, mini_bible):
+    from pastor.answer.chat import ChatService
+    from pastor.search.lexical import LexicalIndex
+    from pastor.search.retrieval import Retriever
+    provider = ready(endless_model, temperature=0, max_new_tokens=100_000)
+    lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
+    chat = ChatService(Retriever(mini_bible, embedder=None, index=None, lexical=lexical), mini_bible, provider,
+                       deadline=1.0)
+    history = [{"role": "user", "content": "Tenho medo."}, {"role": "assistant", "content": "Estou aqui."}]
+    chat.ask("e agora?", history)  # a follow-up: rewritten by a call the endless model never finishes
+    give_up = threading.Event()
+    threading.Timer(15, give_up.set).start()  # a slot still held after 15 s fails the test instead of hanging
+    with provider.slot.hold(give_up) as mine:
+        assert mine, "the abandoned rewrite kept the model's slot"
