@@ -294,7 +294,9 @@ def find_references(text: str) -> list[RefMatch]:
 # A number or ordinal right before a book name that is not part of any form of it (`4 João`, `IV João`,
 # `5ª Pedro`): the reference names no book, and is never read without its number. A list marker at the
 # start of a line (`4. João 3:16`) is no such number.
-_LOOSE_NUMBER = re.compile(r"(?:(?<![\w.,:;/\-–])[1-9]\.?(?:[ºª°]|[ao](?![^\W\d_]))?|(?<!\w)(?:IV|I{1,3}))\.?[ \t]*$")
+# `\Z`, not `$`: `$` also matches before a final newline, which would take a number ending the previous
+# line as the ordinal of the book opening the next ("Hezequias 3.\nRomanos 8:28").
+_LOOSE_NUMBER = re.compile(r"(?:(?<![\w.,:;/\-–])[1-9]\.?(?:[ºª°]|[ao](?![^\W\d_]))?|(?<!\w)(?:IV|I{1,3}))\.?[ \t]*\Z")
 _LIST_MARKER = re.compile(r"(?:^|\n)[ \t]*\d{1,2}\.[ \t]+$")
 
 

@@ -120,8 +120,10 @@ class Handlers:
         turn = runtime.chat.turn(text, convo["history"], cancel)
         try:
             for update in turn:
-                if cancel.is_set():
-                    return  # stopped, or replaced by a newer question: that one owns the page now
+                if cancel.is_set() and not getattr(cancel, "stopped", False):
+                    return  # replaced by a newer question (or a new conversation): that one owns the page now
+                if cancel.is_set() and not update.done:
+                    continue  # Stop: the service ends the turn at once; its last update is marked interrupted
                 first = update.answer if first is None else first
                 runtime.turns.note(session, cancel, update)  # Stop shows this turn's sources
                 if not update.done:
@@ -174,7 +176,7 @@ class Handlers:
     def new_chat(self, request: gr.Request):
         """A new conversation: chat, rewrite history, mode line, notice, rating and turn ids, all at once.
         Yields (chatbot, mode label, notice, conversation state, comment row)."""
-        self.runtime.turns.cancel(_session(request))
+        self.runtime.turns.cancel(_session(request), stopped=False)
         return [], "", "", new_conversation(), gr.update(visible=False)
 
     def stop(self, chat: list, request: gr.Request) -> list[dict]:

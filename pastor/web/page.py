@@ -98,7 +98,10 @@ def _chat_tab(handlers: Handlers) -> None:
         chatbot.retry(handlers.regenerate, [chatbot, convo], api_name="ui_retry", **common),
     ]
     private = dict(api_visibility="private", concurrency_limit=None, queue=False)
-    stop.click(handlers.stop, [chatbot], [chatbot], cancels=turns, api_name="ui_stop", **private)
+    # No `cancels=` for Stop: the turn sees its cancel event, the model stops at once, and the turn's own
+    # last update (marked interrupted, with its sources) reaches the page; killing the generator instead
+    # let an update already in flight overwrite Stop's mark.
+    stop.click(handlers.stop, [chatbot], [chatbot], api_name="ui_stop", **private)
     reset = [chatbot, mode, notice, convo, comment_row]
     new_chat.click(handlers.new_chat, None, reset, cancels=turns, api_name="ui_new_chat", **private)
     chatbot.clear(handlers.new_chat, None, reset, cancels=turns, api_name="ui_clear", **private)

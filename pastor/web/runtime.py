@@ -119,12 +119,15 @@ class TurnRegistry:
         with self._lock:
             return self._latest.get(session)
 
-    def cancel(self, session: str) -> bool:
+    def cancel(self, session: str, *, stopped: bool = True) -> bool:
+        """End the running turn: by the person's Stop (`stopped`: it finishes, marked interrupted) or to
+        clear the page (a new conversation: it leaves the page as it is)."""
         with self._lock:
             event = self._events.pop(session, None)
             self._latest.pop(session, None)
         if event is None:
             return False
+        event.stopped = stopped  # read by the page's turn loop: finish the turn, or leave the page alone
         event.set()
         return True
 

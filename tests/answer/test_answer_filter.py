@@ -124,3 +124,11 @@ class TestProperties:
         text = " ".join(tokens)
         assert streamed(lambda: LeakFilter(SYSTEM_PROMPT), text, sizes)[0] == \
             streamed(lambda: LeakFilter(SYSTEM_PROMPT), text, [len(text) or 1])[0]
+
+
+def test_a_number_ending_a_line_is_not_the_ordinal_of_the_book_on_the_next():
+    # Found by the property above after issue 19's ordinals: `$` also matched before the newline, the
+    # reference "3.\nRomanos 8:28" overlapped "Hezequias 3" and the stream showed "\nezequias".
+    text = "Hezequias 3. [FONTE 9]\nRоmanos 8:28"
+    whole, partials = streamed(lambda: AnswerFilter(SYSTEM, SOURCES), text, [1])
+    assert whole == filter_answer(text, SYSTEM, SOURCES) and "ezequias" not in whole

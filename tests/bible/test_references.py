@@ -421,3 +421,11 @@ class TestNeverRaises:
     @given(numbered_text())
     def test_lookup_never_raises(self, mini_bible, text):
         lookup(text, mini_bible)
+
+
+def test_a_number_ending_the_previous_line_does_not_number_the_book():
+    from pastor.bible.references import find_references
+    text = "Hezequias 3.\nRomanos 8:28"
+    (match,) = find_references(text)
+    assert text[match.start:match.end] == "Romanos 8:28" and match.error is None
+    assert list(match.reference.verse_ids()) == ["ROM 8:28"]
