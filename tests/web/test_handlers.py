@@ -419,6 +419,21 @@ class TestStop:
         turn.close()  # what Gradio's `cancels=` does to the running generator
         assert app.provider.closed.wait(5)
 
+    def test_after_stop_the_turn_ends_itself_marked_with_its_sources(self, app):
+        from pastor.web.handlers import new_conversation
+        app.provider.delay = 0.05
+        app.provider.enqueue("Deus está perto de você. " * 40)
+        turn = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request("parar-2"))
+        chat = next(turn)[0]
+        while not app.provider.opened.is_set():
+            chat = next(turn)[0]
+        app.handlers.stop(chat, request("parar-2"))
+        last = list(turn)[-1][0]  # Stop no longer kills the turn: its own last update reaches the page
+        answer, sources = last[-2]["content"], last[-1]
+        assert chatview.INTERRUPTED in answer and "Deus está perto" in answer
+        assert sources["metadata"]["title"].startswith("📖 Fontes consultadas")
+        assert app.provider.closed.wait(5)
+
     def test_a_new_question_cancels_the_running_one(self, app):
         from pastor.web.handlers import new_conversation
         app.provider.delay = 0.05
