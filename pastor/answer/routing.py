@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from pastor.answer import person_rules, safety
-from pastor.answer.semantic_router import CRISIS_MARGIN, ROUTE_MARGIN
+from pastor.answer.semantic_router import CONVERSATION_MARGIN, CRISIS_MARGIN, ROUTE_MARGIN
 from pastor.text.smalltalk import conversational_kind, normalise
 
 CRISIS, CONVERSATIONAL, OUT_OF_SCOPE, ORDINARY = "crisis", "conversational", "out_of_scope", "ordinary"
@@ -22,6 +22,10 @@ _ADVICE = tuple((kind, re.compile(p)) for kind, p in (
     (FINANCIAL, r"\b(?:investir|investimento|acoes\s+da\s+bolsa|bitcoin|cripto\w*|poupanca|emprestimo|financiamento|"
                 r"imposto\s+de\s+renda|consignado|tesouro\s+direto|renda\s+fixa)\b"),
 ))
+
+
+# "e se ele repetir?", "mas e depois?": a follow-up to rewrite and search, not small talk.
+_FOLLOW_UP = re.compile(r"(?:e|mas|entao|e\s+se|e\s+quanto|e\s+no\s+caso)\b")
 
 
 @dataclass(frozen=True)
@@ -58,10 +62,19 @@ class Router:
         if (verdict and verdict.crisis_margin >= CRISIS_MARGIN and not person_rules.not_now(normal, text)
                 and not person_rules.doctrine(normal)):
             return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic")
-        if (verdict and verdict.route in (OUT_OF_SCOPE, CONVERSATIONAL) and verdict.margin >= ROUTE_MARGIN
-                and not person_rules.asks_about_faith(normal)):
+        if verdict and self._semantic_route(verdict, normal):
             return Route(verdict.route, verdict.kind, by="semantic")
         return Route(ORDINARY)
+
+    @staticmethod
+    def _semantic_route(verdict, normal: str) -> bool:
+        """Out of scope or conversation by meaning, never for a question about the faith or a follow-up."""
+        if person_rules.asks_about_faith(normal):
+            return False
+        if verdict.route == OUT_OF_SCOPE:
+            return verdict.margin >= ROUTE_MARGIN
+        return (verdict.route == CONVERSATIONAL and verdict.margin >= CONVERSATION_MARGIN
+                and not _FOLLOW_UP.match(normal.strip()))
 
     def _crisis(self, text: str, normal: str) -> Route | None:
         match = safety.detect_crisis(text)

@@ -26,7 +26,7 @@ _SPELLINGS = {
 # Greetings, thanks, farewells and acknowledgements.
 _GREETINGS = (
     "oi", "ola", "opa", "eai", "e ai", "salve", "bom dia", "boa tarde", "boa noite", "tudo bem", "tudo bom",
-    "tudo certo", "tudo tranquilo", "tudo joia", "joia", "beleza", "como vai", "como vai voce", "como voce esta", "como esta",
+    "tudo certo", "como tem passado", "como tem andado", "tudo tranquilo", "tudo joia", "joia", "beleza", "como vai", "como vai voce", "como voce esta", "como esta",
     "a paz do senhor", "paz do senhor", "graca e paz", "a paz", "obrigado", "obrigada", "obrigadao",
     "muito obrigado", "muito obrigada", "brigado", "brigada", "valeu", "gratidao", "agradeco", "amem",
     "tchau", "ate logo", "ate mais", "ate amanha", "deus te abencoe", "deus abencoe", "deus o abencoe",

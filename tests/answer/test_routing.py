@@ -56,6 +56,7 @@ class TestScopeAndConversation:
         assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (OUT_OF_SCOPE, kind)
 
     @pytest.mark.parametrize("message", ["boa noite, tudo bem com o senhor?", "você é um robô?",
+                                         "olá irmão, como tem passado?",
                                          "amém, obrigada pela palavra", "não entendi, pode explicar de outro jeito?"])
     def test_politeness_thanks_and_questions_about_the_assistant_are_conversation(self, message):
         assert LEXICON.route(message).name == CONVERSATIONAL
@@ -122,6 +123,16 @@ class TestSemanticRouter:
         message = "minha vizinha idosa disse que vai deixar de se alimentar até partir desta vida"
         assert LEXICON.route(message).name == ORDINARY  # the words alone do not say it
         assert router.route(message).name == CRISIS and router.route(message).by == "semantic"
+
+    @pytest.mark.parametrize("message", ["e se ele repetir?", "e depois?", "mas e se eu não conseguir?"])
+    def test_a_short_follow_up_is_searched_not_small_talk(self, router, message):
+        assert router.route(message).name == ORDINARY
+
+    @pytest.mark.parametrize("message", ["boa tarde, espero que o senhor esteja bem",
+                                         "muito obrigado pela resposta, me tocou o coração"])
+    def test_polite_small_talk_is_conversation_by_meaning(self, router, message):
+        assert LEXICON.route(message).name == ORDINARY  # the small-talk list alone misses it
+        assert (router.route(message).name, router.route(message).by) == (CONVERSATIONAL, "semantic")
 
     def test_nearest_examples_decide(self, real_embedder):
         examples = [Example("crisis", "overdose", "engoli todos os comprimidos da cartela"),
