@@ -39,17 +39,21 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
             r"(?:no\s+)?(?:meu\s+)?quarto\b"),
 ))
 
-# Not now or not literal: laughter, hyperbole, idiom, the past. They keep a message ordinary.
+# Not literal: laughter, hyperbole, idiom. They keep a message ordinary.
 _NOT_NOW = tuple(re.compile(p) for p in (
     r"\b(?:k{3,}|(?:rs){2,}|(?:ha){2,}|(?:kk)+)\b",  # laughter: "quero morrer kkkk" after a football loss
     r"\bde\s+(?:tanto\s+)?(?:estudar|trabalhar|rir|vergonha|saudade|fome|calor|frio|tedio|sono|cansaco)\b",
-    r"\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de)\b|\b(?:chefe|professora?|mae|pai|treinador)\s+vai\s+me\s+matar\b",
+    # "vai me matar se eu atrasar" is hyperbole; "disse que vai me matar se eu contar" is a threat.
+    r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de)\b|\b(?:chefe|professora?|mae|pai|treinador)\s+vai\s+me\s+matar\b",
     r"\bcorda\s+no\s+pescoco\b|\bbateu\s+as\s+botas\b|\benforcar\s+(?:no|na|com)\s+(?:cartao|banco|conta|contas|parcelas|"
     r"dividas?|prestac\w+|aluguel)\b|\bmatar\s+(?:a\s+)?(?:saudade|aula|tempo|fome|sede|charada)\b|\bde\s+matar\b",
+))
+# The past is over only when nothing says it goes on: "abusava de mim quando eu era criança e ainda vem em casa".
+_ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|ate\s+hoje|de\s+novo)\b")
+_NOT_NOW_PAST = re.compile(
     r"\b(?:ano\s+passado|ha\s+\d+\s+anos|ha\s+(?:muitos|alguns|uns)\s+anos|quando\s+(?:eu\s+)?era\s+(?:crianca|"
     r"adolescente|jovem|nova|novo)|antigamente|(?:ja\s+)?faz\s+\d+\s+anos|(?:hoje|hj|agora)\s+(?:eu\s+)?(?:estou|to|tou)\s+bem|ja\s+superei|"
-    r"estou\s+curad[oa])\b",
-))
+    r"estou\s+curad[oa])\b")
 # A question of doctrine or a Bible story: ordinary when only the semantic router saw a crisis.
 _DOCTRINE = tuple(re.compile(p) for p in (
     r"\b(?:o\s+que\s+a\s+biblia|a\s+biblia\s+(?:diz|fala)|e\s+pecado|vai\s+(?:pro|para\s+o)\s+inferno|"
@@ -72,7 +76,9 @@ _LAUGHING_EMOJI = re.compile("[\U0001F602\U0001F923\U0001F606\U0001F605\U0001F63
 
 def not_now(normal: str, text: str = "") -> bool:
     """Laughter, hyperbole, idiom or the past: not a crisis happening now."""
-    return bool(_LAUGHING_EMOJI.search(text)) or any(p.search(normal) for p in _NOT_NOW)
+    if _LAUGHING_EMOJI.search(text) or any(p.search(normal) for p in _NOT_NOW):
+        return True
+    return bool(_NOT_NOW_PAST.search(normal)) and not _ONGOING.search(normal)
 
 
 def asks_about_faith(normal: str) -> bool:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from pastor.answer import person_rules, safety
-from pastor.answer.semantic_router import CONVERSATION_MARGIN, CRISIS_MARGIN, ROUTE_MARGIN
+from pastor.answer.semantic_router import CONVERSATION_MARGIN, CRISIS_MARGIN, FOLLOW_UP_CRISIS_MARGIN, ROUTE_MARGIN
 from pastor.text.smalltalk import conversational_kind, normalise
 
 CRISIS, CONVERSATIONAL, OUT_OF_SCOPE, ORDINARY = "crisis", "conversational", "out_of_scope", "ordinary"
@@ -26,6 +26,12 @@ _ADVICE = tuple((kind, re.compile(p)) for kind, p in (
 
 # "e se ele repetir?", "mas e depois?": a follow-up to rewrite and search, not small talk.
 _FOLLOW_UP = re.compile(r"(?:e|mas|entao|e\s+se|e\s+quanto|e\s+no\s+caso)\b")
+
+
+def _crisis_margin(normal: str) -> float:
+    """The semantic router's bar for a crisis: higher for a short follow-up."""
+    short_follow_up = _FOLLOW_UP.match(normal.strip()) and len(normal.split()) <= 6
+    return FOLLOW_UP_CRISIS_MARGIN if short_follow_up else CRISIS_MARGIN
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,7 @@ class Router:
         talk = conversational_kind(text)
         if talk:
             return Route(CONVERSATIONAL, talk, by="lexicon")
-        if (verdict and verdict.crisis_margin >= CRISIS_MARGIN and not person_rules.not_now(normal, text)
+        if (verdict and verdict.crisis_margin >= _crisis_margin(normal) and not person_rules.not_now(normal, text)
                 and not person_rules.doctrine(normal)):
             return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic")
         if verdict and self._semantic_route(verdict, normal):

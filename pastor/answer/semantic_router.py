@@ -13,6 +13,9 @@ ROUTES = ("crisis", "ordinary", "conversational", "out_of_scope")
 # of a route is the mean cosine of its `NEIGHBOURS` nearest examples; a route wins by at least `margin`.
 NEIGHBOURS = 3
 CRISIS_MARGIN = 0.03
+# A short follow-up ("mas e se eu não conseguir?") means what the previous turn meant: by its words alone
+# it sits near everything, so only a clear crisis counts.
+FOLLOW_UP_CRISIS_MARGIN = 0.08
 ROUTE_MARGIN = 0.02  # out of scope
 # Higher for conversation: a short follow-up ("e depois?") sits near the small talk and must be searched.
 CONVERSATION_MARGIN = 0.10

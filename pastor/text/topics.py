@@ -22,6 +22,7 @@ PASTORAL_PREFIXES = tuple(sorted("""
     prosper provacao raiva reconcil ressurreic salmo salva sangue santo satanas saudade senhor
     sentido sofr solid sozinh suicid sustento temor tentac traic traid trist vazio velhice viciad
     vicio vida vinganc viuv vontade
+    desempreg provac vergonh inutil lixo lutas bebida embriag recaida rejeit desprez insegur
 """.split()))
 
 # Short words that would be too broad as prefixes ("fe" would match "feijoada").

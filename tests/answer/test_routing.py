@@ -40,6 +40,11 @@ class TestPersonAndTime:
     def test_hyperbole_idioms_the_past_and_doctrine_stay_ordinary(self, message):
         assert LEXICON.route(message).name == ORDINARY
 
+    @pytest.mark.parametrize("message", ["tô com medo, ele disse que vai me matar se eu contar",
+                                         "meu tio abusava de mim quando eu era criança e ainda vem em casa"])
+    def test_a_threat_or_abuse_that_goes_on_is_not_taken_for_hyperbole_or_the_past(self, message):
+        assert LEXICON.route(message).name == CRISIS
+
     def test_the_lexicon_still_routes_the_persons_own_words(self):
         route = LEXICON.route("eu quero morrer, não aguento mais viver")
         assert (route.name, route.kind, route.by) == (CRISIS, "suicide", "lexicon")
