@@ -8,7 +8,7 @@ import time
 from typing import Iterator
 
 from pastor.answer import degraded, prompts, safety
-from pastor.answer.routing import CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
+from pastor.answer.routing import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
 from pastor.answer.scope import out_of_scope_reply
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE
@@ -69,7 +69,7 @@ class ChatService:
                                                      reason=f"fora do escopo pastoral: {route.kind}"))
             return
         if route.name == CONVERSATIONAL:
-            yield from self._converse(turn, history, cancel, deadline)
+            yield from self._converse(turn, history, cancel, deadline, route.kind)
             return
         try:
             query, rewrite_timed_out = self._standalone(turn, history, deadline, cancel), False
@@ -97,14 +97,15 @@ class ChatService:
             return
         yield from self._generate(turn, history, cancel, deadline)
 
-    def _converse(self, turn: Turn, history: list[dict], cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
+    def _converse(self, turn: Turn, history: list[dict], cancel, deadline: Deadline,
+                  kind: str = "") -> Iterator[TurnUpdate]:
         """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
         with the conversation's history (so "não entendi" rephrases the last answer); without one, the
-        fixed self-description."""
+        fixed self-description, or for "não entendi" an invitation to say what was unclear."""
         turn.result = SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON, [])
         turn.update.mode, turn.update.reason = Mode.CONVERSATIONAL, CONVERSATION_REASON
         if not self.provider.generates:
-            turn.update.answer = prompts.SELF_DESCRIPTION
+            turn.update.answer = prompts.NOT_UNDERSTOOD if kind == CLARIFY else prompts.SELF_DESCRIPTION
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)

@@ -21,6 +21,10 @@ NONE_PROVIDER_INTRO = ("Não há um modelo de linguagem configurado, então deix
 
 # What the assistant says about itself: the model's guide for questions like "quem é você?", and
 # the whole answer to a conversational message when no model is configured.
+# "Não entendi" without a model to explain again: ask what was unclear instead of searching the words.
+NOT_UNDERSTOOD = ("Desculpe se não fui claro. Me diga qual parte ficou confusa, ou conte com outras palavras o "
+                  "que você procura, e eu tento de novo com você.")
+
 SELF_DESCRIPTION = ("Olá! Eu sou o Pastor Online, um assistente de aconselhamento pastoral em português. Você "
                     "pode me contar o que está vivendo ou perguntar sobre um tema da fé, e eu respondo com "
                     "versículos da Bíblia que encontro no texto indexado, sempre citando a referência. Não "

@@ -11,6 +11,9 @@ from pastor.text.smalltalk import conversational_kind, normalise
 
 CRISIS, CONVERSATIONAL, OUT_OF_SCOPE, ORDINARY = "crisis", "conversational", "out_of_scope", "ordinary"
 MEDICAL, LEGAL, FINANCIAL = "medical", "legal", "financial"
+CLARIFY = "clarify"  # "não entendi": the previous answer said again, not a search
+_CLARIFY = re.compile(r"\bnao\s+(?:entendi|compreendi|captei|percebi)\b|^como\s+assim\b|\bexplica(?:r)?\s+"
+                      r"(?:isso\s+)?(?:de\s+novo|melhor|de\s+outro\s+jeito|de\s+outra\s+forma|com\s+outras\s+palavras)\b")
 
 # Advice the pastoral scope does not give: a medicine, a dose, a lawsuit, an investment.
 _ADVICE = tuple((kind, re.compile(p)) for kind, p in (
@@ -64,7 +67,7 @@ class Router:
                 return Route(OUT_OF_SCOPE, kind, by="lexicon")
         talk = conversational_kind(text)
         if talk:
-            return Route(CONVERSATIONAL, talk, by="lexicon")
+            return Route(CONVERSATIONAL, CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon")
         if (verdict and verdict.crisis_margin >= _crisis_margin(normal) and not person_rules.not_now(normal, text)
                 and not person_rules.doctrine(normal)):
             return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic")

@@ -427,6 +427,13 @@ class TestOutOfScope:
         assert "médico ou de um farmacêutico" in final.answer and "orar" in final.answer
         assert provider.calls == 0 and queries == [] and final.sources == []
 
+    def test_not_understood_without_a_model_asks_what_was_unclear(self, chat_engine, queries):
+        chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
+        _, final = run(chat, "não entendi, pode explicar de outro jeito?", HISTORY)
+        assert final.mode == "conversational" and final.answer == prompts.NOT_UNDERSTOOD and queries == []
+        _, final = run(chat, "boa noite, tudo bem com o senhor?", HISTORY)
+        assert final.answer == prompts.SELF_DESCRIPTION
+
     def test_not_understood_asks_the_model_with_the_history_instead_of_searching(self, chat, provider, queries):
         provider.enqueue("Vou explicar de outro jeito: Deus perdoa sempre.")
         _, final = run(chat, "não entendi, pode explicar de outro jeito?", HISTORY)
