@@ -57,16 +57,16 @@ class CrisisContact(NamedTuple):
 # (women). Portugal: SNS 24, the European emergency number, the domestic-violence victims' line (CIG) and
 # SOS-Criança (IAC, the European child helpline). The fifth field names the crisis kinds a line is shown for.
 CRISIS_CONTACTS_DEFAULT = (
-    "Brasil|CVV (Centro de Valorização da Vida)|188|24 horas, ligação gratuita, também por chat em cvv.org.br|"
+    "Brasil|CVV (Centro de Valorização da Vida)|188|24 horas, gratuito, chat em cvv.org.br|"
     "suicide,self_harm;"
     "Brasil|SAMU|192|emergência médica;"
     "Brasil|Polícia Militar|190|perigo imediato|violence,abuse;"
-    "Brasil|Disque 100|100|direitos humanos, violência contra crianças, idosos e pessoas com deficiência|"
+    "Brasil|Disque 100|100|direitos humanos, crianças, idosos|"
     "violence,abuse;"
-    "Brasil|Ligue 180|180|Central de Atendimento à Mulher|violence,abuse;"
-    "Portugal|SNS 24|808 24 24 24|aconselhamento de saúde, 24 horas|suicide,self_harm,overdose;"
+    "Brasil|Ligue 180|180|atendimento à mulher|violence,abuse;"
+    "Portugal|SNS 24|808 24 24 24|saúde, 24 horas|suicide,self_harm,overdose;"
     "Portugal|Número Europeu de Emergência|112|emergência;"
-    "Portugal|Linha de apoio a vítimas de violência doméstica|800 202 148|gratuita, 24 horas|violence,abuse;"
+    "Portugal|Violência doméstica (apoio à vítima)|800 202 148|gratuita, 24 horas|violence,abuse;"
     "Portugal|SOS-Criança|116 111|crianças e jovens|abuse")
 CRISIS_KINDS = ("suicide", "self_harm", "violence", "abuse", "overdose")
 _PHONE = re.compile(r"\d+(?: \d+)*")
