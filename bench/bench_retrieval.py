@@ -49,7 +49,8 @@ def main() -> None:
     parser.add_argument("--data-dir", default=os.environ.get("PASTOR_DATA_DIR", "data"))
     parser.add_argument("--gates-only", action="store_true", help="only the evidence gates' figures")
     parser.add_argument("--held-out", action="store_true",
-                        help="also the held-out split of bench/routing_set_independent.jsonl (once per round)")
+                        help="also the held-out sets (testset, offtopic_test, the independent routing set's "
+                             "held_out): once per round, after the changes are frozen")
     args = parser.parse_args()
     env = {**os.environ, "PASTOR_DATA_DIR": args.data_dir, "PASTOR_DOCS_DIR": ""}
     if args.gates_only:
@@ -123,9 +124,10 @@ def gates(engine, held_out: bool) -> None:
     """Pastoral questions answered and off-topic ones refused (no_evidence), on dev and held-out sets."""
     assert engine.retriever.vectors_ready, "o índice vetorial não está pronto: rode `python -m pastor index`"
     sets = [("pastoral", "devset.jsonl (dev)", [q["question"] for q in _jsonl("devset.jsonl")]),
-            ("off_topic", "offtopic_dev.jsonl (dev)", [q["question"] for q in _jsonl("offtopic_dev.jsonl")]),
-            ("pastoral", "testset.jsonl (held-out)", [q["question"] for q in _jsonl("testset.jsonl")]),
-            ("off_topic", "offtopic_test.jsonl (held-out)", [q["question"] for q in _jsonl("offtopic_test.jsonl")])]
+            ("off_topic", "offtopic_dev.jsonl (dev)", [q["question"] for q in _jsonl("offtopic_dev.jsonl")])]
+    if held_out:
+        sets += [("pastoral", "testset.jsonl (held-out)", [q["question"] for q in _jsonl("testset.jsonl")]),
+                 ("off_topic", "offtopic_test.jsonl (held-out)", [q["question"] for q in _jsonl("offtopic_test.jsonl")])]
     independent = _jsonl("routing_set_independent.jsonl")
     for split in ("dev", "held_out") if held_out else ("dev",):
         for route in ("pastoral", "off_topic"):
