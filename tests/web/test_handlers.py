@@ -376,10 +376,11 @@ class TestRespond:
         from pastor.web import chatview, render
         status = app.runtime.status()
         assert "semântico" in status["router"] and status["router"] in render.details_markdown(status)
+        calls = app.provider.calls
         chat = run_turn(app, "minha amiga disse que vai pular da ponte hoje")[-1][0]
         answer = next(m["content"] for m in chat if m["role"] == "assistant" and "Ligue agora" in m["content"])
         assert answer.startswith(chatview.CRISIS_MARK + "**Ligue agora")
-        assert app.provider.calls == 0
+        assert app.provider.calls == calls  # no model call
 
     def test_a_rewritten_follow_up_shows_what_was_searched(self, app):
         convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
