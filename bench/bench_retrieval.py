@@ -47,8 +47,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", action="store_true")
     parser.add_argument("--data-dir", default=os.environ.get("PASTOR_DATA_DIR", "data"))
+    parser.add_argument("--gates-only", action="store_true", help="only the evidence gates' figures")
+    parser.add_argument("--held-out", action="store_true",
+                        help="also the held-out sets (testset, offtopic_test, the independent routing set's "
+                             "held_out): once per round, after the changes are frozen")
     args = parser.parse_args()
     env = {**os.environ, "PASTOR_DATA_DIR": args.data_dir, "PASTOR_DOCS_DIR": ""}
+    if args.gates_only:
+        os.environ.update(env)
+        from pastor.config import get_settings
+        from pastor.wiring import build_engine
+        gates(build_engine(get_settings()), args.held_out)
+        return
 
     if args.build:
         code = ("from pastor.config import get_settings; from pastor.wiring import build_engine;"
@@ -103,12 +113,35 @@ def main() -> None:
     for name, values in timings.items():
         print(f"{name}: p50 {percentile(values, 50):.1f} ms, p95 {percentile(values, 95):.1f} ms (n={len(values)})")
 
-    # Gates on the held-out sets.
-    for name in ("testset.jsonl", "offtopic_test.jsonl", "devset.jsonl", "offtopic_dev.jsonl"):
-        lines = [json.loads(line) for line in (ROOT / "bench" / name).read_text(encoding="utf-8").splitlines() if line.strip()]
-        modes = [engine.retriever.search(item["question"]).mode for item in lines]
-        answered = sum(m != "no_evidence" for m in modes) / len(modes)
-        print(f"gates on {name}: {answered:.0%} answered, {1 - answered:.0%} no_evidence (n={len(modes)})")
+    gates(engine, args.held_out)
+
+
+def _jsonl(name: str) -> list[dict]:
+    return [json.loads(line) for line in (ROOT / "bench" / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def gates(engine, held_out: bool) -> None:
+    """Pastoral questions answered and off-topic ones refused (no_evidence), on dev and held-out sets."""
+    assert engine.retriever.vectors_ready, "o índice vetorial não está pronto: rode `python -m pastor index`"
+    sets = [("pastoral", "devset.jsonl (dev)", [q["question"] for q in _jsonl("devset.jsonl")]),
+            ("off_topic", "offtopic_dev.jsonl (dev)", [q["question"] for q in _jsonl("offtopic_dev.jsonl")])]
+    if held_out:
+        sets += [("pastoral", "testset.jsonl (held-out)", [q["question"] for q in _jsonl("testset.jsonl")]),
+                 ("off_topic", "offtopic_test.jsonl (held-out)", [q["question"] for q in _jsonl("offtopic_test.jsonl")])]
+    independent = _jsonl("routing_set_independent.jsonl")
+    for split in ("dev", "held_out") if held_out else ("dev",):
+        for route in ("pastoral", "off_topic"):
+            texts = [r["text"] for r in independent if r["route"] == route and r["split"] == split]
+            sets.append((route, f"routing_set_independent.jsonl {route} ({split})", texts))
+    for route, name, questions in sets:
+        modes = [engine.retriever.search(q).mode for q in questions]
+        refused = [q for q, m in zip(questions, modes) if m == "no_evidence"]
+        share = (len(questions) - len(refused)) / len(questions) if route == "pastoral" else len(refused) / len(questions)
+        what = "pastoral answered" if route == "pastoral" else "off-topic refused"
+        print(f"gates on {name}: {what} {share:.1%} (n={len(questions)})")
+        if route == "pastoral" and "dev" in name:
+            for question in refused:
+                print(f"    refused: {question}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Routing before retrieval: precision and recall of crisis, conversational and other messages."""
+"""Routing before retrieval: precision and recall per route, on the independent set (dev, held-out) and the old one."""
 
 from __future__ import annotations
 
@@ -10,49 +10,69 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastor.answer.safety import detect_crisis  # noqa: E402
-from pastor.text.smalltalk import is_conversational  # noqa: E402
+from pastor.answer.routing import Router  # noqa: E402
 
-SET = Path(__file__).resolve().parent / "routing_set.jsonl"
-MODES = ("crisis", "conversational", "other")
-
-
-def route(text: str) -> str:
-    """The order of a chat turn: crisis first, then conversation, then everything else."""
-    if detect_crisis(text) is not None:
-        return "crisis"
-    return "conversational" if is_conversational(text) else "other"
+HERE = Path(__file__).resolve().parent
+INDEPENDENT = HERE / "routing_set_independent.jsonl"  # written by someone who saw no code, patterns or sets
+OLD = HERE / "routing_set.jsonl"  # written by the pattern author: kept for comparison
+ROUTES = ("crisis", "conversational", "out_of_scope", "ordinary")
+# The router does not tell a pastoral question from an off-topic one (the evidence gate does): both are ordinary.
+AS_ROUTED = {"pastoral": "ordinary", "off_topic": "ordinary", "other": "ordinary"}
 
 
-def report(rows: list[dict], split: str, show_errors: bool) -> None:
-    pairs = [(row["mode"], route(row["text"])) for row in rows if row["split"] == split]
-    counts = Counter(pairs)
-    print(f"\n{split}: {len(pairs)} messages")
-    print(f"{'mode':<15} {'n':>3} {'precision':>9} {'recall':>7}")
-    for mode in MODES:
-        true = sum(n for (gold, _), n in counts.items() if gold == mode)
-        predicted = sum(n for (_, got), n in counts.items() if got == mode)
-        hit = counts[(mode, mode)]
-        precision = hit / predicted if predicted else 0.0
-        recall = hit / true if true else 0.0
-        print(f"{mode:<15} {true:>3} {precision:>9.1%} {recall:>7.1%}")
-    other = sum(n for (gold, _), n in counts.items() if gold == "other")
-    print(f"pastoral questions routed to crisis: {counts[('other', 'crisis')]}/{other} "
-          f"({counts[('other', 'crisis')] / max(other, 1):.1%})")
+def load(path: Path, split: str) -> list[tuple[str, str, str]]:
+    """(gold route as the router sees it, gold route as written, text) of one split."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    picked = []
+    for row in rows:
+        if row["split"] == split:
+            written = row.get("route", row.get("mode"))
+            picked.append((AS_ROUTED.get(written, written), written, row["text"]))
+    return picked
+
+
+def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_errors: bool) -> None:
+    got = [router.route(text).name for _, _, text in rows]
+    counts = Counter((gold, g) for (gold, _, _), g in zip(rows, got))
+    print(f"\n{title}: {len(rows)} messages — router: {router.active}")
+    print(f"{'route':<15} {'n':>4} {'precision':>9} {'recall':>7}")
+    for route in ROUTES:
+        true = sum(n for (gold, _), n in counts.items() if gold == route)
+        predicted = sum(n for (_, g), n in counts.items() if g == route)
+        hit = counts[(route, route)]
+        print(f"{route:<15} {true:>4} {hit / predicted if predicted else 0:>9.1%} {hit / true if true else 0:>7.1%}")
+    not_crisis = [(written, g) for (gold, written, _), g in zip(rows, got) if gold != "crisis"]
+    alarms = Counter(written for written, g in not_crisis if g == "crisis")
+    total = Counter(written for written, _ in not_crisis)
+    print(f"false alarms (not crisis → crisis): {sum(alarms.values())}/{len(not_crisis)} "
+          f"({sum(alarms.values()) / max(len(not_crisis), 1):.1%}); by written route: "
+          + ", ".join(f"{w} {alarms[w]}/{n}" for w, n in sorted(total.items())))
     if show_errors:
-        for row in rows:
-            got = route(row["text"])
-            if row["split"] == split and got != row["mode"]:
-                print(f"  {row['mode']:>14} → {got:<14} {row['text']}")
+        for (gold, written, text), g in zip(rows, got):
+            if g != gold:
+                print(f"  {written:>14} → {g:<14} {text}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--errors", action="store_true", help="list the misrouted dev messages")
+    parser.add_argument("--split", choices=("dev", "held_out"), default="dev",
+                        help="held_out: run once per round, after the changes are frozen, and report it as it comes")
+    parser.add_argument("--lexicon-only", action="store_true", help="without the semantic router (as at start-up)")
+    parser.add_argument("--errors", action="store_true", help="list the misrouted messages (dev only)")
+    parser.add_argument("--old", action="store_true", help="also the pattern author's set (bench/routing_set.jsonl)")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in SET.read_text(encoding="utf-8").splitlines() if line.strip()]
-    report(rows, "dev", args.errors)
-    report(rows, "test", False)  # held out: never look at its errors while tuning
+    semantic = None
+    if not args.lexicon_only:
+        from pastor.answer.semantic_router import SemanticRouter
+        from pastor.search.embedders import load_embedder
+        from pastor.config import get_settings
+        semantic = SemanticRouter(load_embedder(get_settings().embedding_model))
+    router = Router(semantic)
+    report(router, load(INDEPENDENT, args.split), f"independent set, {args.split}",
+           args.errors and args.split == "dev")
+    if args.old:
+        report(router, load(OLD, "dev"), "old set (pattern author), dev", False)
+        report(router, load(OLD, "test"), "old set (pattern author), test", False)
 
 
 if __name__ == "__main__":

@@ -50,30 +50,46 @@ class CrisisContact(NamedTuple):
     service: str
     number: str
     note: str = ""
+    kinds: tuple[str, ...] = ()  # crisis kinds it is shown for (suicide, self_harm, violence, abuse, overdose); () = all
 
 
-# Verified help lines: CVV and SAMU in Brazil; SNS 24 and the European emergency number in Portugal.
+# Verified help lines. Brazil: CVV, SAMU, Polícia Militar, Disque 100 (human rights, children), Ligue 180
+# (women). Portugal: SNS 24, the European emergency number, the domestic-violence victims' line (CIG) and
+# SOS-Criança (IAC, the European child helpline). The fifth field names the crisis kinds a line is shown for.
 CRISIS_CONTACTS_DEFAULT = (
-    "Brasil|CVV (Centro de Valorização da Vida)|188|24 horas, ligação gratuita, também por chat em cvv.org.br;"
+    "Brasil|CVV (Centro de Valorização da Vida)|188|24 horas, gratuito, chat em cvv.org.br|"
+    "suicide,self_harm;"
     "Brasil|SAMU|192|emergência médica;"
-    "Portugal|SNS 24|808 24 24 24|aconselhamento de saúde, 24 horas;"
-    "Portugal|Número Europeu de Emergência|112|emergência")
+    "Brasil|Polícia Militar|190|perigo imediato|violence,abuse;"
+    "Brasil|Disque 100|100|direitos humanos, crianças, idosos|"
+    "violence,abuse;"
+    "Brasil|Ligue 180|180|atendimento à mulher|violence,abuse;"
+    "Portugal|SNS 24|808 24 24 24|saúde, 24 horas|suicide,self_harm,overdose;"
+    "Portugal|Número Europeu de Emergência|112|emergência;"
+    "Portugal|Violência doméstica (apoio à vítima)|800 202 148|gratuita, 24 horas|violence,abuse;"
+    "Portugal|SOS-Criança|116 111|crianças e jovens|abuse")
+CRISIS_KINDS = ("suicide", "self_harm", "violence", "abuse", "overdose")
 _PHONE = re.compile(r"\d+(?: \d+)*")
 
 
 def parse_contacts(value: str) -> tuple[CrisisContact, ...]:
-    """`País|Serviço|Número|Observação` entries separated by `;` (the observation is optional)."""
+    """`País|Serviço|Número|Observação|tipos` entries separated by `;` (observation and kinds optional;
+    kinds are crisis kinds separated by commas, none = shown in every crisis)."""
     contacts = []
     for entry in (e.strip() for e in value.split(";")):
         if not entry:
             continue
         fields_ = [f.strip() for f in entry.split("|")]
-        if len(fields_) not in (3, 4) or not all(fields_[:3]):
-            raise ValueError(f"use País|Serviço|Número|Observação em cada contato (recebido {entry!r})")
+        if len(fields_) not in (3, 4, 5) or not all(fields_[:3]):
+            raise ValueError(f"use País|Serviço|Número|Observação|tipos em cada contato (recebido {entry!r})")
         digits = fields_[2].replace(" ", "")
         if not _PHONE.fullmatch(fields_[2]) or not 3 <= len(digits) <= 15:
             raise ValueError(f"número de telefone inválido {fields_[2]!r}: só dígitos e espaços, de 3 a 15 dígitos")
-        contacts.append(CrisisContact(*fields_))
+        kinds = tuple(k.strip() for k in (fields_[4] if len(fields_) == 5 else "").split(",") if k.strip())
+        unknown = [k for k in kinds if k not in CRISIS_KINDS]
+        if unknown:
+            raise ValueError(f"tipo de crise desconhecido {unknown[0]!r}: use {', '.join(CRISIS_KINDS)}")
+        contacts.append(CrisisContact(*fields_[:4], kinds=kinds))
     if not contacts:
         raise ValueError("informe ao menos um contato de ajuda")
     return tuple(contacts)
@@ -187,7 +203,11 @@ class Settings:
                                      help="build the vector index in the background at start")
     crisis_contacts: tuple[CrisisContact, ...] = setting(
         "PASTOR_CRISIS_CONTACTS", CRISIS_CONTACTS_DEFAULT, parse_contacts,
-        help="help lines shown in a crisis: País|Serviço|Número|Observação, separated by `;`")
+        help="help lines shown in a crisis: País|Serviço|Número|Observação|tipos, separated by `;` "
+             "(tipos: suicide, self_harm, violence, abuse, overdose separated by commas; none = every crisis)")
+    semantic_router: bool = setting("PASTOR_SEMANTIC_ROUTER", "true", _bool,
+                                     help="route messages by meaning too (nearest labelled examples on the embedder); "
+                                          "off = crisis lexicon and rules only")
     # Abuse limits, storage and privacy (issue 11).
     trusted_proxies: tuple[str, ...] = setting(
         "PASTOR_TRUSTED_PROXIES", "", _words,

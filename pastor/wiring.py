@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
 from pastor.answer.chat import ChatService
+from pastor.answer.routing import Router
 from pastor.answer.turnlog import TurnLog
 from pastor.config import Settings
 from pastor.search.engine import Engine
@@ -24,9 +27,26 @@ def build_turnlog(settings: Settings) -> TurnLog:
                    retention_days=settings.log_retention_days)
 
 
+log = logging.getLogger(__name__)
+
+
+def build_router(settings: Settings, engine: Engine) -> Router:
+    """The crisis lexicon and rules, with the semantic router on the engine's embedder when it is loaded
+    and wanted; without it (no embedder, or it failed) the lexicon and rules still route alone."""
+    if not settings.semantic_router or engine.embedder is None:
+        return Router()
+    from pastor.answer.semantic_router import SemanticRouter
+    try:
+        return Router(SemanticRouter(engine.embedder))
+    except Exception:  # routing by words must survive a broken embedder
+        log.exception("semantic router failed to load; routing by the lexicon and rules only")
+        return Router()
+
+
 def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: TurnLog | None = None) -> ChatService:
     """A chat service over the engine's retriever and Bible, with the configured provider and turn log."""
     return ChatService(engine.retriever, engine.bible, provider or build_provider(settings),
                        turnlog=turnlog or build_turnlog(settings), top_k=settings.top_k,
                        history_turns=settings.history_turns, max_chars=settings.max_message_chars,
-                       crisis_contacts=settings.crisis_contacts, deadline=settings.llm_timeout)
+                       crisis_contacts=settings.crisis_contacts, deadline=settings.llm_timeout,
+                       router=build_router(settings, engine))

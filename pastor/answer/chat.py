@@ -8,6 +8,8 @@ import time
 from typing import Iterator
 
 from pastor.answer import degraded, prompts, safety
+from pastor.answer.routing import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
+from pastor.answer.scope import out_of_scope_reply
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
@@ -18,6 +20,7 @@ from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.providers import ProviderError
 from pastor.search.modes import Mode
+from pastor.search.retrieval import CONVERSATION_REASON, SearchResult
 
 log = logging.getLogger("pastor.answer")
 
@@ -37,7 +40,8 @@ class ChatService:
     """Runs turns against what it is given: a retriever, the Bible shown, a provider and a turn log."""
 
     def __init__(self, retriever, bible, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
-                 max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS, deadline: float = 60.0):
+                 max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS, deadline: float = 60.0,
+                 router: Router | None = None):
         self.retriever = retriever
         self.bible = bible
         self.provider = provider
@@ -47,6 +51,7 @@ class ChatService:
         self.max_chars = max_chars
         self.crisis_contacts = crisis_contacts
         self.deadline = deadline  # seconds for a whole reply (LLM_TIMEOUT), however slowly it trickles
+        self.router = router or Router()  # lexicon and rules; the runtime adds the semantic router when it is ready
 
     # -- public ------------------------------------------------------------------------------------
     def turn(self, message: str, history: list[dict] | None = None,
@@ -55,9 +60,16 @@ class ChatService:
         turn = Turn.start(check_message(message, self.max_chars), self.provider)
         deadline = Deadline(self.deadline)  # one for every model call of the turn
         history = history or []
-        crisis = safety.detect_crisis(turn.message)
-        if crisis is not None:
-            yield from self._finish(turn, self._crisis(crisis))
+        route = self.router.route(turn.message)
+        if route.name == CRISIS:
+            yield from self._finish(turn, self._crisis(route))
+            return
+        if route.name == OUT_OF_SCOPE:
+            yield from self._finish(turn, TurnUpdate("", out_of_scope_reply(route.kind), mode=Mode.OUT_OF_SCOPE,
+                                                     reason=f"fora do escopo pastoral: {route.kind}"))
+            return
+        if route.name == CONVERSATIONAL:
+            yield from self._converse(turn, history, cancel, deadline, route.kind)
             return
         try:
             query, rewrite_timed_out = self._standalone(turn, history, deadline, cancel), False
@@ -81,6 +93,19 @@ class ChatService:
         if not self.provider.generates:
             # Without a model, conversation gets the fixed self-description; anything else the verses.
             update.answer = prompts.SELF_DESCRIPTION if result.mode == Mode.CONVERSATIONAL else degraded.verses_only(result)
+            yield from self._finish(turn)
+            return
+        yield from self._generate(turn, history, cancel, deadline)
+
+    def _converse(self, turn: Turn, history: list[dict], cancel, deadline: Deadline,
+                  kind: str = "") -> Iterator[TurnUpdate]:
+        """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
+        with the conversation's history (so "não entendi" rephrases the last answer); without one, the
+        fixed self-description, or for "não entendi" an invitation to say what was unclear."""
+        turn.result = SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON, [])
+        turn.update.mode, turn.update.reason = Mode.CONVERSATIONAL, CONVERSATION_REASON
+        if not self.provider.generates:
+            turn.update.answer = prompts.NOT_UNDERSTOOD if kind == CLARIFY else prompts.SELF_DESCRIPTION
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
@@ -118,6 +143,7 @@ class ChatService:
         return rewritten if 0 < len(rewritten) <= 500 else message
 
     def _crisis(self, crisis) -> TurnUpdate:
+        """The crisis reply: help lines first, then the safety message and comforting verses."""
         bible = self.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
         lines = [safety.crisis_message(crisis.kind, self.crisis_contacts), ""]

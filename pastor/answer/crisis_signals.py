@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-SUICIDE, SELF_HARM, ABUSE, OVERDOSE = "suicide", "self_harm", "abuse", "overdose"
+SUICIDE, SELF_HARM, ABUSE, OVERDOSE, VIOLENCE = "suicide", "self_harm", "abuse", "overdose", "violence"
 
 
 # Words that put the person in the sentence. Topic words alone (`suicídio`, `overdose`,
@@ -100,7 +100,7 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
               r"(?:aqui|vivo|viva|vivendo)\b"),
     (SUICIDE, r"\b(?:vou|quero|queria|pensando\s+em|penso\s+em|vontade\s+de)\s+(?:me\s+)?(?:pular|jogar|atirar)\s+"
               r"(?:me\s+)?(?:\w+\s+){0,4}?(?:ponte|janela|predio|viaduto|telhado|sacada|"
-              r"laje|andar|penhasco|trem|metro|carro|onibus|caminhao)\b"),
+              r"laje|andar|penhasco|trem|comboio|linha|metro|carro|onibus|caminhao)\b"),
     (SUICIDE, r"\b(?:estou|to|tou)\s+(?:em\s+cima|no\s+alto|na\s+beira|no\s+parapeito)\s+d[aoe]\s+"
               r"(?:ponte|predio|viaduto|telhado|laje|janela|penhasco|linha\s+do\s+trem|trilhos?)\b"),
     (SUICIDE, _NOT + r"\b(?:penso|pensei|pensando|fico\s+pensando|penso\s+muito)\s+em\s+(?:morrer|sumir|acabar\s+com\s+tudo)\b"),
@@ -214,7 +214,7 @@ _TOPICAL: tuple[tuple[str, str], ...] = (
 )
 
 # When several signals appear, the most urgent decides the message.
-PRIORITY = (SUICIDE, OVERDOSE, SELF_HARM, ABUSE)
+PRIORITY = (SUICIDE, OVERDOSE, VIOLENCE, SELF_HARM, ABUSE)
 PERSONAL = tuple((kind, re.compile(p)) for kind, p in _PERSONAL)
 TOPICAL = tuple((kind, re.compile(p), _OWN_STATE if kind in (SUICIDE, SELF_HARM) else _FIRST_PERSON)
                 for kind, p in _TOPICAL)

@@ -11,14 +11,20 @@ from pastor.search.modes import Mode
 
 MODES = (Mode.RAG, Mode.LEXICAL_FALLBACK, Mode.REFERENCE, Mode.CONVERSATIONAL, Mode.CRISIS)
 
-NO_EVIDENCE_MESSAGE = ("O texto bíblico indexado não aborda diretamente esse assunto. Posso meditar com "
-                       "você os princípios de amor e sabedoria presentes na Palavra, se quiser explorar um deles.")
+# Never "the Bible is silent on this": only the search failed, and the person is invited to say more.
+NO_EVIDENCE_MESSAGE = ("Desta vez a minha busca não encontrou passagens que respondam bem à sua mensagem. "
+                       "Pode me contar um pouco mais, com outras palavras, o que você está vivendo ou o que quer "
+                       "saber? Assim eu procuro de novo na Palavra com você.")
 
 NONE_PROVIDER_INTRO = ("Não há um modelo de linguagem configurado, então deixo aqui, sem comentários, os "
                        "versículos do texto indexado que mais se aproximam da sua mensagem:")
 
 # What the assistant says about itself: the model's guide for questions like "quem é você?", and
 # the whole answer to a conversational message when no model is configured.
+# "Não entendi" without a model to explain again: ask what was unclear instead of searching the words.
+NOT_UNDERSTOOD = ("Desculpe se não fui claro. Me diga qual parte ficou confusa, ou conte com outras palavras o "
+                  "que você procura, e eu tento de novo com você.")
+
 SELF_DESCRIPTION = ("Olá! Eu sou o Pastor Online, um assistente de aconselhamento pastoral em português. Você "
                     "pode me contar o que está vivendo ou perguntar sobre um tema da fé, e eu respondo com "
                     "versículos da Bíblia que encontro no texto indexado, sempre citando a referência. Não "
@@ -59,13 +65,15 @@ _MODE_GUIDE = {
     Mode.RAG: "Responda à mensagem da pessoa usando as fontes abaixo e citando os versículos que usar.",
     Mode.LEXICAL_FALLBACK: ("As fontes abaixo foram encontradas por palavras-chave e podem ser só parcialmente "
                        "relevantes. Use apenas as que realmente tratam da mensagem, citando-as; se nenhuma "
-                       "servir, diga com simplicidade que o texto indexado não aborda diretamente o assunto."),
+                       "servir, diga com simplicidade que a busca não encontrou passagens sobre isso e convide a "
+                       "pessoa a contar mais."),
     Mode.REFERENCE: ("A pessoa pediu uma passagem específica. Apresente a passagem das fontes, citando-a, e "
                 "ofereça uma breve reflexão pastoral sobre ela."),
     Mode.CONVERSATIONAL: ("A mensagem é um cumprimento, agradecimento, risada, despedida ou uma pergunta sobre "
                           "você. Responda em uma ou duas frases calorosas, sem citar versículos nem referências, "
                           "e coloque-se à disposição para conversar, orar ou refletir sobre o que a pessoa tiver "
-                          "no coração. Se ela perguntar quem você é ou o que faz, diga, com suas palavras: "
+                          "no coração. Se ela disser que não entendeu, explique de novo a sua resposta anterior com "
+                          "palavras mais simples, sem acrescentar referências novas. Se ela perguntar quem você é ou o que faz, diga, com suas palavras: "
                           + SELF_DESCRIPTION),
     Mode.CRISIS: ("A pessoa pode estar em perigo. Primeiro, com carinho e clareza, incentive-a a procurar agora "
              "o serviço de emergência local e uma pessoa de confiança, sem citar números de telefone. "

@@ -6,17 +6,17 @@ import re
 from dataclasses import dataclass
 
 from pastor.answer.crisis_signals import (ABUSE, OVERDOSE, PERSONAL, PRIORITY, SELF_HARM, SPELLINGS, SUICIDE,
-                                          TOPICAL)
+                                          TOPICAL, VIOLENCE)
 from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
 from pastor.text.smalltalk import normalise as _normalise
 
-__all__ = ["ABUSE", "OVERDOSE", "SELF_HARM", "SUICIDE", "CrisisMatch", "detect_crisis", "crisis_message",
+__all__ = ["ABUSE", "OVERDOSE", "SELF_HARM", "SUICIDE", "VIOLENCE", "CrisisMatch", "detect_crisis", "crisis_message",
            "contact_lines", "DEFAULT_CONTACTS"]
 
 
 @dataclass(frozen=True)
 class CrisisMatch:
-    kind: str  # suicide | self_harm | abuse | overdose
+    kind: str  # suicide | self_harm | violence | abuse | overdose
     phrase: str  # the words that raised the signal, as the person wrote them
 
 
@@ -59,6 +59,10 @@ _BY_KIND = {
             "está em perigo agora, procure um lugar seguro e ligue imediatamente para o serviço de "
             "emergência ou a polícia da sua região. Conte a uma pessoa de confiança e procure os serviços "
             "de proteção e de apoio a vítimas da sua cidade; eles podem ajudar você a ficar em segurança."),
+    VIOLENCE: ("Sua segurança vem primeiro. Se alguém ameaça você ou outra pessoa agora, saia para um lugar "
+               "seguro se puder, tranque-se longe de quem ameaça e ligue imediatamente para a polícia. Avise "
+               "uma pessoa de confiança ou um vizinho. Ninguém tem o direito de ameaçar a sua vida nem a de "
+               "quem você ama."),
     OVERDOSE: ("Isto é uma emergência médica, mesmo que você se sinta bem agora. Ligue imediatamente para o "
                "serviço de emergência da sua região ou peça a alguém que leve você ao pronto-socorro mais "
                "próximo, levando as embalagens do que foi tomado. Não fique sozinho(a): chame agora uma "
@@ -71,15 +75,19 @@ _CLOSING = ("Deus está perto dos que têm o coração quebrantado, e eu continu
 DEFAULT_CONTACTS = parse_contacts(CRISIS_CONTACTS_DEFAULT)
 
 
-def contact_lines(contacts=DEFAULT_CONTACTS) -> str:
-    """The configured help lines, as a Markdown list: the only numbers a crisis reply contains."""
-    lines = ["Se puder, fale agora com quem pode ajudar:"]
-    for contact in contacts:
+def contact_lines(contacts=DEFAULT_CONTACTS, kind: str | None = None) -> str:
+    """The configured help lines for this kind of crisis (all when `kind` is None), as a Markdown list:
+    the only numbers a crisis reply contains."""
+    lines = ["**Ligue agora para quem pode ajudar:**"]
+    chosen = [c for c in contacts if kind is None or not c.kinds or kind in c.kinds] or list(contacts)
+    for contact in chosen:
         note = f" ({contact.note})" if contact.note else ""
         lines.append(f"- {contact.country}: {contact.service} — **{contact.number}**{note}")
     return "\n".join(lines)
 
 
 def crisis_message(kind: str, contacts=DEFAULT_CONTACTS) -> str:
-    """Safety first, in Portuguese and warm; the phone numbers are only the configured, verified ones."""
-    return "\n\n".join((_OPENING, _BY_KIND.get(kind, _BY_KIND[SUICIDE]), contact_lines(contacts), _CLOSING))
+    """Safety first, in Portuguese and warm; the phone numbers are only the configured, verified ones, and
+    they come first so that they are on screen when the reply arrives (a phone shows a few lines)."""
+    kind = kind if kind in _BY_KIND else SUICIDE
+    return "\n\n".join((contact_lines(contacts, kind), _OPENING, _BY_KIND[kind], _CLOSING))

@@ -14,6 +14,7 @@ class Mode(StrEnum):
     CONVERSATIONAL = "conversational"  # greetings, thanks, questions about the assistant
     NO_EVIDENCE = "no_evidence"  # fixed message, no model call
     CRISIS = "crisis"  # safety message first, no model call
+    OUT_OF_SCOPE = "out_of_scope"  # medical, legal or financial advice: a kind fixed reply, no model call
     # The model could not be reached (or refused) before writing anything: the retrieved verses are
     # shown under a fixed introduction with how to enable a model. A mode, not only a reason, so a
     # client never takes the verses-only answer for a model's answer in the retrieval's mode.

@@ -26,7 +26,7 @@ _SPELLINGS = {
 # Greetings, thanks, farewells and acknowledgements.
 _GREETINGS = (
     "oi", "ola", "opa", "eai", "e ai", "salve", "bom dia", "boa tarde", "boa noite", "tudo bem", "tudo bom",
-    "tudo certo", "tudo tranquilo", "tudo joia", "joia", "beleza", "como vai", "como vai voce", "como voce esta", "como esta",
+    "tudo certo", "como tem passado", "como tem andado", "tudo tranquilo", "tudo joia", "joia", "beleza", "como vai", "como vai voce", "como voce esta", "como esta",
     "a paz do senhor", "paz do senhor", "graca e paz", "a paz", "obrigado", "obrigada", "obrigadao",
     "muito obrigado", "muito obrigada", "brigado", "brigada", "valeu", "gratidao", "agradeco", "amem",
     "tchau", "ate logo", "ate mais", "ate amanha", "deus te abencoe", "deus abencoe", "deus o abencoe",
@@ -38,7 +38,8 @@ _GREETINGS = (
 _META = (
     r"quem e (?:voce|o senhor|a senhora)", r"quem (?:e que )?(?:esta )?(?:falando|ai|fala)",
     r"(?:pra|para) (?:que|o que) serve (?:isso|isso aqui|esse chat|este chat|esse site|este site|voce|o site|o chat)",
-    r"voce responde (?:qualquer coisa|tudo|perguntas|qualquer pergunta)", r"(?:pode )?explica(?:r)? (?:de novo|melhor)",
+    r"voce responde (?:qualquer coisa|tudo|perguntas|qualquer pergunta)", r"(?:pode |poderia |consegue )?(?:me )?explica(?:r)?(?: isso)? (?:de novo|melhor|de outro jeito|de outra forma|"
+    r"com outras palavras|mais simples|de um jeito mais simples)",
     r"nao entendi (?:sua resposta|a resposta|o que voce (?:disse|falou|quis dizer))",
     r"o que (?:e )?(?:que )?voce (?:faz|sabe fazer|pode fazer|consegue fazer|e)",
     r"voce e (?:um |uma |o |a )?(?:robo|humano|humana|pessoa(?: de verdade| real)?|maquina|programa|"
@@ -59,7 +60,8 @@ _LAUGHTER = r"k{2,}|(?:a?ha|he|hi|hue|hua|rs)(?:ha|he|hi|hue|hua|rs)+h?|lol"
 _FILLERS = ("pastor", "pastora", "irmao", "irma", "querido", "querida", "amigo", "amiga", "e", "voce",
             "tambem", "mesmo", "muito", "sim", "pela", "pelas", "pelo", "palavras", "resposta", "ajuda", "por",
             "tudo", "a", "o", "ai", "aqui", "entao", "hoje", "ne", "viu", "bem", "agora", "senhor",
-            "mais", "isso", "hmm", "hum", "uhm", "ah")
+            "mais", "isso", "hmm", "hum", "uhm", "ah", "com", "senhora", "palavra", "mensagem", "linda",
+            "abencoada")
 
 _TALK = tuple(re.compile(r"(?:" + p + r")\b") for p in [re.escape(g) for g in _GREETINGS] + [_LAUGHTER])
 _ASK = tuple(re.compile(r"(?:" + p + r")\b") for p in _META)

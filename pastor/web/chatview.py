@@ -12,6 +12,10 @@ from pastor.text.canonical import canonical
 from pastor.web.render import MODE_LABELS, escape, one_line
 
 PREPARING = "⏳ _preparando resposta…_"
+# Marks a crisis reply: the page script (assets/page.js) brings its top, the help lines, into view
+# instead of letting the chat scroll to its end (issue 21: on a phone the numbers were off screen).
+CRISIS_MARK = '<span class="pastor-crisis-top"></span>'
+
 INTERRUPTED = INTERRUPTED_NOTE  # the same mark the chat service puts on an answer it did not finish
 
 # A source's fused score placed between the weakest and the strongest source of the same answer:

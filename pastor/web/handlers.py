@@ -51,6 +51,8 @@ def answer_markdown(update, pending: bool) -> str:
                                 update.citations if update.done else None)
     if pending:
         text = (text.rstrip() + "\n\n" if text.strip() else "") + chatview.PREPARING
+    if update.mode == Mode.CRISIS:
+        text = chatview.CRISIS_MARK + text
     return text
 
 

@@ -109,6 +109,7 @@ def details_markdown(status: dict) -> str:
         ("Modelo de linguagem", f"{llm.get('provider', '—')} / {llm.get('model') or 'padrão'}"),
         ("Por que este modelo", llm.get("choice") or "—"),
         ("Modelo alcançável", _reachable_text(llm)),
+        ("Roteamento (crise, conversa, fora do escopo)", status.get("router") or "—"),
     ]
     if llm.get("reachable") is False and llm.get("setup_hint"):
         rows.append(("Como ativar as respostas comentadas", llm["setup_hint"]))

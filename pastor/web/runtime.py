@@ -279,6 +279,7 @@ class Runtime:
         data["attributions"] = self.attributions()
         data["storage_warning"] = self.turnlog.warning if self.turnlog is not None else None
         data["reindex_enabled"] = self.reindex_refusal() is None
+        data["router"] = self.chat.router.active if self.chat is not None else "léxico + regras"
         return data
 
     def _llm_status(self) -> dict:

@@ -130,6 +130,7 @@ class Status(TypedDict, total=False):
     index_notice: str | None  # integrity news: corruption found and rebuilt, waiting for another build
     storage_warning: str | None  # the turn log could not be written: turns kept in memory
     reindex_enabled: bool
+    router: str  # which router sends messages to crisis, conversation, out of scope or the search
 
 
 class ReindexResult(TypedDict):

@@ -212,20 +212,22 @@ class TestModes:
 
 
 class TestCrisis:
-    @pytest.mark.parametrize("message", ["Eu quero morrer, não aguento mais viver",
-                                         "Meu marido me bate todos os dias"])
-    def test_routed_before_retrieval_without_the_model(self, chat, provider, queries, message):
+    @pytest.mark.parametrize("message, lines", [
+        ("Eu quero morrer, não aguento mais viver", ("**188**", "**192**", "**808 24 24 24**", "**112**")),
+        ("Meu marido me bate todos os dias", ("**190**", "**180**", "**100**", "**112**", "**800 202 148**"))])
+    def test_routed_before_retrieval_without_the_model(self, chat, provider, queries, message, lines):
         _, final = run(chat, message)
         assert final.mode == "crisis" and final.reason.startswith("sinal de crise:")
         assert provider.calls == 0 and queries == []
         kind = safety.detect_crisis(message).kind
         assert final.answer.startswith(safety.crisis_message(kind))
         # Every number shown is a configured help line or belongs to a verse quoted below it.
-        configured = set(re.findall(r"\d+", " ".join(" ".join(c) for c in safety.DEFAULT_CONTACTS)))
+        configured = set(re.findall(r"\d+", " ".join(" ".join(c[:4]) for c in safety.DEFAULT_CONTACTS)))
         assert set(re.findall(r"\d+", safety.crisis_message(kind))) <= configured
         quoted = " ".join(s["reference"] + " " + s["text"] for s in final.sources)
         assert set(re.findall(r"\d+", final.answer)) <= configured | set(re.findall(r"\d+", quoted))
-        assert "**188**" in final.answer and "**808 24 24 24**" in final.answer
+        assert all(line in final.answer for line in lines)  # the help lines of this kind of crisis
+        assert final.answer.startswith("**Ligue agora")  # help lines first: on screen when the reply arrives
         assert [s["id"] for s in final.sources] == list(CRISIS_VERSES)  # all five are in the tiny corpus
         assert all(s["cited"] for s in final.sources)
         assert final.citations == [s["reference"] for s in final.sources]
@@ -293,7 +295,7 @@ class TestFollowUp:
     def test_a_greeting_mid_conversation_stays_a_greeting(self, chat, provider, queries):
         provider.enqueue("Quantas vezes devo perdoar?", "Tudo bem, graças a Deus! Estou aqui.")
         _, final = run(chat, "oi, tudo bem?", HISTORY)
-        assert queries == ["oi, tudo bem?"] and final.mode == "conversational"
+        assert queries == [] and final.mode == "conversational"  # neither rewritten nor searched
         assert provider.calls == 1
 
     def test_standalone_question_is_not_rewritten(self, chat, provider, queries):
@@ -416,3 +418,24 @@ class TestRealEmbedder:
         assert final.mode == "rag"
         assert final.citations and final.removed_citations == []
         assert final.sources[0]["cited"] and final.sources[0]["id"] in {"PHP 4:6", "1PE 5:7"}
+
+
+class TestOutOfScope:
+    def test_medical_advice_gets_the_kind_fixed_reply_without_search_or_model(self, chat, provider, queries):
+        _, final = run(chat, "qual remédio devo tomar pra dor de cabeça?")
+        assert final.mode == "out_of_scope" and final.reason == "fora do escopo pastoral: medical"
+        assert "médico ou de um farmacêutico" in final.answer and "orar" in final.answer
+        assert provider.calls == 0 and queries == [] and final.sources == []
+
+    def test_not_understood_without_a_model_asks_what_was_unclear(self, chat_engine, queries):
+        chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
+        _, final = run(chat, "não entendi, pode explicar de outro jeito?", HISTORY)
+        assert final.mode == "conversational" and final.answer == prompts.NOT_UNDERSTOOD and queries == []
+        _, final = run(chat, "boa noite, tudo bem com o senhor?", HISTORY)
+        assert final.answer == prompts.SELF_DESCRIPTION
+
+    def test_not_understood_asks_the_model_with_the_history_instead_of_searching(self, chat, provider, queries):
+        provider.enqueue("Vou explicar de outro jeito: Deus perdoa sempre.")
+        _, final = run(chat, "não entendi, pode explicar de outro jeito?", HISTORY)
+        assert final.mode == "conversational" and queries == [] and provider.calls == 1
+        assert "outro jeito" in final.answer

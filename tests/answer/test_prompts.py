@@ -28,9 +28,10 @@ class TestSystemPrompt:
         assert rule in SYSTEM_PROMPT
 
     def test_fixed_messages(self):
-        assert NO_EVIDENCE_MESSAGE == ("O texto bíblico indexado não aborda diretamente esse assunto. Posso "
-                                       "meditar com você os princípios de amor e sabedoria presentes na "
-                                       "Palavra, se quiser explorar um deles.")
+        # Issue 21: the search failed, not the Bible; the person is invited to say more.
+        assert "busca não encontrou passagens" in NO_EVIDENCE_MESSAGE and "contar um pouco mais" in NO_EVIDENCE_MESSAGE
+        for silent in ("não aborda", "não fala", "não diz", "silencia"):
+            assert silent not in NO_EVIDENCE_MESSAGE
         assert NONE_PROVIDER_INTRO and "versículos" in NONE_PROVIDER_INTRO
 
 

@@ -88,6 +88,7 @@ def settings_for(data_dir: Path, **env: str) -> Settings:
         "PASTOR_TOPICS": "",
         "PASTOR_ADAPTER_QUESTIONS": "",
         "EMBEDDING_MODEL": FAKE_MODEL,
+        "PASTOR_SEMANTIC_ROUTER": "false",  # the hashing embedder has no meaning to route by
         "LLM_PROVIDER": "fake",
         "PASTOR_EMBED_BATCH": "8",
     }

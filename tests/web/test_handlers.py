@@ -385,6 +385,16 @@ class TestRespond:
         final = run_turn(app, "Sl 23", convo=convo)[-1]
         assert "referência bíblica" in final[2] and "busquei" not in final[2]
 
+    def test_the_status_names_the_semantic_router_and_a_crisis_reply_is_marked_for_the_page(self, app):
+        from pastor.web import chatview, render
+        status = app.runtime.status()
+        assert "semântico" in status["router"] and status["router"] in render.details_markdown(status)
+        calls = app.provider.calls
+        chat = run_turn(app, "minha amiga disse que vai pular da ponte hoje")[-1][0]
+        answer = next(m["content"] for m in chat if m["role"] == "assistant" and "Ligue agora" in m["content"])
+        assert answer.startswith(chatview.CRISIS_MARK + "**Ligue agora")
+        assert app.provider.calls == calls  # no model call
+
     def test_a_rewritten_follow_up_shows_what_was_searched(self, app):
         convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
         app.provider.enqueue("Como perdoar de novo quem me feriu?", "Perdoe como Deus perdoou: Efésios 4:32.")

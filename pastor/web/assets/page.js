@@ -113,13 +113,30 @@
     chat.querySelectorAll("[aria-label], [title]").forEach(relabel);
   }
 
+  // A crisis reply opens with the help lines: show its top, not its end. Gradio scrolls the chat to the
+  // bottom after each render, so for a short while every render is followed by this; then the person
+  // scrolls freely.
+  const CRISIS_HOLD_MS = 2000;
+  let crisisCount = 0;  // crisis replies in the chat: one more means a new one arrived
+  let holdUntil = 0;
+  function showCrisis() {
+    const marks = document.querySelectorAll("#chatbot .pastor-crisis-top");
+    if (marks.length > crisisCount) holdUntil = Date.now() + CRISIS_HOLD_MS;
+    crisisCount = marks.length;
+    if (!marks.length || Date.now() > holdUntil) return;
+    marks[marks.length - 1].scrollIntoView({ block: "start", behavior: "instant" });
+  }
+  // Gradio's own scroll to the end sets scrollTop without changing the page: answer it too.
+  document.addEventListener("scroll", () => { if (Date.now() <= holdUntil) showCrisis(); }, true);
+
   let pending = false;
   const schedule = () => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; label(); });
+    requestAnimationFrame(() => { pending = false; label(); showCrisis(); });
   };
   new MutationObserver(schedule).observe(document.documentElement, {
-    subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label", "title"],
+    subtree: true, childList: true, characterData: true, attributes: true,
+    attributeFilter: ["aria-label", "title"],
   });
 })();

@@ -1,0 +1,94 @@
+"""Person and time in a message: a third party at risk, a threat from someone, preparations, and what is not now."""
+
+from __future__ import annotations
+
+import re
+
+from pastor.answer.crisis_signals import ABUSE, SUICIDE, VIOLENCE
+
+_OTHER = (r"(?:meu|minha|o\s+meu|a\s+minha)\s+(?:\w+\s+){0,2}?(?:amig[oa]|irma[o]?|filh[oa]|pai|mae|marido|esposa|"
+          r"esposo|mulher|namorad[oa]|companheir[oa]|colega|vizinh[oa]|primo|prima|tio|tia|avo|sobrinh[oa]|"
+          r"padrasto|madrasta|ex|cunhad[oa]|sogr[oa]|genro|nora)")
+_SAYS = r"(?:\w+\s+){0,4}?(?:disse|diz|fala|falou|falando|anda\s+falando|escreveu|postou|mandou|ameaca|ameacou|quer|vai|esta|ta|tentou)"
+_SELF_ACT = (r"(?:se\s+matar|matar\s+se|se\s+jogar|jogar\s+se|atirar\s+se|se\s+atirar|pular|se\s+enforcar|enforcar\s+se|"
+             r"tirar\s+a\s+(?:propria\s+)?vida|se\s+cortar|se\s+suicidar|(?:quer|queria)\s+morrer|acabar\s+com\s+(?:a\s+)?(?:propria\s+)?vida)")
+_WEAPON = r"(?:arma|revolver|pistola|faca|facao|espingarda|canivete)"
+_THREAT_WHO = r"(?:a\s+gente|nos|todos|todo\s+mundo|a\s+familia|a\s+nossa\s+familia|minha\s+mae|meus\s+filhos|as\s+criancas|comigo|os\s+colegas)"
+
+# Each rule: kind, pattern over the folded message. They raise a crisis the lexicon of the person's own
+# words cannot see: someone else at risk, a threat from someone, means prepared without the word.
+RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind, p in (
+    (SUICIDE, _OTHER + r"\s+" + _SAYS + r"\s+(?:\w+\s+){0,3}?" + _SELF_ACT + r"\b"),
+    (SUICIDE, r"\b(?:parou|deixou|para|deixa)\s+de\s+(?:tomar|comer)\b(?:\s+\w+){0,6}\s+(?:pra|para)\s+morrer\b"),
+    (SUICIDE, r"\b(?:comprei|arrumei|consegui|separei|juntei|escondi|guardei)\s+(?:uma\s+|a\s+|os\s+|as\s+|o\s+|um\s+)?"
+              r"(?:corda|arma|revolver|veneno|chumbinho|comprimidos|remedios|pilulas|calmantes|estilete|gilete|lamina|laminas)\b"),
+    (SUICIDE, r"\b(?:e\s+)?(?:a\s+)?minha\s+ultima\s+mensagem\b|\bsinto\s+me\s+(?:um\s+)?(?:peso|fardo|estorvo)\b"),
+    (VIOLENCE, r"\b(?:vai|disse\s+que\s+vai|falou\s+que\s+vai|jurou\s+que\s+vai|ameacou|ameaca|prometeu)\s+"
+               r"(?:\w+\s+){0,2}?(?:matar|acabar\s+com|atirar\s+em)\s+" + _THREAT_WHO + r"\b"),
+    (VIOLENCE, r"\b(?:com|pegou|pegar|trazer|levar|trouxe|tem)\s+(?:uma\s+|um\s+|a\s+|o\s+)?" + _WEAPON +
+               r"\b(?:\s+\w+){0,8}?\s+(?:ameac\w+|matar|mata|atirar|escola|gritando|me\s+pegar)\b"),
+    (VIOLENCE, r"\b(?:ameac\w+|matar|mata|atirar)\b(?:\s+\w+){0,6}?\s+(?:com\s+)?(?:uma\s+|um\s+|a\s+|o\s+)?" + _WEAPON + r"\b"),
+    (SUICIDE, r"\b(?:nao|ja\s+nao)\s+vou\s+(?:mais\s+)?estar\s+(?:mais\s+)?aqui\s+amanha\b"),
+    (SUICIDE, r"\b(?:forma|jeito|maneira|modo)\s+(?:mais\s+)?(?:menos\s+doloros[oa]|mais\s+rapid[oa]|indolor)\s+de\s+"
+              r"(?:morrer|me\s+matar|acabar\s+com\s+tudo)\b"),
+    (SUICIDE, r"\bse\s+eu\s+(?:pular|me\s+jogar|me\s+atirar|atirar\s+me|jogar\s+me)\b"),
+    (SUICIDE, r"\b(?:a\s+pensar|pensando)\s+(?:\w+\s+)?em\s+(?:atirar\s+me|me\s+atirar|jogar\s+me|me\s+jogar)\b"),
+    (SUICIDE, r"\bcom\s+(?:a|uma|o|um)\s+(?:faca|arma|gilete|lamina|corda|revolver)\s+na\s+mao\b"),
+    (SUICIDE, r"\b(?:ja\s+)?tentei\s+(?:uma\s+vez|antes)\b(?:\s+\w+){0,5}?\s+(?:vou\s+fazer\s+direito|vou\s+conseguir)\b"),
+    (ABUSE, r"\b(?:padrasto|tio|primo|vizinho|avo|namorado\s+da\s+minha\s+mae|pai)\b(?:\s+\w+){0,4}?\s+(?:entra|entrava|vem|vinha)\s+"
+            r"(?:no\s+)?(?:meu\s+)?quarto\b"),
+))
+
+# Not literal: laughter, hyperbole, idiom. They keep a message ordinary.
+_NOT_NOW = tuple(re.compile(p) for p in (
+    r"\b(?:k{3,}|(?:rs){2,}|(?:ha){2,}|(?:kk)+)\b",  # laughter: "quero morrer kkkk" after a football loss
+    r"\bde\s+(?:tanto\s+)?(?:estudar|trabalhar|rir|vergonha|saudade|fome|calor|frio|tedio|sono|cansaco)\b",
+    # "vai me matar se eu atrasar" is hyperbole; "disse que vai me matar se eu contar" is a threat.
+    r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de)\b|\b(?:chefe|professora?|mae|pai|treinador)\s+vai\s+me\s+matar\b",
+    r"\bcorda\s+no\s+pescoco\b|\bbateu\s+as\s+botas\b|\benforcar\s+(?:no|na|com)\s+(?:cartao|banco|conta|contas|parcelas|"
+    r"dividas?|prestac\w+|aluguel)\b|\bmatar\s+(?:a\s+)?(?:saudade|aula|tempo|fome|sede|charada)\b|\bde\s+matar\b",
+))
+# The past is over only when nothing says it goes on: "abusava de mim quando eu era criança e ainda vem em casa".
+_ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|ate\s+hoje|de\s+novo)\b")
+_NOT_NOW_PAST = re.compile(
+    r"\b(?:ano\s+passado|ha\s+\d+\s+anos|ha\s+(?:muitos|alguns|uns)\s+anos|quando\s+(?:eu\s+)?era\s+(?:crianca|"
+    r"adolescente|jovem|nova|novo)|antigamente|(?:ja\s+)?faz\s+\d+\s+anos|(?:hoje|hj|agora)\s+(?:eu\s+)?(?:estou|to|tou)\s+bem|ja\s+superei|"
+    r"estou\s+curad[oa])\b")
+# A question of doctrine or a Bible story: ordinary when only the semantic router saw a crisis.
+_DOCTRINE = tuple(re.compile(p) for p in (
+    r"\b(?:o\s+que\s+a\s+biblia|a\s+biblia\s+(?:diz|fala)|e\s+pecado|vai\s+(?:pro|para\s+o)\s+inferno|"
+    r"por\s+que\s+(?:deus|caim|davi|judas|saul|sansao)|na\s+biblia)\b",
+))
+
+
+def third_party_or_threat(normal: str) -> tuple[str, str] | None:
+    """(kind, words) of the first rule that holds on the folded message, or None."""
+    for kind, pattern in RULES:
+        match = pattern.search(normal)
+        if match:
+            return kind, match.group(0)
+    return None
+
+
+# Laughing emoji are lost when the message is folded: look for them in the text as written.
+_LAUGHING_EMOJI = re.compile("[\U0001F602\U0001F923\U0001F606\U0001F605\U0001F639]")
+
+
+def not_now(normal: str, text: str = "") -> bool:
+    """Laughter, hyperbole, idiom or the past: not a crisis happening now."""
+    if _LAUGHING_EMOJI.search(text) or any(p.search(normal) for p in _NOT_NOW):
+        return True
+    return bool(_NOT_NOW_PAST.search(normal)) and not _ONGOING.search(normal)
+
+
+def asks_about_faith(normal: str) -> bool:
+    """Names the Bible, a verse, prayer or God: a question for the search, not small talk or advice."""
+    return doctrine(normal) or bool(_FAITH.search(normal))
+
+
+_FAITH = re.compile(r"\b(?:versiculos?|biblia|biblic\w+|passagem|passagens|escrituras?|orar|oracao|deus|jesus|fe)\b")
+
+
+def doctrine(normal: str) -> bool:
+    """A question about what the Bible or the faith says, or about a Bible story."""
+    return any(p.search(normal) for p in _DOCTRINE)

@@ -1,0 +1,82 @@
+"""Routing by meaning: nearest labelled examples of each route, on the embedder the app already loads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+EXAMPLES = Path(__file__).with_name("data") / "route_examples.tsv"
+ROUTES = ("crisis", "ordinary", "conversational", "out_of_scope")
+# Chosen on the dev split of bench/routing_set_independent.jsonl (bench/bench_routing.py --sweep): the score
+# of a route is the mean cosine of its `NEIGHBOURS` nearest examples; a route wins by at least `margin`.
+NEIGHBOURS = 3
+CRISIS_MARGIN = 0.03
+# A short follow-up ("mas e se eu não conseguir?") means what the previous turn meant: by its words alone
+# it sits near everything, so only a clear crisis counts.
+FOLLOW_UP_CRISIS_MARGIN = 0.08
+ROUTE_MARGIN = 0.02  # out of scope
+# Higher for conversation: a short follow-up ("e depois?") sits near the small talk and must be searched.
+CONVERSATION_MARGIN = 0.10
+
+
+@dataclass(frozen=True)
+class Example:
+    route: str
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SemanticVerdict:
+    route: str  # the best route
+    kind: str  # the kind of its nearest example (the crisis kind for a crisis)
+    margin: float  # its score minus the best other route's score
+    crisis_margin: float  # the crisis score minus the best other route's score
+
+
+def load_examples(path: Path = EXAMPLES) -> list[Example]:
+    """`route<TAB>kind<TAB>message` lines; `#` starts a comment. A bad line is an error naming it."""
+    examples = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3 or fields[0] not in ROUTES or not fields[2].strip():
+            raise ValueError(f"{path.name}, linha {number}: use rota<TAB>tipo<TAB>mensagem (rotas: {', '.join(ROUTES)})")
+        examples.append(Example(fields[0], fields[1], fields[2].strip()))
+    return examples
+
+
+class SemanticRouter:
+    """Embeds the labelled examples once; `verdict` compares a message with them."""
+
+    def __init__(self, embedder, examples: list[Example] | None = None):
+        self.examples = examples if examples is not None else load_examples()
+        self.embedder = embedder
+        self._vectors = embedder.encode([e.text for e in self.examples])
+        self._routes = np.array([e.route for e in self.examples])
+        self.name = f"semântico ({len(self.examples)} exemplos, {getattr(embedder, 'name', 'embedder')})"
+
+    def verdict(self, text: str) -> SemanticVerdict:
+        similarity = self._vectors @ self.embedder.encode([text])[0]
+        scores = {route: _top_mean(similarity[self._routes == route]) for route in ROUTES}
+        best = max(ROUTES, key=scores.get)
+        runner_up = max(scores[r] for r in ROUTES if r != best)
+        other_than_crisis = max(scores[r] for r in ROUTES if r != "crisis")
+        nearest = max((i for i in range(len(self.examples)) if self._routes[i] == best), key=lambda i: similarity[i])
+        return SemanticVerdict(best, self.examples[nearest].kind, float(scores[best] - runner_up),
+                               float(scores["crisis"] - other_than_crisis))
+
+    def crisis_kind(self, text: str) -> str:
+        """The kind of the nearest crisis example: which help lines a crisis found by the rules needs."""
+        similarity = self._vectors @ self.embedder.encode([text])[0]
+        crisis = [i for i in range(len(self.examples)) if self._routes[i] == "crisis"]
+        return self.examples[max(crisis, key=lambda i: similarity[i])].kind
+
+
+def _top_mean(similarities: np.ndarray) -> float:
+    if similarities.size == 0:
+        return -1.0
+    return float(np.sort(similarities)[-NEIGHBOURS:].mean())

@@ -1,0 +1,149 @@
+"""Routing before retrieval (issue 21): person and time rules, scope, conversation, the semantic router."""
+
+from __future__ import annotations
+
+import pytest
+
+from pastor.answer.routing import CONVERSATIONAL, CRISIS, ORDINARY, OUT_OF_SCOPE, Router
+from pastor.answer.scope import out_of_scope_reply
+from pastor.answer.semantic_router import Example, SemanticRouter, load_examples
+from pastor.config import parse_contacts
+from pastor.answer.safety import contact_lines, crisis_message
+
+LEXICON = Router()
+
+
+class TestPersonAndTime:
+    @pytest.mark.parametrize("message, kind", [
+        ("minha amiga disse que vai pular do prédio", "suicide"),
+        ("meu irmão anda falando em se enforcar", "suicide"),
+        ("comprei uma corda e já sei onde", "suicide"),
+        ("meu pai disse que vai acabar com a gente hoje", "violence"),
+        ("um colega da escola vai trazer uma arma pra matar todo mundo", "violence"),
+        ("meu padrasto entra no meu quarto de noite", "abuse"),
+    ])
+    def test_a_third_party_at_risk_or_a_threat_is_a_crisis_by_the_rules(self, message, kind):
+        route = LEXICON.route(message)
+        assert (route.name, route.kind) == (CRISIS, kind)
+        assert route.by in ("rules", "lexicon") and route.phrase
+
+    @pytest.mark.parametrize("message", [
+        "meu chefe vai me matar se eu atrasar",
+        "vou me matar de estudar pra essa prova",
+        "quero morrer kkkk perdemos de novo",
+        "quero morrer 😂 que vergonha",
+        "vou me enforcar no cartão de crédito esse mês",
+        "ano passado eu tentei me matar, hoje estou bem",
+        "o que a Bíblia diz sobre suicídio?",
+        "meu avô vai morrer, o médico disse que é questão de dias",
+    ])
+    def test_hyperbole_idioms_the_past_and_doctrine_stay_ordinary(self, message):
+        assert LEXICON.route(message).name == ORDINARY
+
+    @pytest.mark.parametrize("message", ["tô com medo, ele disse que vai me matar se eu contar",
+                                         "meu tio abusava de mim quando eu era criança e ainda vem em casa"])
+    def test_a_threat_or_abuse_that_goes_on_is_not_taken_for_hyperbole_or_the_past(self, message):
+        assert LEXICON.route(message).name == CRISIS
+
+    def test_the_lexicon_still_routes_the_persons_own_words(self):
+        route = LEXICON.route("eu quero morrer, não aguento mais viver")
+        assert (route.name, route.kind, route.by) == (CRISIS, "suicide", "lexicon")
+
+
+class TestScopeAndConversation:
+    @pytest.mark.parametrize("message, kind", [
+        ("qual remédio devo tomar pra dor de cabeça?", "medical"),
+        ("quantas gotas de dipirona posso dar?", "medical"),
+        ("preciso de um advogado pra pensão alimentícia", "legal"),
+        ("devo investir em bitcoin?", "financial"),
+    ])
+    def test_advice_is_out_of_scope(self, message, kind):
+        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (OUT_OF_SCOPE, kind)
+
+    @pytest.mark.parametrize("message", ["boa noite, tudo bem com o senhor?", "você é um robô?",
+                                         "olá irmão, como tem passado?",
+                                         "amém, obrigada pela palavra", "não entendi, pode explicar de outro jeito?"])
+    def test_politeness_thanks_and_questions_about_the_assistant_are_conversation(self, message):
+        assert LEXICON.route(message).name == CONVERSATIONAL
+
+    @pytest.mark.parametrize("message", ["não consigo largar a bebida, sempre volto", "me sinto um lixo, inútil"])
+    def test_pastoral_questions_go_to_the_search(self, message):
+        assert LEXICON.route(message).name == ORDINARY
+
+    @pytest.mark.parametrize("kind, who", [("medical", "médico"), ("legal", "advogado"), ("financial", "contador")])
+    def test_the_reply_names_who_can_help_and_offers_prayer(self, kind, who):
+        reply = out_of_scope_reply(kind)
+        assert who in reply and "orar" in reply and not any(ch.isdigit() for ch in reply)
+
+
+class TestHelpLines:
+    def test_each_kind_gets_its_lines(self):
+        assert "**188**" in crisis_message("suicide") and "**190**" not in crisis_message("suicide")
+        violence = crisis_message("violence")
+        assert all(n in violence for n in ("**190**", "**180**", "**112**", "**800 202 148**"))
+        assert "**116 111**" in crisis_message("abuse") and "**192**" in crisis_message("overdose")
+
+    def test_the_lines_come_first(self):
+        assert crisis_message("abuse").startswith(contact_lines(kind="abuse"))
+
+    def test_kinds_are_configurable_and_checked(self):
+        contacts = parse_contacts("Brasil|Polícia|190||violence,abuse;Brasil|CVV|188")
+        assert contacts[0].kinds == ("violence", "abuse") and contacts[1].kinds == ()
+        assert "188" in contact_lines(contacts, "violence") and "190" not in contact_lines(contacts, "suicide")
+        with pytest.raises(ValueError, match="tipo de crise desconhecido"):
+            parse_contacts("Brasil|Polícia|190||guerra")
+        with pytest.raises(ValueError, match="número de telefone inválido"):
+            parse_contacts("Brasil|Polícia|19O||violence")
+
+    def test_a_kind_without_lines_shows_them_all(self):
+        contacts = parse_contacts("Brasil|Polícia|190||violence")
+        assert "190" in contact_lines(contacts, "suicide")
+
+
+class TestExamples:
+    def test_the_shipped_examples_cover_every_route_and_crisis_kind(self):
+        examples = load_examples()
+        assert {e.route for e in examples} == {"crisis", "ordinary", "conversational", "out_of_scope"}
+        assert {e.kind for e in examples if e.route == "crisis"} == {"suicide", "self_harm", "violence", "abuse",
+                                                                     "overdose"}
+
+    def test_a_bad_line_is_named(self, tmp_path):
+        path = tmp_path / "examples.tsv"
+        path.write_text("# comment\ncrisis\tsuicide\tquero morrer\nperigo\tx\ttexto\n", encoding="utf-8")
+        with pytest.raises(ValueError, match="linha 3"):
+            load_examples(path)
+
+
+class TestSemanticRouter:
+    """On the app's real embedder: meaning, not words."""
+
+    @pytest.fixture(scope="class")
+    def router(self, real_embedder):
+        return Router(SemanticRouter(real_embedder))
+
+    def test_status_names_the_active_router(self, router):
+        assert "semântico" in router.active and "ainda não carregado" in LEXICON.active
+
+    def test_a_crisis_without_the_lexicons_words_is_found_by_meaning(self, router):
+        message = "minha vizinha idosa disse que vai deixar de se alimentar até partir desta vida"
+        assert LEXICON.route(message).name == ORDINARY  # the words alone do not say it
+        assert router.route(message).name == CRISIS and router.route(message).by == "semantic"
+
+    @pytest.mark.parametrize("message", ["e se ele repetir?", "e depois?", "mas e se eu não conseguir?"])
+    def test_a_short_follow_up_is_searched_not_small_talk(self, router, message):
+        assert router.route(message).name == ORDINARY
+
+    @pytest.mark.parametrize("message", ["boa tarde, espero que o senhor esteja bem",
+                                         "muito obrigado pela resposta, me tocou o coração"])
+    def test_polite_small_talk_is_conversation_by_meaning(self, router, message):
+        assert LEXICON.route(message).name == ORDINARY  # the small-talk list alone misses it
+        assert (router.route(message).name, router.route(message).by) == (CONVERSATIONAL, "semantic")
+
+    def test_nearest_examples_decide(self, real_embedder):
+        examples = [Example("crisis", "overdose", "engoli todos os comprimidos da cartela"),
+                    Example("ordinary", "pastoral", "como ter paz no coração?"),
+                    Example("conversational", "greeting", "olá, bom dia"),
+                    Example("out_of_scope", "legal", "como entrar com um processo na justiça?")]
+        semantic = SemanticRouter(real_embedder, examples)
+        assert semantic.verdict("bom dia, olá!").route == "conversational"
+        assert semantic.crisis_kind("tomei a cartela toda de remédio") == "overdose"
