@@ -412,14 +412,20 @@ class TestRespond:
 
 
 class TestStop:
-    def test_stop_sets_the_cancel_and_closing_the_handler_closes_the_model_stream(self, app):
+    @staticmethod
+    def long_turn(app, session: str):
+        """A turn whose model is writing a long answer slowly: (the handler's generator, the chat shown)."""
         from pastor.web.handlers import new_conversation
         app.provider.delay = 0.05
         app.provider.enqueue("Deus está perto de você. " * 40)
-        turn = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request("parar"))
+        turn = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request(session))
         chat = next(turn)[0]
         while not app.provider.opened.is_set():
             chat = next(turn)[0]
+        return turn, chat
+
+    def test_stop_sets_the_cancel_and_closing_the_handler_closes_the_model_stream(self, app):
+        turn, _ = self.long_turn(app, "parar")
         chat = next(turn)[0]
         shown = app.handlers.stop(chat, request("parar"))
         assert app.provider.cancels[-1].is_set()
@@ -430,13 +436,7 @@ class TestStop:
         assert app.provider.closed.wait(5)
 
     def test_after_stop_the_turn_ends_itself_marked_with_its_sources(self, app):
-        from pastor.web.handlers import new_conversation
-        app.provider.delay = 0.05
-        app.provider.enqueue("Deus está perto de você. " * 40)
-        turn = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request("parar-2"))
-        chat = next(turn)[0]
-        while not app.provider.opened.is_set():
-            chat = next(turn)[0]
+        turn, chat = self.long_turn(app, "parar-2")
         app.handlers.stop(chat, request("parar-2"))
         last = list(turn)[-1][0]  # Stop no longer kills the turn: its own last update reaches the page
         answer, sources = last[-2]["content"], last[-1]
