@@ -35,6 +35,11 @@ def state_text(state) -> str:
     return "aguardando início"
 
 
+def _status(state) -> dict:
+    """What `check` and the status page report for a state of the local model."""
+    return {"reachable": state.phase == "ready", "detail": state_text(state), "local": state.as_dict()}
+
+
 class LocalProvider(Provider):
     """Generates in this process from a model folder prepared by a `ModelStore` (downloaded once)."""
 
@@ -74,11 +79,10 @@ class LocalProvider(Provider):
         state = self.store.state()
         if state.phase == "failed" and time.time() - state.since > RETRY_AFTER:
             self.store.start()  # "Verificar de novo" (and the status page's probe) retries, not every turn
-        return {"reachable": state.phase == "ready", "detail": state_text(state), "local": state.as_dict()}
+        return _status(state)
 
     def live_status(self) -> dict:
-        state = self.store.state()
-        return {"reachable": state.phase == "ready", "detail": state_text(state), "local": state.as_dict()}
+        return _status(self.store.state())
 
     def member_notice(self) -> str:
         if self.store.state().phase in ("idle", "downloading", "loading"):

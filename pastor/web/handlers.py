@@ -118,7 +118,7 @@ class Handlers:
         display += [_user(text), _assistant(chatview.PREPARING)]
         answer_at = len(display) - 1
         yield list(display), "", "", "", gr.skip()
-        first, finished = None, False
+        first = None
         turn = runtime.chat.turn(text, convo["history"], cancel)
         try:
             for update in turn:
@@ -133,16 +133,14 @@ class Handlers:
                     display[answer_at] = _assistant(answer_markdown(update, pending))
                     yield list(display), gr.skip(), gr.skip(), gr.skip(), gr.skip()
                     continue
-                finished = True
                 yield self._final(update, text, display, answer_at, convo)
         except Exception:
-            finished = True
             log.exception("chat turn failed")
             display[answer_at] = _assistant(UNEXPECTED)
             yield list(display), gr.skip(), gr.skip(), gr.skip(), gr.skip()
         finally:
             turn.close()  # closes the provider's stream when Gradio cancels this generator
-            runtime.turns.end(session, cancel, finished)
+            runtime.turns.end(session, cancel)
 
     def _final(self, update, text: str, display: list[dict], answer_at: int, convo: dict):
         shown = answer_markdown(update, False)
@@ -182,11 +180,11 @@ class Handlers:
         return [], "", "", new_conversation(), gr.update(visible=False)
 
     def stop(self, chat: list, request: gr.Request) -> list[dict]:
-        """Cancel this session's running turn; Gradio's `cancels=` closes the generator too."""
+        """Stop this session's running turn: marked at once here, and the turn itself ends with its last
+        update (marked interrupted, with its sources), which replaces this one."""
         display = plain_messages(chat)
-        # Gradio may close the turn (cancels=) before this runs: its latest update is still kept for us.
         update = self.runtime.turns.latest(_session(request))
-        if not self.runtime.turns.cancel(_session(request)) and update is None:
+        if not self.runtime.turns.cancel(_session(request)):
             return display
         if display and display[-1]["role"] == "assistant" and "metadata" not in display[-1]:
             shown = display[-1]["content"].replace(chatview.PREPARING, "").rstrip()

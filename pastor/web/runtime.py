@@ -131,14 +131,11 @@ class TurnRegistry:
         event.set()
         return True
 
-    def end(self, session: str, event: threading.Event, finished: bool = True) -> None:
-        """The turn is over; an unfinished one (its generator closed by Stop) leaves its latest update for
-        Stop, which may run after Gradio has already closed the turn."""
+    def end(self, session: str, event: threading.Event) -> None:
         with self._lock:
             if self._events.get(session) is event:
                 del self._events[session]
-                if finished:
-                    self._latest.pop(session, None)
+                self._latest.pop(session, None)
 
 
 class Runtime:
