@@ -194,9 +194,7 @@ class ChatService:
             if close:
                 close()  # closing the generator closes the provider's HTTP stream
         if cancel is not None and cancel.is_set():
-            update.answer = _marked(update.answer, INTERRUPTED_NOTE)
-            update.error = {"type": "cancelled", "message": "Resposta interrompida.", "provider": self.provider.name,
-                            "partial": True}
+            self._mark_partial(update, "cancelled", "Resposta interrompida.")
         update.citations = list(validator.citations)
         update.removed_citations = list(validator.removed)
         if result.mode != Mode.CONVERSATIONAL and not update.citations and not update.error:
@@ -210,11 +208,14 @@ class ChatService:
             update.answer += validator.finish()
         except Exception:  # the held-back tail is optional; the shown text is what matters
             log.debug("validator tail dropped after a failure", exc_info=True)
-        update.answer = _marked(update.answer, INTERRUPTED_NOTE)
+        self._mark_partial(update, error.kind, error.user_message)
         update.citations = list(validator.citations)
         update.removed_citations = list(validator.removed)
-        update.error = {"type": error.kind, "message": error.user_message, "provider": self.provider.name,
-                        "partial": True}
+
+    def _mark_partial(self, update: TurnUpdate, kind: str, message: str) -> None:
+        """An answer the model did not finish: the text shown stays, marked; the error says why."""
+        update.answer = _marked(update.answer, INTERRUPTED_NOTE)
+        update.error = {"type": kind, "message": message, "provider": self.provider.name, "partial": True}
 
     def _provider_down(self, turn: Turn, error: ProviderError) -> None:
         """The model failed before its first word: show what retrieval found, never another model.
