@@ -16,14 +16,13 @@ log = logging.getLogger("pastor.providers")
 COMPLETE_MARK = ".pastor-complete"
 # Weights, config and tokenizer; not the other formats a repository may carry (gguf, onnx, pytorch .bin).
 ALLOW = ["*.json", "*.safetensors", "*.txt", "*.model", "*.jinja", "merges.txt", "vocab.json"]
-PHASES = ("idle", "downloading", "loading", "ready", "failed")
 
 
 @dataclass(frozen=True)
 class ModelState:
     """What the status page says about the local model: phase, bytes so far, and why it failed."""
 
-    phase: str
+    phase: str  # idle, downloading, loading, ready or failed
     source: str
     done_bytes: int = 0
     total_bytes: int = 0
@@ -100,7 +99,7 @@ class ModelStore:
         """Prepare the model in the background (again, after a failure); no-op while it runs or is ready."""
         with self._lock:
             running = self._thread is not None and self._thread.is_alive()
-            if not running and self._state.phase not in ("ready",):
+            if not running and self._state.phase != "ready":
                 self._thread = threading.Thread(target=self._prepare, daemon=True, name="pastor-local-model")
                 self._thread.start()
             return self._thread
@@ -140,7 +139,7 @@ class ModelStore:
         folder = self.folder
         if is_local(self.source):
             if not (folder / "config.json").is_file():
-                raise LocalModelError(f"a pasta de PASTOR_LOCAL_MODEL não tem um modelo (falta config.json)")
+                raise LocalModelError("a pasta de PASTOR_LOCAL_MODEL não tem um modelo (falta config.json)")
             return folder
         if (folder / COMPLETE_MARK).is_file():
             return folder  # cached: offline from here on
