@@ -57,7 +57,7 @@ class Engine:
             lexical_weight=self.settings.lexical_weight, modernize=self.settings.modernize,
             smalltalk=_smalltalk(), extra_sources=[self.docs] if self.docs is not None else [],
             topics=self.topics, topic_weight=self.settings.topic_weight, per_chapter=self.settings.per_chapter,
-            adapter_weight=self.settings.adapter_weight)
+            adapter_weight=self.settings.adapter_weight, scope=self._pastoral_scope())
         self.retriever.adapter = self.load_adapter(train=False)
         return self
 
@@ -108,6 +108,13 @@ class Engine:
         self.index = VerseIndex(self.settings.data_dir, self.embedder, window=self.settings.embed_window,
                                 batch_size=self.settings.embed_batch, modernize=self.settings.modernize)
         self.index.open(self.bible, self.extras)
+
+    def _pastoral_scope(self):
+        """Pastoral by meaning for the evidence gate, on the loaded embedder (with the semantic router's setting)."""
+        if self.embedder is None or not self.settings.semantic_router:
+            return None
+        from pastor.search.pastoral_scope import PastoralScope
+        return PastoralScope(self.embedder)
 
     def _load_docs(self) -> None:
         """The church's documents; their embedding waits for the background indexer."""

@@ -51,7 +51,7 @@ class Retriever:
                  gate: Gate | None = None, rrf_k: int = 60, candidates: int = 30, lexical_weight: float = 1.0,
                  smalltalk: Callable[[str], bool] | None = None, extra_sources=(),
                  expand_queries: bool = True, modernize: bool = True, topics=None, topic_weight: float = 0.0,
-                 per_chapter: int = 0, adapter=None, adapter_weight: float = 2.0):
+                 per_chapter: int = 0, adapter=None, adapter_weight: float = 2.0, scope=None):
         self.bible = bible
         self.embedder = embedder
         self.index = index
@@ -71,6 +71,7 @@ class Retriever:
         self.per_chapter = per_chapter  # at most this many of the k sources from one chapter (0 = off)
         self.adapter = adapter  # QueryAdapter: the question moved toward the verses pastors open (Bible only)
         self.adapter_weight = adapter_weight  # the vector list's weight while the adapter is on
+        self.scope = scope  # PastoralScope: pastoral by meaning, where the vocabulary has no word for it
 
     @property
     def calibration(self) -> Calibration | None:
@@ -213,7 +214,8 @@ class Retriever:
             coverage = max([len(query_terms & set(self._doc_terms(doc_id))) / len(query_terms)
                             for hits in lexical_lists for doc_id, _ in hits[:5]], default=0.0)
         best = vector_hits[0][1] if vectors and vector_hits else None
-        return Evidence(best, coverage, len(query_terms), is_pastoral(question))
+        pastoral = is_pastoral(question) or (self.scope is not None and self.scope.pastoral(question))
+        return Evidence(best, coverage, len(query_terms), pastoral)
 
     def _doc_terms(self, doc_id: str) -> list[str]:
         for lexical in [self.lexical] + [s.lexical for s in self.extra_sources]:

@@ -1,0 +1,52 @@
+"""Pastoral or off-topic by meaning: the message's nearest labelled examples of each, for the evidence gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+EXAMPLES = Path(__file__).with_name("data") / "scope_examples.tsv"
+SCOPES = ("pastoral", "off_topic")
+NEIGHBOURS = 3
+# Chosen on the dev sets (bench/devset.jsonl, bench/offtopic_dev.jsonl and the dev split of
+# bench/routing_set_independent.jsonl; `python bench/bench_retrieval.py --gates-only`): pastoral when the
+# mean cosine of the 3 nearest pastoral examples is at least this much above that of the off-topic ones.
+MARGIN = 0.0
+
+
+def load_scope_examples(path: Path = EXAMPLES) -> list[tuple[str, str]]:
+    """`scope<TAB>message` lines; `#` starts a comment. A bad line is an error naming it."""
+    examples = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 2 or fields[0] not in SCOPES or not fields[1].strip():
+            raise ValueError(f"{path.name}, linha {number}: use escopo<TAB>mensagem (escopos: {', '.join(SCOPES)})")
+        examples.append((fields[0], fields[1].strip()))
+    return examples
+
+
+class PastoralScope:
+    """Embeds the examples once; `margin` says how much nearer the pastoral ones a message is."""
+
+    def __init__(self, embedder, examples: list[tuple[str, str]] | None = None, margin: float = MARGIN):
+        examples = examples if examples is not None else load_scope_examples()
+        self.embedder = embedder
+        self.threshold = margin
+        self._vectors = embedder.encode([text for _, text in examples])
+        self._pastoral = np.array([scope == "pastoral" for scope, _ in examples])
+
+    def margin(self, text: str) -> float:
+        similarity = self._vectors @ self.embedder.encode([text])[0]
+        return top_mean(similarity[self._pastoral]) - top_mean(similarity[~self._pastoral])
+
+    def pastoral(self, text: str) -> bool:
+        """A person's life, faith or people, rather than a request for a thing."""
+        return self.margin(text) >= self.threshold
+
+
+def top_mean(similarities: np.ndarray) -> float:
+    """The mean of the `NEIGHBOURS` highest similarities (-1 when there are none)."""
+    return float(np.sort(similarities)[-NEIGHBOURS:].mean()) if similarities.size else -1.0
