@@ -53,12 +53,28 @@ def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_er
                 print(f"  {written:>14} → {g:<14} {text}")
 
 
+def sweep(router: Router, sets: dict[str, list[tuple[str, str, str]]]) -> None:
+    """The crisis bar chosen on dev: recall and false alarms for each candidate margin, on each dev set."""
+    print("crisis margin sweep: " + "; ".join(f"{name} ({len(rows)} messages)" for name, rows in sets.items()))
+    for bar in (0.0, 0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.07):
+        router.semantic.crisis_bar = bar
+        figures = []
+        for rows in sets.values():
+            got = [router.route(text).name == "crisis" for _, _, text in rows]
+            crisis = [g for (gold, _, _), g in zip(rows, got) if gold == "crisis"]
+            alarms = [g for (gold, _, _), g in zip(rows, got) if gold != "crisis"]
+            figures.append(f"recall {sum(crisis) / len(crisis):.1%}, false alarms {sum(alarms)}/{len(alarms)}")
+        print(f"  margin {bar:.3f}: " + " | ".join(figures))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--split", choices=("dev", "held_out"), default="dev",
                         help="held_out: run once per round, after the changes are frozen, and report it as it comes")
     parser.add_argument("--lexicon-only", action="store_true", help="without the semantic router (as at start-up)")
     parser.add_argument("--errors", action="store_true", help="list the misrouted messages (dev only)")
+    parser.add_argument("--sweep", action="store_true",
+                        help="crisis recall and false alarms on dev for several crisis margins of the semantic router")
     parser.add_argument("--old", action="store_true", help="also the pattern author's set (bench/routing_set.jsonl)")
     args = parser.parse_args()
     semantic = None
@@ -68,6 +84,9 @@ def main() -> None:
         from pastor.config import get_settings
         semantic = SemanticRouter(load_embedder(get_settings().embedding_model))
     router = Router(semantic)
+    if args.sweep and semantic is not None:
+        sweep(router, {"independent dev": load(INDEPENDENT, "dev"), "own dev": load(OLD, "dev")})
+        return
     report(router, load(INDEPENDENT, args.split), f"independent set, {args.split}",
            args.errors and args.split == "dev")
     if args.old:

@@ -10,18 +10,26 @@ _OTHER = (r"(?:meu|minha|o\s+meu|a\s+minha)\s+(?:\w+\s+){0,2}?(?:amig[oa]|irma[o
           r"esposo|mulher|namorad[oa]|companheir[oa]|colega|vizinh[oa]|primo|prima|tio|tia|avo|sobrinh[oa]|"
           r"padrasto|madrasta|ex|cunhad[oa]|sogr[oa]|genro|nora)")
 _SAYS = r"(?:\w+\s+){0,4}?(?:disse|diz|fala|falou|falando|anda\s+falando|escreveu|postou|mandou|ameaca|ameacou|quer|vai|esta|ta|tentou)"
-_SELF_ACT = (r"(?:se\s+matar|matar\s+se|se\s+jogar|jogar\s+se|atirar\s+se|se\s+atirar|pular|se\s+enforcar|enforcar\s+se|"
-             r"tirar\s+a\s+(?:propria\s+)?vida|se\s+cortar|se\s+suicidar|(?:quer|queria)\s+morrer|acabar\s+com\s+(?:a\s+)?(?:propria\s+)?vida)")
+# Any person and tense of the act on oneself, in Brazil's order ("vai se matar") and Portugal's ("mata-se").
+# Not the past ("se matou"): that is grief, which the normal flow answers.
+_ON_SELF = r"(?:mat|jog|atir|enforc|cort|suicid|envenen|afog)(?:ar|a|asse|ando)"
+_SELF_ACT = (r"(?:se\s+" + _ON_SELF + r"|" + _ON_SELF + r"\s+se|pular|"
+             r"tirar\s+a\s+(?:propria\s+)?vida|(?:quer|queria)\s+morrer|acabar\s+com\s+(?:a\s+)?(?:propria\s+)?vida)")
 _WEAPON = r"(?:arma|revolver|pistola|faca|facao|espingarda|canivete)"
 _THREAT_WHO = r"(?:a\s+gente|nos|todos|todo\s+mundo|a\s+familia|a\s+nossa\s+familia|minha\s+mae|meus\s+filhos|as\s+criancas|comigo|os\s+colegas)"
 
 # Each rule: kind, pattern over the folded message. They raise a crisis the lexicon of the person's own
 # words cannot see: someone else at risk, a threat from someone, means prepared without the word.
 RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind, p in (
-    (SUICIDE, _OTHER + r"\s+" + _SAYS + r"\s+(?:\w+\s+){0,3}?" + _SELF_ACT + r"\b"),
+    (SUICIDE, _OTHER + r"\s+(?:" + _SAYS + r"\s+)?(?:\w+\s+){0,3}?" + _SELF_ACT + r"\b"),
+    # "meu pai disse que se a minha mãe não voltar ele mata-se": the act after a condition, said of him or her.
+    (SUICIDE, _OTHER + r"\b(?:\s+\w+){0,12}?\s+(?:ele|ela)\s+(?:vai\s+|ia\s+|quer\s+)?" + _SELF_ACT + r"\b"),
     (SUICIDE, r"\b(?:parou|deixou|para|deixa)\s+de\s+(?:tomar|comer)\b(?:\s+\w+){0,6}\s+(?:pra|para)\s+morrer\b"),
     (SUICIDE, r"\b(?:comprei|arrumei|consegui|separei|juntei|escondi|guardei)\s+(?:uma\s+|a\s+|os\s+|as\s+|o\s+|um\s+)?"
-              r"(?:corda|arma|revolver|veneno|chumbinho|comprimidos|remedios|pilulas|calmantes|estilete|gilete|lamina|laminas)\b"),
+              r"(?:corda|arma|revolver|veneno|chumbinho|comprimidos|remedios|pilulas|calmantes|estilete|gilete|lamina|laminas)\b"
+              # an everyday use named with it: a clothesline, a week's pills in a box, ants in the garden
+              r"(?!(?:\s+\w+){0,6}?\s+(?:varal|pular|barraca|rede|escalada|pesca|semana|mes|caixinha|organizador\w*|"
+              r"porta\s+comprimidos|viagem|formiga\w*|rato\w*|barata\w*|cupi\w*|praga\w*|jardim|horta|artesanato)\b)"),
     (SUICIDE, r"\b(?:e\s+)?(?:a\s+)?minha\s+ultima\s+mensagem\b|\bsinto\s+me\s+(?:um\s+)?(?:peso|fardo|estorvo)\b"),
     (VIOLENCE, r"\b(?:vai|disse\s+que\s+vai|falou\s+que\s+vai|jurou\s+que\s+vai|ameacou|ameaca|prometeu)\s+"
                r"(?:\w+\s+){0,2}?(?:matar|acabar\s+com|atirar\s+em)\s+" + _THREAT_WHO + r"\b"),
@@ -35,6 +43,10 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
     (SUICIDE, r"\b(?:a\s+pensar|pensando)\s+(?:\w+\s+)?em\s+(?:atirar\s+me|me\s+atirar|jogar\s+me|me\s+jogar)\b"),
     (SUICIDE, r"\bcom\s+(?:a|uma|o|um)\s+(?:faca|arma|gilete|lamina|corda|revolver)\s+na\s+mao\b"),
     (SUICIDE, r"\b(?:ja\s+)?tentei\s+(?:uma\s+vez|antes)\b(?:\s+\w+){0,5}?\s+(?:vou\s+fazer\s+direito|vou\s+conseguir)\b"),
+    # Abuse of someone the person loves or looks after: "abusa da minha filha", "bate na minha irmã".
+    (ABUSE, r"\b(?:abus|estupr|violent|molest|espanc|agred|bat|machuc)\w*\s+(?:d[ao]s?|n[ao]s?|em|a|o)?\s*"
+            r"(?:minha|meu|minhas|meus|nossa|nosso)\s+(?:\w+\s+)?(?:filh|irma|net|sobrinh|entead|crianc|alun|mae\b|"
+            r"esposa|mulher\b|bebe|prima|primo|amiga)"),
     (ABUSE, r"\b(?:padrasto|tio|primo|vizinho|avo|namorado\s+da\s+minha\s+mae|pai)\b(?:\s+\w+){0,4}?\s+(?:entra|entrava|vem|vinha)\s+"
             r"(?:no\s+)?(?:meu\s+)?quarto\b"),
 ))
@@ -47,11 +59,13 @@ _NOT_NOW = tuple(re.compile(p) for p in (
     r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de)\b|\b(?:chefe|professora?|mae|pai|treinador)\s+vai\s+me\s+matar\b",
     r"\bcorda\s+no\s+pescoco\b|\bbateu\s+as\s+botas\b|\benforcar\s+(?:no|na|com)\s+(?:cartao|banco|conta|contas|parcelas|"
     r"dividas?|prestac\w+|aluguel)\b|\bmatar\s+(?:a\s+)?(?:saudade|aula|tempo|fome|sede|charada)\b|\bde\s+matar\b",
+    r"\bafogar\s+(?:em|no|na|nos|nas)\s+(?:\w+\s+)?(?:trabalho|servico|dividas?|contas|tarefas|problemas|lagrimas|papeis|"
+    r"provas|estudos?)\b",
 ))
 # The past is over only when nothing says it goes on: "abusava de mim quando eu era criança e ainda vem em casa".
 _ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|ate\s+hoje|de\s+novo)\b")
 _NOT_NOW_PAST = re.compile(
-    r"\b(?:ano\s+passado|ha\s+\d+\s+anos|ha\s+(?:muitos|alguns|uns)\s+anos|quando\s+(?:eu\s+)?era\s+(?:crianca|"
+    r"\b(?:ano\s+passado|ha\s+(?:\d+|muitos|alguns|uns|dois|tres|quatro|cinco|seis|sete|oito|nove|dez|quinze|vinte)\s+anos|(?:quando|qnd|qdo|qndo)\s+(?:eu\s+)?era\s+(?:crianca|"
     r"adolescente|jovem|nova|novo)|antigamente|(?:ja\s+)?faz\s+\d+\s+anos|(?:hoje|hj|agora)\s+(?:eu\s+)?(?:estou|to|tou)\s+bem|ja\s+superei|"
     r"estou\s+curad[oa])\b")
 # A question of doctrine or a Bible story: ordinary when only the semantic router saw a crisis.
@@ -92,3 +106,15 @@ _FAITH = re.compile(r"\b(?:versiculos?|biblia|biblic\w+|passagem|passagens|escri
 def doctrine(normal: str) -> bool:
     """A question about what the Bible or the faith says, or about a Bible story."""
     return any(p.search(normal) for p in _DOCTRINE)
+
+
+# Where only the semantic router saw a crisis, a story told (a film, the news) or a threat of the courts
+# ("me ameaçou de processo") is ordinary; the lexicon and the rules still see a person at risk in them.
+_TOLD_OR_QUARREL = re.compile(
+    r"\b(?:filme|serie|novela|livro|personagem|jornal|noticia|reportagem|documentario)\b|"
+    r"\bameac\w+\s+(?:\w+\s+)?(?:de\s+)?(?:processo|processar|justica|demissao|demitir|despejo|denunciar)\b")
+
+
+def ordinary_frame(normal: str) -> bool:
+    """Doctrine, a Bible story, a story told or a quarrel: no crisis by meaning alone."""
+    return doctrine(normal) or bool(_TOLD_OR_QUARREL.search(normal))

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from pastor.answer import person_rules, safety
-from pastor.answer.semantic_router import CONVERSATION_MARGIN, CRISIS_MARGIN, FOLLOW_UP_CRISIS_MARGIN, ROUTE_MARGIN
+from pastor.answer.semantic_router import CONVERSATION_MARGIN, FOLLOW_UP_CRISIS_MARGIN, ROUTE_MARGIN
 from pastor.text.smalltalk import conversational_kind, normalise
 
 CRISIS, CONVERSATIONAL, OUT_OF_SCOPE, ORDINARY = "crisis", "conversational", "out_of_scope", "ordinary"
@@ -31,10 +31,10 @@ _ADVICE = tuple((kind, re.compile(p)) for kind, p in (
 _FOLLOW_UP = re.compile(r"(?:e|mas|entao|e\s+se|e\s+quanto|e\s+no\s+caso)\b")
 
 
-def _crisis_margin(normal: str) -> float:
+def _crisis_margin(normal: str, margin: float) -> float:
     """The semantic router's bar for a crisis: higher for a short follow-up."""
     short_follow_up = _FOLLOW_UP.match(normal.strip()) and len(normal.split()) <= 6
-    return FOLLOW_UP_CRISIS_MARGIN if short_follow_up else CRISIS_MARGIN
+    return max(FOLLOW_UP_CRISIS_MARGIN, margin) if short_follow_up else margin
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,8 @@ class Router:
         talk = conversational_kind(text)
         if talk:
             return Route(CONVERSATIONAL, CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon")
-        if (verdict and verdict.crisis_margin >= _crisis_margin(normal) and not person_rules.not_now(normal, text)
-                and not person_rules.doctrine(normal)):
+        if (verdict and verdict.crisis_margin >= _crisis_margin(normal, self.semantic.crisis_bar) and not person_rules.not_now(normal, text)
+                and not person_rules.ordinary_frame(normal)):
             return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic")
         if verdict and self._semantic_route(verdict, normal):
             return Route(verdict.route, verdict.kind, by="semantic")

@@ -7,12 +7,16 @@ from pathlib import Path
 
 import numpy as np
 
+from pastor.search.pastoral_scope import top_mean
+
 EXAMPLES = Path(__file__).with_name("data") / "route_examples.tsv"
 ROUTES = ("crisis", "ordinary", "conversational", "out_of_scope")
-# Chosen on the dev split of bench/routing_set_independent.jsonl (bench/bench_routing.py --sweep): the score
-# of a route is the mean cosine of its `NEIGHBOURS` nearest examples; a route wins by at least `margin`.
-NEIGHBOURS = 3
-CRISIS_MARGIN = 0.03
+# The score of a route is the mean cosine of its 3 nearest examples (`top_mean`); a route wins by at least
+# its margin. The crisis margin was chosen on the dev split of bench/routing_set_independent.jsonl and the
+# dev split of the project's own bench/routing_set.jsonl (`python bench/bench_routing.py --sweep`): recall
+# 100% on both from 0.01 to 0.035, no false alarm on either from 0.025; the lowest such margin, because
+# a missed crisis costs more than a false alarm.
+CRISIS_MARGIN = 0.025
 # A short follow-up ("mas e se eu não conseguir?") means what the previous turn meant: by its words alone
 # it sits near everything, so only a clear crisis counts.
 FOLLOW_UP_CRISIS_MARGIN = 0.08
@@ -52,7 +56,8 @@ def load_examples(path: Path = EXAMPLES) -> list[Example]:
 class SemanticRouter:
     """Embeds the labelled examples once; `verdict` compares a message with them."""
 
-    def __init__(self, embedder, examples: list[Example] | None = None):
+    def __init__(self, embedder, examples: list[Example] | None = None, crisis_bar: float = CRISIS_MARGIN):
+        self.crisis_bar = crisis_bar  # the crisis margin a message needs (bench/bench_routing.py --sweep)
         self.examples = examples if examples is not None else load_examples()
         self.embedder = embedder
         self._vectors = embedder.encode([e.text for e in self.examples])
@@ -61,7 +66,7 @@ class SemanticRouter:
 
     def verdict(self, text: str) -> SemanticVerdict:
         similarity = self._vectors @ self.embedder.encode([text])[0]
-        scores = {route: _top_mean(similarity[self._routes == route]) for route in ROUTES}
+        scores = {route: top_mean(similarity[self._routes == route]) for route in ROUTES}
         best = max(ROUTES, key=scores.get)
         runner_up = max(scores[r] for r in ROUTES if r != best)
         other_than_crisis = max(scores[r] for r in ROUTES if r != "crisis")
@@ -74,9 +79,3 @@ class SemanticRouter:
         similarity = self._vectors @ self.embedder.encode([text])[0]
         crisis = [i for i in range(len(self.examples)) if self._routes[i] == "crisis"]
         return self.examples[max(crisis, key=lambda i: similarity[i])].kind
-
-
-def _top_mean(similarities: np.ndarray) -> float:
-    if similarities.size == 0:
-        return -1.0
-    return float(np.sort(similarities)[-NEIGHBOURS:].mean())

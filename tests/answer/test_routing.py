@@ -45,6 +45,26 @@ class TestPersonAndTime:
     def test_a_threat_or_abuse_that_goes_on_is_not_taken_for_hyperbole_or_the_past(self, message):
         assert LEXICON.route(message).name == CRISIS
 
+    @pytest.mark.parametrize("message, kind", [
+        ("o meu filho atira-se da janela, diz ele", "suicide"),  # Portugal's order
+        ("meu amigo disse que se ela terminar com ele ele se mata", "suicide"),
+        ("o padrinho abusa da minha sobrinha quando ela dorme lá", "abuse"),  # a child, someone else's harm
+        ("o vizinho espanca a minha mãe", "abuse"),
+    ])
+    def test_someone_else_at_risk_in_any_form(self, message, kind):
+        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
+
+    @pytest.mark.parametrize("message", [
+        "meu irmão se matou há dez anos e ainda sinto falta",  # grief, the past in words
+        "minha amiga se matou, como ajudar a família?",  # grief: the act is over
+        "comprei uma corda pra varal",  # an everyday use of the means
+        "separei os remédios da semana na caixinha organizadora",
+        "vou me afogar em trabalho essa semana",
+        "qnd eu era criança meu tio me batia, hoje perdoei",
+    ])
+    def test_grief_everyday_uses_and_idioms_stay_ordinary(self, message):
+        assert LEXICON.route(message).name == ORDINARY
+
     def test_the_lexicon_still_routes_the_persons_own_words(self):
         route = LEXICON.route("eu quero morrer, não aguento mais viver")
         assert (route.name, route.kind, route.by) == (CRISIS, "suicide", "lexicon")
@@ -128,6 +148,16 @@ class TestSemanticRouter:
         message = "minha vizinha idosa disse que vai deixar de se alimentar até partir desta vida"
         assert LEXICON.route(message).name == ORDINARY  # the words alone do not say it
         assert router.route(message).name == CRISIS and router.route(message).by == "semantic"
+
+    @pytest.mark.parametrize("message", ["vi um filme em que um homem se joga de um prédio, fiquei impressionado",
+                                         "meu sócio me ameaçou de processo por causa da sociedade"])
+    def test_a_story_told_or_a_quarrel_is_not_a_crisis_by_meaning_alone(self, router, message):
+        assert router.route(message).name == ORDINARY
+
+    @pytest.mark.parametrize("message", ["meu sogro desmaiou no almoço, não responde e a boca ficou torta",
+                                         "a menina de 10 anos da vizinha contou que o padrasto faz coisas com ela"])
+    def test_an_emergency_or_abuse_of_a_child_is_a_crisis_by_meaning(self, router, message):
+        assert router.route(message).name == CRISIS
 
     @pytest.mark.parametrize("message", ["e se ele repetir?", "e depois?", "mas e se eu não conseguir?"])
     def test_a_short_follow_up_is_searched_not_small_talk(self, router, message):
