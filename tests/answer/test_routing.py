@@ -103,6 +103,25 @@ class TestHelpLines:
         assert all(n in violence for n in ("**190**", "**180**", "**112**", "**800 202 148**"))
         assert "**116 111**" in crisis_message("abuse") and "**192**" in crisis_message("overdose")
 
+    def test_the_default_numbers_are_the_verified_ones_digit_for_digit(self):
+        """The numbers as the services publish them (config.CRISIS_CONTACTS_DEFAULT): a changed digit is a wrong number."""
+        from pastor.answer.safety import DEFAULT_CONTACTS
+        verified = {("Brasil", "188"), ("Brasil", "192"), ("Brasil", "190"), ("Brasil", "100"), ("Brasil", "180"),
+                    ("Portugal", "808 24 24 24"), ("Portugal", "112"), ("Portugal", "800 202 148"),
+                    ("Portugal", "116 111")}
+        assert {(c.country, c.number) for c in DEFAULT_CONTACTS} == verified
+
+    @pytest.mark.parametrize("kind, numbers", [
+        ("suicide", {"188", "192", "808 24 24 24", "112"}),
+        ("self_harm", {"188", "192", "808 24 24 24", "112"}),
+        ("overdose", {"192", "808 24 24 24", "112"}),
+        ("violence", {"192", "190", "100", "180", "112", "800 202 148"}),
+        ("abuse", {"192", "190", "100", "180", "112", "800 202 148", "116 111"}),
+    ])
+    def test_each_kind_shows_exactly_its_lines(self, kind, numbers):
+        import re
+        assert set(re.findall(r"\*\*([\d ]+)\*\*", contact_lines(kind=kind))) == numbers
+
     def test_the_lines_come_first(self):
         assert crisis_message("abuse").startswith(contact_lines(kind="abuse"))
 
