@@ -27,8 +27,15 @@ _ADVICE = tuple((kind, re.compile(p)) for kind, p in (
 ))
 
 
-# "e se ele repetir?", "mas e depois?": a follow-up to rewrite and search, not small talk.
-_FOLLOW_UP = re.compile(r"(?:e|mas|entao|e\s+se|e\s+quanto|e\s+no\s+caso)\b")
+# "e se ele repetir?", "mas e depois?", "ok, e agora?": a follow-up to rewrite and search, not small talk.
+_FOLLOW_UP = re.compile(r"(?:(?:ok|certo|sim|ta|hum|entendi|amem)\s+)?(?:e|mas|entao|e\s+se|e\s+quanto|e\s+no\s+caso)\b")
+# "ok, e agora?": an acknowledgement and then a question; the small-talk list alone would take it for talk.
+_ACK_THEN_ASK = re.compile(r"(?:ok|certo|sim|ta|hum|entendi)\s+(?:e|mas|entao)\s+(?:agora|depois|se|quanto|o\s+que|"
+                           r"como|por\s+que|quando|onde|ai)\b")
+# "onde está escrito isso?", "me fala mais sobre isso": it points back at the conversation, so it is
+# rewritten and searched; only the small-talk list itself ("explica de novo") takes such a message as talk.
+_REFERS_BACK = re.compile(r"\b(?:isso|isto|disso|disto|nisso|outro|outra|exemplo|escrito|proximo|depois)\b|"
+                          r"\bmais\s+(?:sobre|um|uma|alg\w+|versiculos?)\b|\b(?:fala|falar|diz|diga|conta|conte)\s+mais\b")
 
 
 def _crisis_margin(normal: str, margin: float) -> float:
@@ -66,7 +73,7 @@ class Router:
             if pattern.search(normal):
                 return Route(OUT_OF_SCOPE, kind, by="lexicon")
         talk = conversational_kind(text)
-        if talk:
+        if talk and not _ACK_THEN_ASK.match(normal.strip()):
             return Route(CONVERSATIONAL, CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon")
         if (verdict and verdict.crisis_margin >= _crisis_margin(normal, self.semantic.crisis_bar) and not person_rules.not_now(normal, text)
                 and not person_rules.ordinary_frame(normal)):
@@ -83,7 +90,7 @@ class Router:
         if verdict.route == OUT_OF_SCOPE:
             return verdict.margin >= ROUTE_MARGIN
         return (verdict.route == CONVERSATIONAL and verdict.margin >= CONVERSATION_MARGIN
-                and not _FOLLOW_UP.match(normal.strip()))
+                and not _FOLLOW_UP.match(normal.strip()) and not _REFERS_BACK.search(normal))
 
     def _crisis(self, text: str, normal: str) -> Route | None:
         match = safety.detect_crisis(text)

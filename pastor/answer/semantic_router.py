@@ -21,8 +21,11 @@ CRISIS_MARGIN = 0.025
 # it sits near everything, so only a clear crisis counts.
 FOLLOW_UP_CRISIS_MARGIN = 0.08
 ROUTE_MARGIN = 0.02  # out of scope
-# Higher for conversation: a short follow-up ("e depois?") sits near the small talk and must be searched.
-CONVERSATION_MARGIN = 0.10
+# Conversation: on both dev sets the conversational messages the small-talk list misses win by 0.10 or more
+# and nothing else by more than 0.02. A follow-up ("e depois?", "onde está escrito isso?") sits near the
+# small talk too; the router keeps it for the search by its words (routing._FOLLOW_UP, _REFERS_BACK), so
+# the margin need not be raised for it (round 2 raised it to 0.10 and lost conversational recall).
+CONVERSATION_MARGIN = 0.04
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,11 @@ class TestScopeAndConversation:
     def test_politeness_thanks_and_questions_about_the_assistant_are_conversation(self, message):
         assert LEXICON.route(message).name == CONVERSATIONAL
 
+    @pytest.mark.parametrize("message", ["tenho que ir agora, depois eu volto", "falou, fui",
+                                         "boa tarde, posso fazer uma pergunta?"])
+    def test_farewells_and_asking_leave_to_ask_are_conversation(self, message):
+        assert LEXICON.route(message).name == CONVERSATIONAL
+
     @pytest.mark.parametrize("message", ["não consigo largar a bebida, sempre volto", "me sinto um lixo, inútil"])
     def test_pastoral_questions_go_to_the_search(self, message):
         assert LEXICON.route(message).name == ORDINARY
@@ -178,7 +183,8 @@ class TestSemanticRouter:
     def test_an_emergency_or_abuse_of_a_child_is_a_crisis_by_meaning(self, router, message):
         assert router.route(message).name == CRISIS
 
-    @pytest.mark.parametrize("message", ["e se ele repetir?", "e depois?", "mas e se eu não conseguir?"])
+    @pytest.mark.parametrize("message", ["e se ele repetir?", "e depois?", "mas e se eu não conseguir?",
+                                         "ok, e agora?", "onde está escrito isso?", "me fala mais sobre isso"])
     def test_a_short_follow_up_is_searched_not_small_talk(self, router, message):
         assert router.route(message).name == ORDINARY
 
