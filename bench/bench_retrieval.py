@@ -158,9 +158,15 @@ def sweep_scope(engine) -> None:
         print(f"{label}: " + "; ".join(figures))
 
 
+# The messages issue 21 names as turned away with the no-evidence reply.
+NAMED = ("não consigo largar a bebida, sempre volto", "me sinto um lixo, inútil", "provações e lutas",
+         "estou desempregado há oito meses", "tenho vergonha do meu passado")
+
+
 def gates(engine, held_out: bool) -> None:
     """Pastoral questions answered and off-topic ones refused (no_evidence), on dev and held-out sets."""
     assert engine.retriever.vectors_ready, "o índice vetorial não está pronto: rode `python -m pastor index`"
+    print("issue 21's named messages: " + "; ".join(f"{q} → {engine.retriever.search(q).mode}" for q in NAMED))
     for route, name, questions in _gate_sets(held_out):
         modes = [engine.retriever.search(q).mode for q in questions]
         refused = [q for q, m in zip(questions, modes) if m == "no_evidence"]
