@@ -197,7 +197,7 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
     (ABUSE, r"\b(?:ele|ela|eles|elas)\s+(?:\w+\s+)?me\s+" + _HARM_VERB + r"\b" + _NOT_LEGAL),
     (ABUSE, r"\bme\s+(?:ameaca|ameacou|ameacava|ameacando)\s+com\s+(?:uma\s+|um\s+)?(?:faca|arma|revolver|facao|tesoura)\b"),
     (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,2}me\s+(?:persegue|perseguindo|perseguiu|vigia|segue)\b"),
-    (ABUSE, r"\b(?:mexe|mexia|mexeu)\s+em\s+mim\b|\bpassa(?:va)?\s+a\s+mao\s+em\s+mim\b"),
+    (ABUSE, r"\b(?:mexe|mexia|mexeu)\s+em\s+mim\b|\bpass(?:a|ava|ou|aram|avam)\s+a\s+mao\s+em\s+mim\b"),
     (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,3}(?:me\s+(?:toca|tocava|tocou|apalpa|agarra|agarrou)|"
             r"nao\s+me\s+deixa\s+sair|me\s+(?:tranca|trancou|prende|prendeu)\s+(?:em\s+casa|no\s+quarto))\b"),
     (ABUSE, r"\b(?:ele|ela|eles|" + _PERPETRATOR[3:-1] + r")\s+(?:\w+\s+){0,3}(?:vai|ameacou|ameaca|jurou|prometeu|quer|queria|tentou)\s+"

@@ -18,6 +18,12 @@ _SELF_ACT = (r"(?:se\s+" + _ON_SELF + r"|" + _ON_SELF + r"\s+se|pular|"
 _WEAPON = r"(?:arma|revolver|pistola|faca|facao|espingarda|canivete)"
 _THREAT_WHO = r"(?:a\s+gente|nos|todos|todo\s+mundo|a\s+familia|a\s+nossa\s+familia|minha\s+mae|meus\s+filhos|as\s+criancas|comigo|os\s+colegas)"
 
+# An everyday use named with the means keeps a "preparation" ordinary: a clothesline, a swing, a week's pills in
+# a box, ants in the garden.
+_EVERYDAY_USE = (r"(?!(?:\s+\w+){0,6}?\s+(?:varal|pular|barraca|rede|balanco|escalada|pesca|semana|mes|caixinha|"
+                 r"organizador\w*|porta\s+comprimidos|viagem|mudanca|formiga\w*|rato\w*|barata\w*|cupi\w*|praga\w*|"
+                 r"jardim|horta|artesanato)\b)")
+
 # Each rule: kind, pattern over the folded message. They raise a crisis the lexicon of the person's own
 # words cannot see: someone else at risk, a threat from someone, means prepared without the word.
 RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind, p in (
@@ -27,9 +33,10 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
     (SUICIDE, r"\b(?:parou|deixou|para|deixa)\s+de\s+(?:tomar|comer)\b(?:\s+\w+){0,6}\s+(?:pra|para)\s+morrer\b"),
     (SUICIDE, r"\b(?:comprei|arrumei|consegui|separei|juntei|escondi|guardei)\s+(?:uma\s+|a\s+|os\s+|as\s+|o\s+|um\s+)?"
               r"(?:corda|arma|revolver|veneno|chumbinho|comprimidos|remedios|pilulas|calmantes|estilete|gilete|lamina|laminas)\b"
-              # an everyday use named with it: a clothesline, a week's pills in a box, ants in the garden
-              r"(?!(?:\s+\w+){0,6}?\s+(?:varal|pular|barraca|rede|escalada|pesca|semana|mes|caixinha|organizador\w*|"
-              r"porta\s+comprimidos|viagem|formiga\w*|rato\w*|barata\w*|cupi\w*|praga\w*|jardim|horta|artesanato)\b)"),
+              + _EVERYDAY_USE),
+    # A rope tied where one hangs: the means in place, without the word.
+    (SUICIDE, r"\b(?:amarrei|prendi|pendurei|passei|testei|coloquei)\s+(?:a|uma|essa)\s+corda\s+(?:n[ao]s?|em)\s+(?:\w+\s+)?"
+              r"(?:viga|teto|caibro|ventilador|trave|galho|arvore|escada|grade|lustre|porta)\b" + _EVERYDAY_USE),
     (SUICIDE, r"\b(?:e\s+)?(?:a\s+)?minha\s+ultima\s+mensagem\b|\bsinto\s+me\s+(?:um\s+)?(?:peso|fardo|estorvo)\b"),
     (VIOLENCE, r"\b(?:vai|disse\s+que\s+vai|falou\s+que\s+vai|jurou\s+que\s+vai|ameacou|ameaca|prometeu)\s+"
                r"(?:\w+\s+){0,2}?(?:matar|acabar\s+com|atirar\s+em)\s+" + _THREAT_WHO + r"\b"),
@@ -37,6 +44,9 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
                r"\b(?:\s+\w+){0,8}?\s+(?:ameac\w+|matar|mata|atirar|escola|gritando|me\s+pegar)\b"),
     (VIOLENCE, r"\b(?:ameac\w+|matar|mata|atirar)\b(?:\s+\w+){0,6}?\s+(?:com\s+)?(?:uma\s+|um\s+|a\s+|o\s+)?" + _WEAPON + r"\b"),
     (SUICIDE, r"\b(?:nao|ja\s+nao)\s+vou\s+(?:mais\s+)?estar\s+(?:mais\s+)?aqui\s+amanha\b"),
+    # Giving one's things away "because I won't need them": a goodbye, said of oneself or of someone else.
+    (SUICIDE, r"\b(?:dei|deu|doei|doou|dar|dando|doando|entreguei|entregou|distribui|distribuiu|distribuindo)\b"
+              r"(?:\s+\w+){0,12}?\s+(?:ja\s+)?nao\s+(?:vai|vou)\s+(?:mais\s+)?precisar\b"),
     (SUICIDE, r"\b(?:forma|jeito|maneira|modo)\s+(?:mais\s+)?(?:menos\s+doloros[oa]|mais\s+rapid[oa]|indolor)\s+de\s+"
               r"(?:morrer|me\s+matar|acabar\s+com\s+tudo)\b"),
     (SUICIDE, r"\bse\s+eu\s+(?:pular|me\s+jogar|me\s+atirar|atirar\s+me|jogar\s+me)\b"),
@@ -56,7 +66,10 @@ _NOT_NOW = tuple(re.compile(p) for p in (
     r"\b(?:k{3,}|(?:rs){2,}|(?:ha){2,}|(?:kk)+)\b",  # laughter: "quero morrer kkkk" after a football loss
     r"\bde\s+(?:tanto\s+)?(?:estudar|trabalhar|rir|vergonha|saudade|fome|calor|frio|tedio|sono|cansaco)\b",
     # "vai me matar se eu atrasar" is hyperbole; "disse que vai me matar se eu contar" is a threat.
-    r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de)\b|\b(?:chefe|professora?|mae|pai|treinador)\s+vai\s+me\s+matar\b",
+    r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de)\b|"
+    r"\b(?:chefe|professora?|mae|pai|treinador|sogra|prova|dieta|faculdade)\s+vai\s+(?:me\s+matar|acabar\s+comigo)\b",
+    # "vou morrer se não dormir hoje": the person's own everyday need; "vou morrer se ele não voltar" stays.
+    r"\bvou\s+morrer\s+se\s+(?:eu\s+)?nao\s+\w+r\b|\bacabar\s+comigo\s+(?:com|de)\s+tant[oa]s?\b",
     r"\bcorda\s+no\s+pescoco\b|\bbateu\s+as\s+botas\b|\benforcar\s+(?:no|na|com)\s+(?:cartao|banco|conta|contas|parcelas|"
     r"dividas?|prestac\w+|aluguel)\b|\bmatar\s+(?:a\s+)?(?:saudade|aula|tempo|fome|sede|charada)\b|\bde\s+matar\b",
     r"\bafogar\s+(?:em|no|na|nos|nas)\s+(?:\w+\s+)?(?:trabalho|servico|dividas?|contas|tarefas|problemas|lagrimas|papeis|"
@@ -65,7 +78,7 @@ _NOT_NOW = tuple(re.compile(p) for p in (
 # The past is over only when nothing says it goes on: "abusava de mim quando eu era criança e ainda vem em casa".
 _ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|ate\s+hoje|de\s+novo)\b")
 _NOT_NOW_PAST = re.compile(
-    r"\b(?:ano\s+passado|ha\s+(?:\d+|muitos|alguns|uns|dois|tres|quatro|cinco|seis|sete|oito|nove|dez|quinze|vinte)\s+anos|(?:quando|qnd|qdo|qndo)\s+(?:eu\s+)?era\s+(?:crianca|"
+    r"\b(?:ano\s+passado|ha\s+(?:\d+|muitos|alguns|uns|dois|tres|quatro|cinco|seis|sete|oito|nove|dez|quinze|vinte)\s+anos|(?:quando|qnd|qdo|qndo)\s+(?:eu\s+)?era\s+(?:crianca|pequen[oa]|menin[oa]|mais\s+nov[oa]|"
     r"adolescente|jovem|nova|novo)|antigamente|(?:ja\s+)?faz\s+\d+\s+anos|(?:hoje|hj|agora)\s+(?:eu\s+)?(?:estou|to|tou)\s+bem|ja\s+superei|"
     r"estou\s+curad[oa])\b")
 # A question of doctrine or a Bible story: ordinary when only the semantic router saw a crisis.

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from pastor.answer import person_rules, safety
+from pastor.bible.references import find_references
 from pastor.answer.semantic_router import CONVERSATION_MARGIN, FOLLOW_UP_CRISIS_MARGIN, ROUTE_MARGIN
 from pastor.text.smalltalk import conversational_kind, normalise
 
@@ -44,6 +45,11 @@ def _crisis_margin(normal: str, margin: float) -> float:
     return max(FOLLOW_UP_CRISIS_MARGIN, margin) if short_follow_up else margin
 
 
+def _names_passage(text: str) -> bool:
+    """"O que diz João 3:16?": a question about a passage, not a crisis by meaning alone."""
+    return any(m.reference is not None and not m.error for m in find_references(text))
+
+
 @dataclass(frozen=True)
 class Route:
     name: str  # crisis | conversational | out_of_scope | ordinary
@@ -75,8 +81,9 @@ class Router:
         talk = conversational_kind(text)
         if talk and not _ACK_THEN_ASK.match(normal.strip()):
             return Route(CONVERSATIONAL, CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon")
-        if (verdict and verdict.crisis_margin >= _crisis_margin(normal, self.semantic.crisis_bar) and not person_rules.not_now(normal, text)
-                and not person_rules.ordinary_frame(normal)):
+        if (verdict and verdict.crisis_margin >= _crisis_margin(normal, self.semantic.crisis_bar)
+                and not person_rules.not_now(normal, text) and not person_rules.ordinary_frame(normal)
+                and not _names_passage(text)):
             return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic")
         if verdict and self._semantic_route(verdict, normal):
             return Route(verdict.route, verdict.kind, by="semantic")
@@ -94,6 +101,9 @@ class Router:
 
     def _crisis(self, text: str, normal: str) -> Route | None:
         match = safety.detect_crisis(text)
+        # A topic word in a story told ("assisti uma série sobre suicídio") is not the person's own words.
+        if match and match.topical and person_rules.ordinary_frame(normal):
+            match = None
         if match and not person_rules.not_now(normal, text):
             return Route(CRISIS, match.kind, match.phrase, by="lexicon")
         rule = person_rules.third_party_or_threat(normal)

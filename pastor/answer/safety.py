@@ -18,14 +18,15 @@ __all__ = ["ABUSE", "OVERDOSE", "SELF_HARM", "SUICIDE", "VIOLENCE", "CrisisMatch
 class CrisisMatch:
     kind: str  # suicide | self_harm | violence | abuse | overdose
     phrase: str  # the words that raised the signal, as the person wrote them
+    topical: bool = False  # raised by a topic word ("suicídio") with the person in the sentence, not a phrase
 
 
-def _signals(normal: str) -> list[tuple[str, re.Match]]:
+def _signals(normal: str) -> tuple[list[tuple[str, re.Match]], bool]:
+    """The matches, and whether they come from topic words only."""
     found = [(kind, m) for kind, pattern in PERSONAL for m in [pattern.search(normal)] if m]
-    if not found:
-        found = [(kind, m) for kind, pattern, person in TOPICAL
-                 for m in [pattern.search(normal)] if m and person.search(normal)]
-    return found
+    if found:
+        return found, False
+    return [(kind, m) for kind, pattern, person in TOPICAL for m in [pattern.search(normal)] if m and person.search(normal)], True
 
 
 def detect_crisis(text: str) -> CrisisMatch | None:
@@ -33,14 +34,14 @@ def detect_crisis(text: str) -> CrisisMatch | None:
     if not text:
         return None
     normal = _normalise(text)
-    found, source = _signals(normal), text
+    (found, topical), source = _signals(normal), text
     if not found:  # respelled, the phrase is reported as read (`quero morrer` for `qro morrer`)
         source = " ".join(SPELLINGS.get(word, word) for word in normal.split())
-        found = _signals(source)
+        found, topical = _signals(source)
     if not found:
         return None
     kind, match = min(found, key=lambda f: (PRIORITY.index(f[0]), f[1].start()))
-    return CrisisMatch(kind, source[match.start():match.end()].strip())
+    return CrisisMatch(kind, source[match.start():match.end()].strip(), topical)
 
 
 # -- the message shown before a few comforting verses ---------------------------------------------------

@@ -50,6 +50,8 @@ class TestPersonAndTime:
         ("meu amigo disse que se ela terminar com ele ele se mata", "suicide"),
         ("o padrinho abusa da minha sobrinha quando ela dorme lá", "abuse"),  # a child, someone else's harm
         ("o vizinho espanca a minha mãe", "abuse"),
+        ("minha filha anda dando as roupas dela pras amigas, diz que não vai precisar mais", "suicide"),
+        ("amarrei a corda na viga do quarto", "suicide"),  # the means in place, without the word
     ])
     def test_someone_else_at_risk_in_any_form(self, message, kind):
         assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
@@ -61,6 +63,10 @@ class TestPersonAndTime:
         "separei os remédios da semana na caixinha organizadora",
         "vou me afogar em trabalho essa semana",
         "qnd eu era criança meu tio me batia, hoje perdoei",
+        "vou morrer se não dormir hoje",  # the person's own everyday need
+        "esse chefe vai acabar comigo com tanto trabalho",
+        "assisti uma série sobre suicídio e fiquei pensando em como ajudar os jovens",  # a story told
+        "amarrei a corda na árvore pra fazer um balanço pras crianças",
     ])
     def test_grief_everyday_uses_and_idioms_stay_ordinary(self, message):
         assert LEXICON.route(message).name == ORDINARY
