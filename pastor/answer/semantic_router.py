@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pastor.search.pastoral_scope import top_mean
+from pastor.search.pastoral_scope import labelled_rows, top_mean
 
 EXAMPLES = Path(__file__).with_name("data") / "route_examples.tsv"
 ROUTES = ("crisis", "ordinary", "conversational", "out_of_scope")
@@ -45,15 +45,8 @@ class SemanticVerdict:
 
 def load_examples(path: Path = EXAMPLES) -> list[Example]:
     """`route<TAB>kind<TAB>message` lines; `#` starts a comment. A bad line is an error naming it."""
-    examples = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) != 3 or fields[0] not in ROUTES or not fields[2].strip():
-            raise ValueError(f"{path.name}, linha {number}: use rota<TAB>tipo<TAB>mensagem (rotas: {', '.join(ROUTES)})")
-        examples.append(Example(fields[0], fields[1], fields[2].strip()))
-    return examples
+    usage = f"use rota<TAB>tipo<TAB>mensagem (rotas: {', '.join(ROUTES)})"
+    return [Example(*fields) for fields in labelled_rows(path, 3, ROUTES, usage)]
 
 
 class SemanticRouter:

@@ -17,17 +17,24 @@ NEIGHBOURS = 3
 MARGIN = 0.0
 
 
-def load_scope_examples(path: Path = EXAMPLES) -> list[tuple[str, str]]:
-    """`scope<TAB>message` lines; `#` starts a comment. A bad line is an error naming it."""
-    examples = []
+def labelled_rows(path: Path, columns: int, labels: tuple[str, ...], usage: str) -> list[list[str]]:
+    """Tab-separated rows of `columns` fields, the first one of `labels` and the last not empty; `#` starts a
+    comment. A bad line is an error naming it and saying `usage`."""
+    rows = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
-        fields = line.split("\t")
-        if len(fields) != 2 or fields[0] not in SCOPES or not fields[1].strip():
-            raise ValueError(f"{path.name}, linha {number}: use escopo<TAB>mensagem (escopos: {', '.join(SCOPES)})")
-        examples.append((fields[0], fields[1].strip()))
-    return examples
+        fields = [field.strip() for field in line.split("\t")]
+        if len(fields) != columns or fields[0] not in labels or not fields[-1]:
+            raise ValueError(f"{path.name}, linha {number}: {usage}")
+        rows.append(fields)
+    return rows
+
+
+def load_scope_examples(path: Path = EXAMPLES) -> list[tuple[str, str]]:
+    """`scope<TAB>message` lines; `#` starts a comment."""
+    usage = f"use escopo<TAB>mensagem (escopos: {', '.join(SCOPES)})"
+    return [(scope, text) for scope, text in labelled_rows(path, 2, SCOPES, usage)]
 
 
 class PastoralScope:
