@@ -146,7 +146,7 @@ class ChatService:
         """The crisis reply: help lines first, then the safety message and comforting verses."""
         bible = self.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
-        lines = [safety.crisis_message(crisis.kind, self.crisis_contacts), ""]
+        lines = [safety.crisis_message(crisis.kind, self.crisis_contacts, crisis.someone_else), ""]
         lines += [f"> {v.text} — **{v.reference}**" for v in verses]
         sources = [{"id": v.id, "reference": v.reference, "text": v.text, "score": 1.0,
                     "cited": True, "kind": "verse"} for v in verses]

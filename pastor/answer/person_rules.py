@@ -101,6 +101,17 @@ def third_party_or_threat(normal: str) -> tuple[str, str] | None:
 _LAUGHING_EMOJI = re.compile("[\U0001F602\U0001F923\U0001F606\U0001F605\U0001F639]")
 
 
+# Someone else is the one at risk: "minha amiga ...", "o menino ...", "ela tomou ...".
+_SOMEONE_ELSE = re.compile(_OTHER + r"\b|\b(?:ele|ela)\s+(?:\w+\s+){0,2}?(?:vai|quer|disse|diz|falou|fala|esta|ta|tentou|"
+                           r"tomou|engoliu|bebeu|desmaiou|caiu|se)\b|\b(?:a\s+menina|o\s+menino|a\s+crianca|o\s+bebe|"
+                           r"meu\s+bebe|minha\s+bebe|um\s+amigo|uma\s+amiga|um\s+aluno|uma\s+aluna)\b")
+
+
+def someone_else(normal: str) -> bool:
+    """The message speaks of another person at risk (the person's own words are the lexicon's to see)."""
+    return bool(_SOMEONE_ELSE.search(normal))
+
+
 def not_now(normal: str, text: str = "") -> bool:
     """Laughter, hyperbole, idiom or the past: not a crisis happening now."""
     if _LAUGHING_EMOJI.search(text) or any(p.search(normal) for p in _NOT_NOW):

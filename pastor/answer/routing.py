@@ -56,6 +56,7 @@ class Route:
     kind: str = ""  # the crisis kind, the advice kind (medical, legal, financial) or the conversation kind
     phrase: str = ""  # the words that decided, when rules decided
     by: str = "lexicon"  # lexicon | rules | semantic
+    someone_else: bool = False  # a crisis of another person the message speaks of, not of its writer
 
 
 class Router:
@@ -84,7 +85,8 @@ class Router:
         if (verdict and verdict.crisis_margin >= _crisis_margin(normal, self.semantic.crisis_bar)
                 and not person_rules.not_now(normal, text) and not person_rules.ordinary_frame(normal)
                 and not _names_passage(text)):
-            return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic")
+            return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic",
+                         someone_else=person_rules.someone_else(normal))
         if verdict and self._semantic_route(verdict, normal):
             return Route(verdict.route, verdict.kind, by="semantic")
         return Route(ORDINARY)
@@ -108,6 +110,6 @@ class Router:
             return Route(CRISIS, match.kind, match.phrase, by="lexicon")
         rule = person_rules.third_party_or_threat(normal)
         if rule and not person_rules.not_now(normal, text):
-            return Route(CRISIS, rule[0], rule[1], by="rules")
+            return Route(CRISIS, rule[0], rule[1], by="rules", someone_else=person_rules.someone_else(normal))
         return None
 

@@ -69,6 +69,19 @@ _BY_KIND = {
                "próximo, levando as embalagens do que foi tomado. Não fique sozinho(a): chame agora uma "
                "pessoa de confiança."),
 }
+# When the person writes about someone else at risk: what to do for that person.
+_FOR_SOMEONE_ELSE = {
+    SUICIDE: ("Se alguém que você ama fala em tirar a própria vida ou corre perigo agora, ligue imediatamente para "
+              "o serviço de emergência da sua região e não deixe a pessoa sozinha: fique com ela ou peça a alguém "
+              "de confiança que vá até lá. Se puder, afaste o que ela possa usar para se ferir, e ouça sem julgar. "
+              "Você não precisa carregar isso sozinho(a)."),
+    SELF_HARM: ("Se alguém que você ama está se ferindo, fique perto com calma e sem julgamento; se houver um "
+                "ferimento sério ou risco agora, ligue para o serviço de emergência ou leve a pessoa ao "
+                "pronto-socorro. Um profissional de saúde mental pode caminhar com ela, e com você."),
+    OVERDOSE: ("Isto é uma emergência médica, mesmo que a pessoa pareça bem agora. Ligue imediatamente para o "
+               "serviço de emergência da sua região ou leve-a ao pronto-socorro mais próximo, com as embalagens "
+               "do que foi tomado. Não deixe a pessoa sozinha e siga as orientações de quem atender a ligação."),
+}
 _CLOSING = ("Deus está perto dos que têm o coração quebrantado, e eu continuo aqui para conversar com você. "
             "Estas palavras das Escrituras são para você agora:")
 
@@ -87,8 +100,10 @@ def contact_lines(contacts=DEFAULT_CONTACTS, kind: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def crisis_message(kind: str, contacts=DEFAULT_CONTACTS) -> str:
+def crisis_message(kind: str, contacts=DEFAULT_CONTACTS, someone_else: bool = False) -> str:
     """Safety first, in Portuguese and warm; the phone numbers are only the configured, verified ones, and
-    they come first so that they are on screen when the reply arrives (a phone shows a few lines)."""
+    they come first so that they are on screen when the reply arrives (a phone shows a few lines).
+    `someone_else`: the person writes about someone else at risk, and is told what to do for them."""
     kind = kind if kind in _BY_KIND else SUICIDE
-    return "\n\n".join((contact_lines(contacts, kind), _OPENING, _BY_KIND[kind], _CLOSING))
+    body = _FOR_SOMEONE_ELSE.get(kind, _BY_KIND[kind]) if someone_else else _BY_KIND[kind]
+    return "\n\n".join((contact_lines(contacts, kind), _OPENING, body, _CLOSING))

@@ -228,6 +228,14 @@ class TestCrisis:
         assert set(re.findall(r"\d+", final.answer)) <= configured | set(re.findall(r"\d+", quoted))
         assert all(line in final.answer for line in lines)  # the help lines of this kind of crisis
         assert final.answer.startswith("**Ligue agora")  # help lines first: on screen when the reply arrives
+
+    def test_someone_else_at_risk_gets_what_to_do_for_them(self, chat, provider):
+        _, final = run(chat, "minha amiga disse que vai pular do prédio hoje")
+        assert final.mode == "crisis" and provider.calls == 0
+        assert final.answer.startswith(safety.crisis_message("suicide", someone_else=True))
+        assert "não deixe a pessoa sozinha" in final.answer and "**188**" in final.answer
+        _, own = run(chat, "eu quero morrer, não aguento mais viver")
+        assert "não deixe a pessoa sozinha" not in own.answer
         assert [s["id"] for s in final.sources] == list(CRISIS_VERSES)  # all five are in the tiny corpus
         assert all(s["cited"] for s in final.sources)
         assert final.citations == [s["reference"] for s in final.sources]

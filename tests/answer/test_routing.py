@@ -133,6 +133,17 @@ class TestHelpLines:
         import re
         assert set(re.findall(r"\*\*([\d ]+)\*\*", contact_lines(kind=kind))) == numbers
 
+    @pytest.mark.parametrize("kind", ["suicide", "self_harm", "overdose"])
+    def test_someone_else_at_risk_gets_the_same_lines_and_what_to_do_for_them(self, kind):
+        for_them, own = crisis_message(kind, someone_else=True), crisis_message(kind)
+        assert for_them != own and "a pessoa" in for_them
+        assert for_them.startswith(contact_lines(kind=kind)) and own.startswith(contact_lines(kind=kind))
+
+    def test_the_router_says_who_is_at_risk(self):
+        assert LEXICON.route("meu irmão anda falando em se enforcar").someone_else
+        assert not LEXICON.route("eu quero morrer, não aguento mais viver").someone_else
+        assert not LEXICON.route("comprei uma corda e já sei onde").someone_else
+
     def test_the_lines_come_first(self):
         assert crisis_message("abuse").startswith(contact_lines(kind="abuse"))
 
