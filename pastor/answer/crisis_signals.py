@@ -136,7 +136,9 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
               r"(?:acordar|existir|ter\s+nascido)\b"),
     (SUICIDE, r"\bnao\s+tenho\s+(?:mais\s+)?(?:\w+\s+)?(?:forcas?|vontade|animo|motivos?|razao|razoes)\s+(?:pra|para|de)\s+viver\b"),
     (SUICIDE, r"\b(?:coragem|forca)\s+(?:pra|para)\s+(?:acabar\s+com|me\s+matar|pular|fazer\s+isso)\b|"
-              r"\bacabar\s+com\s+(?:isso|tudo)\s+(?:hoje|amanha|esta\s+noite|essa\s+noite|de\s+vez)\b"),
+              r"\bacabar\s+com\s+(?:isso|tudo)\s+(?:hoje|amanha|agora|esta\s+noite|essa\s+noite|de\s+vez)\b"),
+    # Very short: "vou pular", "vou me jogar agora" said alone.
+    (SUICIDE, r"^\s*(?:eu\s+)?(?:vou|vo)\s+(?:pular|me\s+jogar)\s*(?:agora|hoje|hj|ja)?\s*$"),
     (SUICIDE, r"\bvontade\s+(?:e\s+)?de\s+sumir\b|\bsumir\s+e\s+nunca\s+mais\s+(?:aparecer|voltar)\b"),
     (SUICIDE, r"\b(?:quero|queria)\s+que\s+(?:(?:tudo|isso|essa\s+dor|esse\s+sofrimento|a\s+dor)\s+(?:acabe|termine)|"
               r"(?:acabe|termine)\s+(?:tudo|essa\s+dor|esse\s+sofrimento|a\s+dor|de\s+uma\s+vez))\b"),

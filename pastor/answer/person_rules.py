@@ -85,6 +85,7 @@ _NOT_NOW_PAST = re.compile(
 _DOCTRINE = tuple(re.compile(p) for p in (
     r"\b(?:o\s+que\s+a\s+biblia|a\s+biblia\s+(?:diz|fala)|e\s+pecado|vai\s+(?:pro|para\s+o)\s+inferno|"
     r"por\s+que\s+(?:deus|caim|davi|judas|saul|sansao)|na\s+biblia)\b",
+    r"\b(?:certeza\s+d[ae]\s+salvacao|vida\s+eterna|como\s+(?:ser|ter|ficar)\s+salv[oa]|ir\s+pro\s+ceu\s+um\s+dia)\b",
 ))
 
 

@@ -71,6 +71,10 @@ class TestPersonAndTime:
     def test_grief_everyday_uses_and_idioms_stay_ordinary(self, message):
         assert LEXICON.route(message).name == ORDINARY
 
+    @pytest.mark.parametrize("message", ["vou pular", "vou acabar com isso agora"])
+    def test_very_short_messages_are_heard(self, message):
+        assert LEXICON.route(message).name == CRISIS
+
     def test_the_lexicon_still_routes_the_persons_own_words(self):
         route = LEXICON.route("eu quero morrer, não aguento mais viver")
         assert (route.name, route.kind, route.by) == (CRISIS, "suicide", "lexicon")
