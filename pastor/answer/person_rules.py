@@ -125,7 +125,7 @@ def asks_about_faith(normal: str) -> bool:
     return doctrine(normal) or bool(_FAITH.search(normal))
 
 
-_FAITH = re.compile(r"\b(?:versiculos?|biblia|biblic\w+|passagem|passagens|escrituras?|orar|oracao|deus|jesus|fe)\b")
+_FAITH = re.compile(r"\b(?:versiculos?|biblia|biblic\w+|passagem|passagens|escrituras?|orar|oracao|deus|jesus|fe|dizimos?|primicias)\b")
 
 
 def doctrine(normal: str) -> bool:
