@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 
 from pastor.answer import person_rules, safety
-from pastor.bible.references import find_references
 from pastor.answer.semantic_router import CONVERSATION_MARGIN, FOLLOW_UP_CRISIS_MARGIN, ROUTE_MARGIN
+from pastor.bible.references import find_references
 from pastor.text.smalltalk import conversational_kind, normalise
 
 CRISIS, CONVERSATIONAL, OUT_OF_SCOPE, ORDINARY = "crisis", "conversational", "out_of_scope", "ordinary"
