@@ -214,8 +214,17 @@ class Retriever:
             coverage = max([len(query_terms & set(self._doc_terms(doc_id))) / len(query_terms)
                             for hits in lexical_lists for doc_id, _ in hits[:5]], default=0.0)
         best = vector_hits[0][1] if vectors and vector_hits else None
-        pastoral = is_pastoral(question) or (self.scope is not None and self.scope.pastoral(question))
-        return Evidence(best, coverage, len(query_terms), pastoral)
+        return Evidence(best, coverage, len(query_terms), self._pastoral(question, best))
+
+    def _pastoral(self, question: str, best: float | None) -> bool:
+        """The pastoral vocabulary; the meaning (one more embedding) is asked only when the gate's decision turns
+        on it, i.e. when the best vector match is under the general bar."""
+        vocabulary = is_pastoral(question)
+        calibration = self.calibration
+        clears_general_bar = best is not None and calibration is not None and calibration.z(best) >= self.gate.best_z
+        if vocabulary or self.scope is None or clears_general_bar:
+            return vocabulary
+        return self.scope.pastoral(question)
 
     def _doc_terms(self, doc_id: str) -> list[str]:
         for lexical in [self.lexical] + [s.lexical for s in self.extra_sources]:
