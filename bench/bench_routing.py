@@ -15,6 +15,9 @@ from pastor.answer.routing import Router  # noqa: E402
 HERE = Path(__file__).resolve().parent
 INDEPENDENT = HERE / "routing_set_independent.jsonl"  # written by someone who saw no code, patterns or sets
 OLD = HERE / "routing_set.jsonl"  # written by the pattern author: kept for comparison
+# The retrieval dev set's questions are pastoral: none of them is a crisis (issue 21, round 3: a quarter of
+# them went to the crisis reply by meaning and no routing set showed it).
+PASTORAL_DEV = HERE / "devset.jsonl"
 ROUTES = ("crisis", "conversational", "out_of_scope", "ordinary")
 # The router does not tell a pastoral question from an off-topic one (the evidence gate does): both are ordinary.
 AS_ROUTED = {"pastoral": "ordinary", "off_topic": "ordinary", "other": "ordinary"}
@@ -29,6 +32,25 @@ def load(path: Path, split: str) -> list[tuple[str, str, str]]:
             written = row.get("route", row.get("mode"))
             picked.append((AS_ROUTED.get(written, written), written, row["text"]))
     return picked
+
+
+def load_pastoral_dev() -> list[tuple[str, str, str]]:
+    """The retrieval dev set's questions, all ordinary for the router."""
+    lines = PASTORAL_DEV.read_text(encoding="utf-8").splitlines()
+    return [("ordinary", "pastoral", json.loads(line)["question"]) for line in lines if line.strip()]
+
+
+def pastoral_report(router: Router, show_errors: bool) -> None:
+    """How many pastoral questions the router takes away from the search."""
+    rows = load_pastoral_dev()
+    got = [router.route(text) for _, _, text in rows]
+    taken = Counter(g.name for g in got if g.name != "ordinary")
+    print(f"\npastoral questions (bench/devset.jsonl, dev): {len(rows)}; routed away from the search: "
+          + (", ".join(f"{name} {n}" for name, n in sorted(taken.items())) or "none"))
+    if show_errors:
+        for (_, _, text), g in zip(rows, got):
+            if g.name != "ordinary":
+                print(f"  {g.name:>14} ({g.by}) {text}")
 
 
 def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_errors: bool) -> None:
@@ -63,7 +85,8 @@ def sweep(router: Router, sets: dict[str, list[tuple[str, str, str]]]) -> None:
             got = [router.route(text).name == "crisis" for _, _, text in rows]
             crisis = [g for (gold, _, _), g in zip(rows, got) if gold == "crisis"]
             alarms = [g for (gold, _, _), g in zip(rows, got) if gold != "crisis"]
-            figures.append(f"recall {sum(crisis) / len(crisis):.1%}, false alarms {sum(alarms)}/{len(alarms)}")
+            recall = f"recall {sum(crisis) / len(crisis):.1%}, " if crisis else ""
+            figures.append(f"{recall}false alarms {sum(alarms)}/{len(alarms)}")
         print(f"  margin {bar:.3f}: " + " | ".join(figures))
 
 
@@ -85,10 +108,13 @@ def main() -> None:
         semantic = SemanticRouter(load_embedder(get_settings().embedding_model))
     router = Router(semantic)
     if args.sweep and semantic is not None:
-        sweep(router, {"independent dev": load(INDEPENDENT, "dev"), "own dev": load(OLD, "dev")})
+        sweep(router, {"independent dev": load(INDEPENDENT, "dev"), "own dev": load(OLD, "dev"),
+                       "pastoral dev": load_pastoral_dev()})
         return
     report(router, load(INDEPENDENT, args.split), f"independent set, {args.split}",
            args.errors and args.split == "dev")
+    if args.split == "dev":
+        pastoral_report(router, args.errors)
     if args.old:
         report(router, load(OLD, "dev"), "old set (pattern author), dev", False)
         report(router, load(OLD, "test"), "old set (pattern author), test", False)

@@ -44,6 +44,10 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
                r"\b(?:\s+\w+){0,8}?\s+(?:ameac\w+|matar|mata|atirar|escola|gritando|me\s+pegar)\b"),
     (VIOLENCE, r"\b(?:ameac\w+|matar|mata|atirar)\b(?:\s+\w+){0,6}?\s+(?:com\s+)?(?:uma\s+|um\s+|a\s+|o\s+)?" + _WEAPON + r"\b"),
     (SUICIDE, r"\b(?:nao|ja\s+nao)\s+vou\s+(?:mais\s+)?estar\s+(?:mais\s+)?aqui\s+amanha\b"),
+    # Going to God now, by one's own hand: "quero ir morar com Jesus hoje", "vou dar um jeito de ir".
+    (SUICIDE, r"\b(?:ir|partir|morar|encontrar)\s+(?:morar\s+)?(?:com|pra\s+junto\s+de|para\s+junto\s+de|ter\s+com)\s+"
+              r"(?:jesus|deus|o\s+senhor|cristo)\b(?:\s+\w+){0,2}?\s+(?:hoje|hj|agora|esta\s+noite|essa\s+noite|ja)\b|"
+              r"\bdar\s+um\s+jeito\s+de\s+(?:ir|partir|ir\s+embora)\s*(?:hoje|hj|agora|logo|ja)?\s*$"),
     # Giving one's things away "because I won't need them": a goodbye, said of oneself or of someone else.
     (SUICIDE, r"\b(?:dei|deu|doei|doou|dar|dando|doando|entreguei|entregou|distribui|distribuiu|distribuindo)\b"
               r"(?:\s+\w+){0,12}?\s+(?:ja\s+)?nao\s+(?:vai|vou)\s+(?:mais\s+)?precisar\b"),
@@ -54,9 +58,14 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
     (SUICIDE, r"\bcom\s+(?:a|uma|o|um)\s+(?:faca|arma|gilete|lamina|corda|revolver)\s+na\s+mao\b"),
     (SUICIDE, r"\b(?:ja\s+)?tentei\s+(?:uma\s+vez|antes)\b(?:\s+\w+){0,5}?\s+(?:vou\s+fazer\s+direito|vou\s+conseguir)\b"),
     # Abuse of someone the person loves or looks after: "abusa da minha filha", "bate na minha irmã".
-    (ABUSE, r"\b(?:abus|estupr|violent|molest|espanc|agred|bat|machuc)\w*\s+(?:d[ao]s?|n[ao]s?|em|a|o)?\s*"
+    # Not the habitual past ("batia na minha mãe"): what is over is grief or a wound, for the normal flow.
+    (ABUSE, r"\b(?:abus|estupr|violent|molest|espanc|agred|bat|machuc)(?:a|e|am|em|ou|aram|ando|ar|ando)?\s+"
+            r"(?:d[ao]s?|n[ao]s?|em|a|o)?\s*"
             r"(?:minha|meu|minhas|meus|nossa|nosso)\s+(?:\w+\s+)?(?:filh|irma|net|sobrinh|entead|crianc|alun|mae\b|"
             r"esposa|mulher\b|bebe|prima|primo|amiga)"),
+    # A child's body tells it: beaten with a belt, covered in bruises.
+    (ABUSE, r"\b(?:apanh(?:a|ou|ando)|surrad[oa])\s+(?:de|com)\s+(?:cinto|fio|chinelo|vara|cabo|mangueira|pau|corrente|fivela)\b|"
+            r"\b(?:cheio|cheia)\s+de\s+(?:roxos?|hematomas|marcas)\b|\bmarcas\s+(?:roxas|de\s+cinto)\b"),
     (ABUSE, r"\b(?:padrasto|tio|primo|vizinho|avo|namorado\s+da\s+minha\s+mae|pai)\b(?:\s+\w+){0,4}?\s+(?:entra|entrava|vem|vinha)\s+"
             r"(?:no\s+)?(?:meu\s+)?quarto\b"),
 ))
@@ -76,7 +85,10 @@ _NOT_NOW = tuple(re.compile(p) for p in (
     r"provas|estudos?)\b",
 ))
 # The past is over only when nothing says it goes on: "abusava de mim quando eu era criança e ainda vem em casa".
-_ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|ate\s+hoje|de\s+novo)\b")
+# "Ainda" about a feeling ("ainda carrego isso", "ainda tenho pesadelo") is the wound, not the abuse going on.
+_ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|ate\s+hoje|de\s+novo)\b"
+                      r"(?!\s+(?:carrego|sinto|sofro|lembro|penso|choro|doi|tenho\s+(?:pesadelos?|medo|trauma|raiva|"
+                      r"marcas|dificuldade)|me\s+(?:assusto|lembro|sinto)))")
 _NOT_NOW_PAST = re.compile(
     r"\b(?:ano\s+passado|ha\s+(?:\d+|muitos|alguns|uns|dois|tres|quatro|cinco|seis|sete|oito|nove|dez|quinze|vinte)\s+anos|(?:quando|qnd|qdo|qndo)\s+(?:eu\s+)?era\s+(?:crianca|pequen[oa]|menin[oa]|mais\s+nov[oa]|"
     r"adolescente|jovem|nova|novo)|antigamente|(?:ja\s+)?faz\s+\d+\s+anos|(?:hoje|hj|agora)\s+(?:eu\s+)?(?:estou|to|tou)\s+bem|ja\s+superei|"
@@ -85,7 +97,8 @@ _NOT_NOW_PAST = re.compile(
 _DOCTRINE = tuple(re.compile(p) for p in (
     r"\b(?:o\s+que\s+a\s+biblia|a\s+biblia\s+(?:diz|fala)|e\s+pecado|vai\s+(?:pro|para\s+o)\s+inferno|"
     r"por\s+que\s+(?:deus|caim|davi|judas|saul|sansao)|na\s+biblia)\b",
-    r"\b(?:certeza\s+d[ae]\s+salvacao|vida\s+eterna|como\s+(?:ser|ter|ficar)\s+salv[oa]|ir\s+pro\s+ceu\s+um\s+dia)\b",
+    r"\b(?:certeza\s+d[ae]\s+salvacao|vida\s+eterna|como\s+(?:ser|ter|ficar)\s+salv[oa]|ir\s+pro\s+ceu\s+um\s+dia|"
+    r"suficiente\s+(?:pra|para)\s+ir\s+(?:pro|para\s+o)\s+ceu)\b",
 ))
 
 

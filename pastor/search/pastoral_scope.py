@@ -38,16 +38,18 @@ def load_scope_examples(path: Path = EXAMPLES) -> list[tuple[str, str]]:
 
 
 class PastoralScope:
-    """Embeds the examples once; `margin` says how much nearer the pastoral ones a message is."""
+    """Embeds the examples once, when first needed; `margin` says how much nearer the pastoral ones a message is."""
 
     def __init__(self, embedder, examples: list[tuple[str, str]] | None = None, margin: float = MARGIN):
-        examples = examples if examples is not None else load_scope_examples()
+        self.examples = examples if examples is not None else load_scope_examples()
         self.embedder = embedder
         self.threshold = margin
-        self._vectors = embedder.encode([text for _, text in examples])
-        self._pastoral = np.array([scope == "pastoral" for scope, _ in examples])
+        self._vectors = None  # embedded at the first question that needs them, not while the app loads
+        self._pastoral = np.array([scope == "pastoral" for scope, _ in self.examples])
 
     def margin(self, text: str) -> float:
+        if self._vectors is None:  # two first questions at once embed twice, harmlessly
+            self._vectors = self.embedder.encode([example for _, example in self.examples])
         similarity = self._vectors @ self.embedder.encode([text])[0]
         return top_mean(similarity[self._pastoral]) - top_mean(similarity[~self._pastoral])
 
