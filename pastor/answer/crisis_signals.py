@@ -81,7 +81,7 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
               r"minha\s+vida|essa\s+dor|esse\s+sofrimento)\b"),
     (SUICIDE, r"\b(?:vou|quero|queria|decidi)\s+acabar\s+com\s+(?:isso|tudo\s+isso|isso\s+tudo|essa\s+dor|"
               r"esse\s+sofrimento)\s*$"),
-    (SUICIDE, r"\b(?:me\s+despedi|(?:estou|to|tou)\s+me\s+despedindo|carta\s+de\s+despedida|ultima\s+vez\s+que\s+"
+    (SUICIDE, r"\b(?:(?<!nao )me\s+despedi|(?:estou|to|tou)\s+me\s+despedindo|carta\s+de\s+despedida|ultima\s+vez\s+que\s+"
               r"(?:escrevo|falo|voces\s+me\s+veem))\b"),
     (SUICIDE, r"\b(?:cansei|cansado|cansada|exausto|exausta)\s+de\s+existir\b"),
     (SUICIDE, r"\b(?:vou|acho\s+que\s+vou|vontade\s+de|medo\s+de|hora\s+de|posso|quero)\s+fazer\s+(?:uma\s+)?"
@@ -198,7 +198,8 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
             r"ter\s+relac|tirar\s+a\s+roupa|ficar\s+com|beijar)"),
     (ABUSE, r"\b(?:ele|ela|eles|elas)\s+(?:\w+\s+)?me\s+" + _HARM_VERB + r"\b" + _NOT_LEGAL),
     (ABUSE, r"\bme\s+(?:ameaca|ameacou|ameacava|ameacando)\s+com\s+(?:uma\s+|um\s+)?(?:faca|arma|revolver|facao|tesoura)\b"),
-    (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,2}me\s+(?:persegue|perseguindo|perseguiu|vigia|segue)\b"),
+    # Stalked at home, not "meu chefe me persegue" (pressure at work: the normal flow).
+    (ABUSE, r"\b(?:meu|minha)\s+(?!chefe|patrao|lider|pastor)" + _PERPETRATOR + r"\s+(?:\w+\s+){0,2}me\s+(?:persegue|perseguindo|perseguiu|vigia|segue)\b"),
     (ABUSE, r"\b(?:mexe|mexia|mexeu)\s+em\s+mim\b|\bpass(?:a|ava|ou|aram|avam)\s+a\s+mao\s+em\s+mim\b"),
     (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,3}(?:me\s+(?:toca|tocava|tocou|apalpa|agarra|agarrou)|"
             r"nao\s+me\s+deixa\s+sair|me\s+(?:tranca|trancou|prende|prendeu)\s+(?:em\s+casa|no\s+quarto))\b"),
