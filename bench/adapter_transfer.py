@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastor.cli.commands import eval_modes  # noqa: E402
+from pastor.search.evaluation import eval_modes  # noqa: E402
 from pastor.config import get_settings  # noqa: E402
 from pastor.search.adapter import train  # noqa: E402
 from pastor.search.evaluation import evaluate, load_questions  # noqa: E402

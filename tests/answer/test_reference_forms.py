@@ -9,6 +9,7 @@ from pastor.answer.citations import validate
 from pastor.answer.streaming import StreamingValidator
 from pastor.search.modes import Mode
 from pastor.search.retrieval import Retriever
+from tests.support.helpers import retriever_over
 
 
 def streamed(text: str, allowed: set[str], size: int) -> str:
@@ -19,7 +20,7 @@ def streamed(text: str, allowed: set[str], size: int) -> str:
 
 @pytest.fixture(scope="module")
 def retriever(almeida):
-    return Retriever(almeida, embedder=None, index=None, lexical=None)
+    return retriever_over(almeida, embedder=None, index=None, lexical=None)
 
 
 class TestChat:

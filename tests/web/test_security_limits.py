@@ -19,6 +19,7 @@ from pastor.web.api import WebAPI
 from pastor.web.limits import BodyLimit
 from pastor.web.runtime import REINDEX_DISABLED, Runtime
 from tests.support.app_fixtures import MINI_CORPUS, SpyProvider, app_settings
+from tests.support.helpers import retriever_over
 
 AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)
 
@@ -36,7 +37,7 @@ class StubEngine:
         self.index = None
         self.prominence = None
         self.embedder_error = "sem vetores neste teste"
-        self.retriever = Retriever(bible, embedder=None, index=None, lexical=None)
+        self.retriever = retriever_over(bible, embedder=None, index=None, lexical=None)
 
     def status(self):
         return {"state": "missing", "prominence": {"enabled": False}}
@@ -65,7 +66,7 @@ class TestAmplification:
         assert len(result["references"]) == 10 and "20 referências" in result["note"]
 
     def test_a_chat_turn_gets_at_most_40_verses_and_says_so(self, tmp_path, almeida):
-        chat = ChatService(Retriever(almeida, embedder=None, index=None, lexical=None), almeida,
+        chat = ChatService(retriever_over(almeida, embedder=None, index=None, lexical=None), almeida,
                            SpyProvider(chunk=50))
         final = chat.ask(AMPLIFICATION[:4000])
         assert len(final["sources"]) == 40
@@ -148,7 +149,7 @@ class TestDeadline:
     def test_a_trickling_model_is_cut_off_with_a_portuguese_message(self, mini_bible):
         provider = SpyProvider(chunk=1, delay=0.2)
         provider.enqueue("Deus está perto de você, leia João 3:16. " * 20)
-        chat = ChatService(Retriever(mini_bible, embedder=None, index=None, lexical=None), mini_bible,
+        chat = ChatService(retriever_over(mini_bible, embedder=None, index=None, lexical=None), mini_bible,
                            provider, deadline=0.5)
         final = chat.ask("o que diz João 3:16?")
         # Nothing the validator could release reached the reader: the verses, not an error.
@@ -235,7 +236,7 @@ class TestNoLeaks:
 def test_a_stop_during_a_silent_model_ends_the_wait(mini_bible):
     provider = SpyProvider(chunk=1, delay=5)
     provider.enqueue("Resposta lenta. João 3:16")
-    chat = ChatService(Retriever(mini_bible, embedder=None, index=None, lexical=None), mini_bible, provider)
+    chat = ChatService(retriever_over(mini_bible, embedder=None, index=None, lexical=None), mini_bible, provider)
     cancel = threading.Event()
     turn = chat.turn("o que diz João 3:16?", [], cancel)
     next(turn)
