@@ -19,7 +19,7 @@ from pastor.answer.pipeline import AnswerFilter
 from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
 from pastor.providers import ProviderError
 from pastor.search.modes import Mode
-from pastor.search.results import Source
+from pastor.search.results import SearchResult, Source
 from pastor.search.retrieval import CONVERSATION_REASON
 
 log = logging.getLogger("pastor.answer")
@@ -105,6 +105,7 @@ class ChatService:
         """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
         with the conversation's history (so "não entendi" rephrases the last answer); without one, the
         fixed self-description, or for "não entendi" an invitation to say what was unclear."""
+        turn.retrieval = SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON)
         turn.update.set(mode=Mode.CONVERSATIONAL, reason=CONVERSATION_REASON)
         if not self.provider.generates:
             turn.update.answer = prompts.NOT_UNDERSTOOD if kind == CLARIFY else prompts.SELF_DESCRIPTION
@@ -153,8 +154,8 @@ class ChatService:
         lines += [f"> {v.text} — **{v.reference}**" for v in verses]
         sources = tuple(Source(v.id, v.reference, v.text, score=1.0, cited=True) for v in verses)
         return TurnUpdate("", "\n".join(lines), result=TurnResult(
-            Mode.CRISIS, f"sinal de crise: {crisis.kind}", citations=tuple(v.reference for v in verses),
-            sources=sources))
+            Mode.CRISIS, f"sinal de crise: {crisis.kind}", citations=[v.reference for v in verses],
+            sources=list(sources)))
 
     def _generate(self, turn: Turn, history: list[dict], cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
         update = turn.update

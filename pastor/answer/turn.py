@@ -24,19 +24,17 @@ class TurnError:
 
 @dataclass(frozen=True)
 class TurnResult:
-    """Everything a turn produced besides its text: filled in as the turn goes, final once `done`."""
+    """Everything a turn produced besides its text: filled in as the turn goes (each change a new
+    record, never an edit), final once `done`."""
 
     mode: Mode | None = None
     reason: str = ""
     query: str = ""  # what retrieval searched when a follow-up was rewritten; empty otherwise
-    citations: tuple[str, ...] = ()  # supported citations, as shown
-    removed_citations: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()  # Portuguese notes shown with the answer, never inside it
-    sources: tuple[Source, ...] = ()  # cited first once the turn is done
+    citations: list[str] = field(default_factory=list)  # supported citations, as shown
+    removed_citations: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # Portuguese notes shown with the answer, never inside it
+    sources: list[Source] = field(default_factory=list)  # cited first once the turn is done
     error: TurnError | None = None
-
-    def with_(self, **changes) -> "TurnResult":
-        return replace(self, **changes)
 
 
 @dataclass
@@ -51,8 +49,9 @@ class TurnUpdate:
     model: str = ""
 
     def set(self, **changes) -> None:
-        """Change fields of the result (it is frozen: a new one replaces it)."""
-        self.result = replace(self.result, **changes)
+        """Change fields of the result (it is frozen: a new one replaces it); sequences are copied."""
+        self.result = replace(self.result, **{k: list(v) if isinstance(v, (list, tuple)) else v
+                                              for k, v in changes.items()})
 
 
 @dataclass

@@ -53,7 +53,7 @@ class TestSourceMarkers:
     ])
     @pytest.mark.parametrize("size", [1, 3, 11])
     def test_a_marker_becomes_the_sources_own_reference(self, written, shown, size):
-        refs = [s["reference"] for s in SOURCES]
+        refs = [s.reference for s in SOURCES]
         assert streamed(lambda: SourceMarkers(refs), written, [size])[0] == shown
 
     def test_a_marker_is_a_supported_citation_on_the_page(self):

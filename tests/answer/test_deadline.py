@@ -74,7 +74,7 @@ class TestTheWholeTurn:
         assert not any(r.body.get("stream") for r in server.requests)  # the reply was never asked for
         # The turn still ends as without a model: the message itself was searched ("e depois?" alone
         # finds nothing, so the fixed no-evidence reply; with verses it is provider_unavailable, below).
-        assert final["mode"] == "no_evidence" and final["error"] is None
+        assert final.result.mode == "no_evidence" and final.result.error is None
 
     def test_a_rewrite_past_the_deadline_still_shows_the_verses_the_message_finds(self, mini_bible):
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
@@ -83,8 +83,8 @@ class TestTheWholeTurn:
             provider = openai_at(server.url, timeout=5)
             final = ChatService(retriever, mini_bible, provider, deadline=2.0).ask(
                 "e quanto a perdoar meu irmão?", HISTORY)
-        assert final["mode"] == "provider_unavailable" and "(timeout)" in final["reason"]
-        assert "demorou mais de" in final["reason"] and final["sources"] and final["error"] is None
+        assert final.result.mode == "provider_unavailable" and "(timeout)" in final.result.reason
+        assert "demorou mais de" in final.result.reason and final.result.sources and final.result.error is None
 
     def test_a_prompt_rewrite_leaves_the_reply_its_time(self, mini_bible):
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
@@ -93,6 +93,6 @@ class TestTheWholeTurn:
         with LoopbackServer(OpenAIProtocol(), script) as server:
             chat = ChatService(retriever, mini_bible, openai_at(server.url, timeout=5), deadline=30)
             final = chat.ask(FOLLOW_UP, HISTORY)
-        assert final["query"] == "Pedro perguntou quantas vezes devo perdoar meu irmão"
+        assert final.result.query == "Pedro perguntou quantas vezes devo perdoar meu irmão"
         assert [r.body.get("stream", False) for r in server.requests] == [False, True]
-        assert final["error"] is None
+        assert final.result.error is None

@@ -45,7 +45,7 @@ class TestChat:
     ])
     def test_refused_with_the_reason(self, retriever, question, reason):
         result = retriever.search(question)
-        assert result.mode == Mode.NO_EVIDENCE and result.results == []
+        assert result.mode == Mode.NO_EVIDENCE and result.results == ()
         assert result.reason.startswith(reason)
 
 

@@ -69,8 +69,8 @@ class TestAmplification:
         chat = ChatService(retriever_over(almeida, embedder=None, index=None, lexical=None), almeida,
                            SpyProvider(chunk=50))
         final = chat.ask(AMPLIFICATION[:4000])
-        assert len(final["sources"]) == 40
-        assert "ficaram de fora" in final["answer"]
+        assert len(final.result.sources) == 40
+        assert any("ficaram de fora" in note for note in final.result.notes)
         assert len(json.dumps(final, ensure_ascii=False).encode()) < 100_000
 
 
@@ -153,8 +153,8 @@ class TestDeadline:
                            provider, deadline=0.5)
         final = chat.ask("o que diz João 3:16?")
         # Nothing the validator could release reached the reader: the verses, not an error.
-        assert final["mode"] == "provider_unavailable" and "(timeout)" in final["reason"]
-        assert "demorou mais de" in final["reason"] and "**João 3:16**" in final["answer"]
+        assert final.result.mode == "provider_unavailable" and "(timeout)" in final.result.reason
+        assert "demorou mais de" in final.result.reason and "**João 3:16**" in final.answer
         assert provider.closed.wait(5)  # the model's stream is closed, not left running
 
     def test_llm_timeout_is_the_deadline(self, tmp_path, engine):
@@ -242,7 +242,7 @@ def test_a_stop_during_a_silent_model_ends_the_wait(mini_bible):
     next(turn)
     cancel.set()
     final = list(turn)[-1]
-    assert final.done and final.error["type"] == "cancelled"
+    assert final.done and final.result.error.type == "cancelled"
 
 
 def test_the_banner_says_search_keeps_its_vectors_during_a_rebuild():
