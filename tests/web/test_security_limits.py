@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 from pastor.answer.chat import ChatService
 from pastor.search.retrieval import Retriever
+from pastor.web.schemas import chat_json
 from pastor.web.api import WebAPI
 from pastor.web.limits import BodyLimit
 from pastor.web.runtime import REINDEX_DISABLED, Runtime
@@ -71,7 +72,7 @@ class TestAmplification:
         final = chat.ask(AMPLIFICATION[:4000])
         assert len(final.result.sources) == 40
         assert any("ficaram de fora" in note for note in final.result.notes)
-        assert len(json.dumps(final, ensure_ascii=False).encode()) < 100_000
+        assert len(json.dumps(chat_json(final), ensure_ascii=False).encode()) < 100_000
 
 
 # == rate limits ====================================================================================
