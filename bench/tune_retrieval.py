@@ -20,7 +20,7 @@ from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa:
 from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
 from pastor.search.fusion import fuse  # noqa: E402
 from pastor.search.gates import Gate  # noqa: E402
-from pastor.search.modes import Mode  # noqa: E402
+from pastor.answer.modes import Mode  # noqa: E402
 
 
 def candidates(engine, question: str, n: int = 100, adapter=None):

@@ -18,7 +18,7 @@ from pastor.answer.halt import Halt
 from pastor.answer.pipeline import AnswerFilter
 from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
 from pastor.providers import ProviderError
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from pastor.search.results import SearchResult, Source
 from pastor.search.retrieval import CONVERSATION_REASON
 
@@ -79,7 +79,7 @@ class ChatService:
         result = turn.retrieval = self.retriever.search(query, k=self.top_k)
         turn.lap("retrieval_ms", t0)
         update = turn.update
-        update.set(query=query if query != turn.message else "", mode=result.mode, reason=result.reason,
+        update.set(query=query if query != turn.message else "", mode=Mode(result.mode), reason=result.reason,
                    sources=result.results, notes=(result.note,) if result.note else ())
         if result.mode == Mode.NO_EVIDENCE:
             update.answer = prompts.NO_EVIDENCE_MESSAGE

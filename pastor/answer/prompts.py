@@ -8,7 +8,7 @@ from typing import Sequence
 from pastor.bible.references import find_references
 from pastor.text.fold import fold
 from pastor.text.smalltalk import is_greeting_or_thanks
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from pastor.search.results import Source
 
 MODES = (Mode.RAG, Mode.LEXICAL_FALLBACK, Mode.REFERENCE, Mode.CONVERSATIONAL, Mode.CRISIS)
@@ -133,7 +133,7 @@ def _history(history: list[dict] | None, turns: int) -> list[dict]:
     return clean[-2 * turns:] if turns > 0 else []
 
 
-def build_messages(mode: str, question: str, sources: Sequence[Source], history: list[dict] | None = None, *,
+def build_messages(mode: Mode, question: str, sources: Sequence[Source], history: list[dict] | None = None, *,
                    history_turns: int) -> tuple[str, list[dict]]:
     """(system prompt, messages) for one turn in the given mode, with the last `history_turns` exchanges.
 

@@ -7,7 +7,7 @@ import time
 import uuid
 from dataclasses import dataclass, field, replace
 
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from pastor.search.results import SearchResult, Source
 
 

@@ -7,7 +7,7 @@ import sys
 import time
 
 from pastor.config import get_settings
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 
 
 def _dump(data) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class NotFound:
 class SearchResult:
     """One search: its mode and why, the sources, and for explicit references what was asked."""
 
-    mode: Mode
+    mode: SearchMode
     reason: str
     results: tuple[Source, ...] = ()
     references: tuple[str, ...] = ()  # canonical forms found in the question

@@ -10,7 +10,7 @@ from pastor.config import Settings
 from pastor.search.diversity import spread_chapters, wants_passage
 from pastor.search.fusion import Candidates, fuse
 from pastor.search.gates import Calibration, Evidence, Gate
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode
 from pastor.search.results import NotFound, SearchResult, Source
 from pastor.search.signals import Query, QueryEncoder, Signal
 from pastor.text.smalltalk import is_conversational
@@ -105,12 +105,12 @@ class Retriever:
         explicit = _reference_sources(found)
         if explicit:
             references = tuple(r["reference"] for r in found["references"])
-            return SearchResult(Mode.REFERENCE, f"referência explícita: {', '.join(references)}", explicit,
+            return SearchResult(SearchMode.REFERENCE, f"referência explícita: {', '.join(references)}", explicit,
                                 references, not_found, found.get("note", ""))
         if not_found:
-            return SearchResult(Mode.NO_EVIDENCE, not_found[0].reason, (), (), not_found)
+            return SearchResult(SearchMode.NO_EVIDENCE, not_found[0].reason, (), (), not_found)
         if self.config.smalltalk and is_conversational(question):
-            return SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON)
+            return SearchResult(SearchMode.CONVERSATIONAL, CONVERSATION_REASON)
         query = Query(question, self.encoder.words(question), frozenset(off))
         return self._hybrid(query, k, source, diversify, gated)
 
@@ -137,8 +137,8 @@ class Retriever:
 
         mode, reason = self.config.gate.decide(self._evidence(query, runs), self.calibration)
         if not gated:
-            mode, reason = Mode.RAG, "sem portões (avaliação)"
-        if mode == Mode.NO_EVIDENCE:
+            mode, reason = SearchMode.RAG, "sem portões (avaliação)"
+        if mode == SearchMode.NO_EVIDENCE:
             return SearchResult(mode, reason)
         sources: list[Source] = []
         for fused, slots, spread in per_source:
@@ -174,12 +174,12 @@ class Retriever:
                 return terms
         return []
 
-    def _keep(self, item: Source, mode: str, gated: bool) -> bool:
+    def _keep(self, item: Source, mode: SearchMode, gated: bool) -> bool:
         """Per-hit gate: lexical support, a vector score above the unrelated band, or a place in a list
         that vouches for its hits (the topics, curated by Bible students, are evidence of their own)."""
         if not gated:
             return True
-        if mode == Mode.LEXICAL_FALLBACK:
+        if mode == SearchMode.LEXICAL_FALLBACK:
             return item.ranked_in("lexical")
         return any(item.ranked_in(s.name) for s in self.signals if s.vouches) \
             or self.config.gate.keep_vector_hit(item.score_in("vector"), self.calibration)

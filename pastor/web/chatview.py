@@ -7,6 +7,7 @@ import re
 from typing import Sequence
 
 from pastor.answer.chat import INTERRUPTED_NOTE
+from pastor.answer.modes import Mode
 from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.search.results import Source
@@ -148,11 +149,11 @@ def sources_title(sources: Sequence[Source]) -> str:
 
 
 # -- the line under the chat ------------------------------------------------------------------------------
-def mode_text(mode: str) -> str:
+def mode_text(mode: Mode | str) -> str:
     return f"Modo: {MODE_LABELS.get(mode, mode or '—')}"
 
 
-def mode_html(mode: str, reason: str = "", query: str = "") -> str:
+def mode_html(mode: Mode | str, reason: str = "", query: str = "") -> str:
     """The mode in plain words, the rewritten search discreetly, the technical reason as a tooltip."""
     if not mode:
         return ""

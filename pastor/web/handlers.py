@@ -8,7 +8,7 @@ import gradio as gr
 
 from pastor.answer.chat import InputError
 from pastor.web import chatview, render
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 

@@ -7,7 +7,7 @@ import pytest
 
 from pastor.answer.citations import validate
 from pastor.answer.streaming import StreamingValidator
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from pastor.search.retrieval import Retriever
 from tests.support.helpers import retriever_over
 

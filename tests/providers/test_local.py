@@ -16,7 +16,7 @@ from pastor.providers.fairslot import FairSlot
 from pastor.providers.local_provider import LocalProvider, state_text
 from pastor.providers.local_store import COMPLETE_MARK, ModelStore
 from pastor.providers.local_torch import TorchRuntime
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from tests.support.helpers import retriever_over, wait_for
 from tests.support.model_fixtures import WIRED_REPLY
 

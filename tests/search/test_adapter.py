@@ -9,7 +9,7 @@ import pytest
 
 from pastor.search.adapter import (AdapterStore, QueryAdapter, Training, fit, fold_adapters, train,
                                    verse_matrix)
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 
 FEAR = "estou com medo do futuro"
 QUICK = Training(passes=60, temperature=0.1, l2=0.0, learning_rate=0.05)

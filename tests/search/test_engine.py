@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.embedders.base import EmbedderError
 from pastor.search.engine import Engine
 from pastor.wiring import build_engine

@@ -12,7 +12,7 @@ from pastor.web.schemas import hit_json, search_json
 from pastor.search import index as index_module
 from pastor.search.index import READ_ONLY_NOTICE, VerseIndex
 from pastor.search.lexical import LexicalIndex
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.retrieval import Retriever
 from pastor.text.smalltalk import is_conversational
 from tests.support.core_fixtures import HashEmbedder

@@ -9,7 +9,7 @@ import pytest
 from pastor.search.results import NotFound
 from pastor.web.schemas import hit_json, search_json
 from pastor.search import retrieval
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.gates import Gate
 from pastor.search.index import VerseIndex
 from pastor.search.lexical import LexicalIndex
