@@ -87,8 +87,7 @@ class Retriever:
     @property
     def calibration(self) -> Calibration | None:
         vector = self.signal("vector")
-        data = vector.calibration if vector is not None else None
-        return Calibration(data["mean"], data["std"]) if data else None
+        return vector.calibration if vector is not None else None
 
     @property
     def vectors_ready(self) -> bool:

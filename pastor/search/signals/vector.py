@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pastor.search.fusion import Candidates
+from pastor.search.gates import Calibration
 from pastor.search.signals.base import SearchResources, Signal
 from pastor.search.signals.query import Query
 
@@ -33,9 +34,10 @@ class VectorSignal(Signal):
         return bool(self.index is not None and self.index.ready)
 
     @property
-    def calibration(self) -> dict | None:
+    def calibration(self) -> Calibration | None:
         """The unrelated-pair cosine band of the vectors served (from their manifest)."""
-        return self.index.calibration if self.index is not None else None
+        data = self.index.calibration if self.index is not None else None
+        return Calibration(data["mean"], data["std"]) if data else None
 
     def active(self, query: Query) -> bool:
         return query.wants(self.name) and self.ready
