@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pastor.search.gates import Calibration, Evidence, Gate
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.pastoral_scope import PastoralScope, load_scope_examples
 from pastor.text.topics import is_pastoral
 
