@@ -14,10 +14,12 @@ from fastapi import FastAPI, Request
 from starlette.testclient import TestClient
 
 from pastor.answer.chat import ChatService
+from pastor.health import HealthBoard
 from pastor.search.retrieval import Retriever
 from pastor.web.api import WebAPI
 from pastor.web.limits import BodyLimit
-from pastor.web.runtime import REINDEX_DISABLED, Runtime
+from pastor.web.reindex import REINDEX_DISABLED
+from pastor.web.runtime import Runtime
 from tests.support.app_fixtures import MINI_CORPUS, SpyProvider, app_settings
 
 AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)
@@ -35,7 +37,8 @@ class StubEngine:
         self.lexical = object()
         self.index = None
         self.prominence = None
-        self.embedder_error = "sem vetores neste teste"
+        self.health = HealthBoard()
+        self.health.fail("embedder", "modelo de embeddings", "sem vetores neste teste")
         self.retriever = Retriever(bible, embedder=None, index=None, lexical=None)
 
     def status(self):
