@@ -25,7 +25,7 @@ from pastor.wiring import build_engine  # noqa: E402
 from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
 from pastor.search.fusion import Hit, fuse  # noqa: E402
 from pastor.search.rows import embed_text  # noqa: E402
-from pastor.search.topical import rerank_by_cosine  # noqa: E402
+from pastor.search.topic_index import rerank_by_cosine  # noqa: E402
 from pastor.text.synonyms import expand  # noqa: E402
 
 DEPTH = 100  # candidates cached per signal

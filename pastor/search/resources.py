@@ -15,7 +15,7 @@ from pastor.search.lexcache import TokenCache, cache_key
 from pastor.search.lexical import LexicalIndex
 from pastor.search.prominence import load_prominence
 from pastor.search.storage import describe
-from pastor.search.topical import NAMES_PT, TopicIndex
+from pastor.search.topic_index import NAMES_PT, TopicIndex
 
 # The components whose health the search side records, and their names on the status page.
 LABELS = {"bm25_cache": "cache do BM25", "prominence": "prominência", "embedder": "modelo de embeddings",

@@ -12,9 +12,9 @@ from pastor.bible.lookup import lookup
 from pastor.search.diversity import spread_chapters, wants_passage
 from pastor.search.fusion import Hit, fuse
 from pastor.search.gates import Calibration, Evidence, Gate
-from pastor.search.topical import rerank_by_cosine
+from pastor.search.topic_index import rerank_by_cosine
 from pastor.text.synonyms import expand
-from pastor.text.topics import is_pastoral
+from pastor.text.pastoral_vocabulary import is_pastoral
 
 # An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many
 # verses, from at most this many distinct references, however many the question lists.
