@@ -14,6 +14,12 @@ from pastor.search.status import credits, search_status
 from pastor.text.smalltalk import is_conversational
 
 
+def _loaded(name: str, before=None) -> property:
+    """A read-only view of one of the loaded resources (`before` until `load` ran)."""
+    return property(lambda self: getattr(self.resources, name) if self.resources is not None else before,
+                    doc=f"The loaded {name}.")
+
+
 class Engine:
     """Loads what is fast at once (corpus, BM25) and builds the vector index in the background,
     so the app answers in `reference` and `lexical_fallback` modes while vectors are not ready.
@@ -46,37 +52,14 @@ class Engine:
         return self
 
     # -- what was loaded (read by the chat, the CLI and the web) ----------------------------------
-    @property
-    def bible(self):
-        return self.resources.bible if self.resources else None
-
-    @property
-    def extras(self):
-        return self.resources.extras if self.resources else []
-
-    @property
-    def lexical(self):
-        return self.resources.lexical if self.resources else None
-
-    @property
-    def prominence(self):
-        return self.resources.prominence if self.resources else None
-
-    @property
-    def embedder(self):
-        return self.resources.embedder if self.resources else None
-
-    @property
-    def index(self):
-        return self.resources.index if self.resources else None
-
-    @property
-    def topics(self):
-        return self.resources.topics if self.resources else None
-
-    @property
-    def docs(self):
-        return self.resources.docs if self.resources else None
+    bible = _loaded("bible")
+    extras = _loaded("extras", ())
+    lexical = _loaded("lexical")
+    prominence = _loaded("prominence")
+    embedder = _loaded("embedder")
+    index = _loaded("index")
+    topics = _loaded("topics")
+    docs = _loaded("docs")
 
     # -- the background build ----------------------------------------------------------------------
     @property
