@@ -11,7 +11,6 @@ from enum import Enum
 class State(str, Enum):
     STARTING = "starting"  # being loaded now
     OK = "ok"
-    OFF = "off"  # turned off by a setting or a missing optional file: not a fault
     ERROR = "error"
 
 

@@ -262,6 +262,8 @@ class TestRuntime:
         assert "nao-existe.usfx.xml" in runtime.unavailable() and "PASTOR_CORPUS" in runtime.unavailable()
         status = runtime.status()
         assert status["state"] == "error" and "nao-existe.usfx.xml" in status["corpus_error"]
+        corpus = next(r for r in status["health"] if r["component"] == "corpus")  # the same record, typed
+        assert corpus["state"] == "error" and corpus["reason"] == status["corpus_error"] and corpus["since"] > 0
 
     def test_reindex_with_a_token_checks_it(self, tmp_path):
         engine = StubEngine()
