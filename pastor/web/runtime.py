@@ -16,7 +16,7 @@ from pastor.search.storage import describe
 from pastor.web.probe import ProviderProbe
 from pastor.web.ratelimit import RateLimiter, client_key
 from pastor.web.reindex import Outcome, ReindexPolicy
-from pastor.web.status import StatusCache, provider_identity, runtime_status
+from pastor.web.status import StatusCache, llm_status, provider_identity, runtime_status
 from pastor.web.turns import TurnRegistry
 from pastor.wiring import build_chat, build_engine, build_provider, build_turnlog
 
@@ -151,7 +151,7 @@ class Runtime:
     def check_provider(self) -> dict:
         """Ask the provider again now ("Verificar de novo"): {provider, model, reachable, detail, checked_at}."""
         if self.probe is None:
-            return runtime_status(self)["llm"]
+            return llm_status(self)
         started = time.monotonic()
         check = self.probe.recheck()
         elapsed = round(time.monotonic() - started, 3)
