@@ -7,7 +7,7 @@ import pytest
 from pastor.search.gates import Calibration, Evidence, Gate
 from pastor.search.modes import SearchMode as Mode
 from pastor.search.pastoral_scope import PastoralScope, load_scope_examples
-from pastor.text.topics import is_pastoral
+from pastor.text.pastoral_vocabulary import is_pastoral
 
 
 @pytest.fixture(scope="module")
