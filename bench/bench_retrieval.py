@@ -139,6 +139,11 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
         for route in ("pastoral", "off_topic"):
             texts = [r["text"] for r in independent if r["route"] == route and r["split"] == split]
             sets.append((route, f"routing_set_independent.jsonl {route} ({split})", texts))
+    if held_out:  # round 3: a fresh author's set, all held-out
+        round3 = _jsonl("routing_set_round3.jsonl")
+        for route in ("pastoral", "off_topic"):
+            sets.append((route, f"routing_set_round3.jsonl {route} (held_out)",
+                         [r["text"] for r in round3 if r["route"] == route]))
     return sets
 
 

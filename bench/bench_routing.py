@@ -14,6 +14,7 @@ from pastor.answer.routing import Router  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 INDEPENDENT = HERE / "routing_set_independent.jsonl"  # written by someone who saw no code, patterns or sets
+ROUND3 = HERE / "routing_set_round3.jsonl"  # a fresh author, round 3: all held-out
 OLD = HERE / "routing_set.jsonl"  # written by the pattern author: kept for comparison
 # The retrieval dev set's questions are pastoral: none of them is a crisis (issue 21, round 3: a quarter of
 # them went to the crisis reply by meaning and no routing set showed it).
@@ -98,6 +99,8 @@ def main() -> None:
     parser.add_argument("--errors", action="store_true", help="list the misrouted messages (dev only)")
     parser.add_argument("--sweep", action="store_true",
                         help="crisis recall and false alarms on dev for several crisis margins of the semantic router")
+    parser.add_argument("--set", type=Path, default=INDEPENDENT,
+                        help=f"the routing set (default {INDEPENDENT.name}; {ROUND3.name} has only a held_out split)")
     parser.add_argument("--old", action="store_true", help="also the pattern author's set (bench/routing_set.jsonl)")
     args = parser.parse_args()
     semantic = None
@@ -111,7 +114,7 @@ def main() -> None:
         sweep(router, {"independent dev": load(INDEPENDENT, "dev"), "own dev": load(OLD, "dev"),
                        "pastoral dev": load_pastoral_dev()})
         return
-    report(router, load(INDEPENDENT, args.split), f"independent set, {args.split}",
+    report(router, load(args.set, args.split), f"{args.set.name}, {args.split}",
            args.errors and args.split == "dev")
     if args.split == "dev":
         pastoral_report(router, args.errors)
