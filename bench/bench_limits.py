@@ -36,11 +36,13 @@ def bench_rewrite(_corpus: Path) -> None:
     from pastor.bible.usfx import load_bible
     from pastor.config import Settings
     from pastor.providers import load_provider
+    from pastor.search.assembly import build_retriever
     from pastor.search.lexical import LexicalIndex
-    from pastor.search.retrieval import Retriever
+    from pastor.search.retrieval import RetrievalConfig
+    from pastor.search.signals import SignalInputs
     bible = load_bible(MINI_CORPUS)
-    retriever = Retriever(bible, embedder=None, index=None,
-                          lexical=LexicalIndex([v.id for v in bible.verses], [v.text for v in bible.verses]))
+    lexical = LexicalIndex([v.id for v in bible.verses], [v.text for v in bible.verses])
+    retriever = build_retriever(RetrievalConfig.declared(), SignalInputs(bible, lexical=lexical))
     history = [{"role": "user", "content": "Pedro perguntou quantas vezes devo perdoar meu irmão"},
                {"role": "assistant", "content": "Setenta vezes sete."}]
     with LoopbackServer(OpenAIProtocol(), Script(trickle_body=True, delay=2.0)) as server:
@@ -53,7 +55,7 @@ def bench_rewrite(_corpus: Path) -> None:
         seconds = time.perf_counter() - started
         sent, total = server.body_bytes
     show("reescrita gotejando 1 byte/2 s, LLM_TIMEOUT=10",
-         f"turno terminou em {seconds:.1f} s; erro={final['error'] and final['error']['type']}; "
+         f"turno terminou em {seconds:.1f} s; erro={final.result.error and final.result.error.type}; "
          f"o servidor tinha enviado {sent} de {total} bytes; pedidos ao modelo: {len(server.requests)}")
 
 
