@@ -24,11 +24,19 @@ def _engine():
 
 # -- index ---------------------------------------------------------------------------------------
 def cmd_index(args) -> int:
-    from tqdm import tqdm
+    if get_settings().index_uri:  # the job that builds and publishes the shared index (issue 23)
+        from pastor.cli.publish import index_and_publish
+        return index_and_publish(args)
     engine = _engine()
     if engine.index is None:
         print(f"erro: modelo de embeddings indisponível: {engine.embedder_error}", file=sys.stderr)
         return 2
+    return build_local(engine, args)
+
+
+def build_local(engine, args) -> int:
+    """Build (or resume) the index in the data directory: vectors, topics, adapter, documents."""
+    from tqdm import tqdm
     started = time.perf_counter()
     bar = tqdm(total=len(engine.bible.verses) * (1 + len(engine.extras)), unit="vers", desc="indexando")
 
