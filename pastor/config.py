@@ -288,6 +288,8 @@ class Settings:
             raise ConfigError(f"PASTOR_ROLE: use standalone ou replica (recebido {self.role!r})")
         if self.role == "replica" and not self.index_uri:
             raise ConfigError("PASTOR_ROLE=replica: defina PASTOR_INDEX_URI (o índice publicado que a réplica lê)")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]{0,40}", self.replica_id):
+            raise ConfigError("PASTOR_REPLICA_ID: até 40 letras, dígitos, '.', '_' ou '-' (vai no nome do arquivo do log)")
         if self.role == "replica" and self.docs_dir is not None:
             raise ConfigError("PASTOR_ROLE=replica: os documentos da igreja (PASTOR_DOCS_DIR) ainda não são "
                               "publicados no índice compartilhado; deixe PASTOR_DOCS_DIR vazio nas réplicas")

@@ -39,8 +39,10 @@ class Turn:
     result: object | None = None  # the SearchResult, once retrieval ran
 
     @classmethod
-    def start(cls, message: str, provider) -> "Turn":
-        update = TurnUpdate(uuid.uuid4().hex[:16], "", provider=provider.name, model=provider.model)
+    def start(cls, message: str, provider, replica: str = "") -> "Turn":
+        """A new turn; its id names the replica that answers it, when there are several."""
+        turn_id = f"{replica}-{uuid.uuid4().hex[:16]}" if replica else uuid.uuid4().hex[:16]
+        update = TurnUpdate(turn_id, "", provider=provider.name, model=provider.model)
         return cls(message, update)
 
     def lap(self, name: str, since: float) -> None:

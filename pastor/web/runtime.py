@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from pastor.config import Settings
 from pastor.search.storage import describe
-from pastor.web.ratelimit import RateLimiter, client_key
+from pastor.web.ratelimit import QUESTION, RateLimiter, client_key
+from pastor.web.shared_limits import LimiterFactory, limiter_factory
 
 log = logging.getLogger("pastor.web")
 
@@ -147,10 +148,12 @@ class Runtime:
         self.provider_error: str | None = None
         self.chat = None
         self.turnlog = None
-        self.limiter = RateLimiter(settings.rate_limit_seconds)  # questions (chat)
-        self.limiters = endpoint_limiters(settings.rate_limit_seconds)
+        make = limiter_factory(settings)  # in Redis when PASTOR_REDIS_URL is set (shared by replicas)
+        self.limiter = make("question", settings.rate_limit_seconds, QUESTION)  # questions (chat)
+        self.limiters = endpoint_limiters(settings.rate_limit_seconds, make)
         self.turns = TurnRegistry()
         self.probe: ProviderProbe | None = None
+        self.replica = None  # PASTOR_ROLE=replica: the published index it serves (web/replica.py)
         self.started = time.time()
         self._loaded = threading.Event()
         self._status: tuple[float, dict] | None = None
@@ -163,7 +166,11 @@ class Runtime:
         from pastor.wiring import build_turnlog
         self.turnlog = build_turnlog(self.settings)
         self._load_provider()
-        self._start_loader()
+        if self.settings.role == "replica":  # the index comes published by the job, never built here
+            from pastor.web.replica import ReplicaIndex
+            self.replica = ReplicaIndex(self.settings, self.adopt).start()
+        else:
+            self._start_loader()
         if not background:
             self._loader.join()
         return self
@@ -199,14 +206,24 @@ class Runtime:
             log.exception("engine failed to load")
             self.load_error = f"Falha ao carregar a busca: {describe(exc)}"
         else:
-            self.load_error = None
-            self._build_chat(engine)
-            self.engine = engine  # last: the app counts as ready from here
-            _warm_citation_patterns()
+            self.adopt(engine)
             if self.settings.background_index:
                 engine.start_indexing()
         finally:
             self._loaded.set()
+
+    def adopt(self, engine) -> None:
+        """Serve from `engine` from now on: at start, and when a replica has loaded a newer release
+        (turns already running finish on the chat service they started with)."""
+        self.load_error = None
+        self._build_chat(engine)
+        first = self.engine is None
+        self.engine = engine  # last: the app counts as ready from here
+        with self._status_lock:
+            self._status = None
+        if first:
+            _warm_citation_patterns()
+        self._loaded.set()
 
     def _build_chat(self, engine) -> None:
         if self.provider is None:
@@ -222,6 +239,8 @@ class Runtime:
         return self._loaded.wait(timeout)
 
     def stop(self) -> None:
+        if self.replica is not None:
+            self.replica.stop()
         if self.engine is not None:
             self.engine.stop_indexing(timeout=10)
 
@@ -277,6 +296,7 @@ class Runtime:
         data["storage_warning"] = self.turnlog.warning if self.turnlog is not None else None
         data["reindex_enabled"] = self.reindex_refusal() is None
         data["router"] = self.chat.router.active if self.chat is not None else "léxico + regras"
+        data["replica"] = self.replica.status() if self.replica is not None else None
         return data
 
     def _llm_status(self) -> dict:
@@ -308,6 +328,9 @@ class Runtime:
     def reindex_refusal(self) -> str | None:
         """Why Reindex is off, or None. Without a token it is on only for a loopback-only app:
         anyone who reaches a public address must not be able to start minutes of CPU work."""
+        if self.replica is not None:
+            from pastor.web.replica import REFUSAL
+            return REFUSAL
         if self.settings.reindex_token:
             return None
         if os.environ.get("SPACE_ID") or not _loopback(self.settings.host):
@@ -346,15 +369,16 @@ def _warm_citation_patterns() -> None:
     validator.finish()
 
 
-def endpoint_limiters(seconds: float) -> dict[str, RateLimiter]:
+def endpoint_limiters(seconds: float, make: LimiterFactory | None = None) -> dict[str, RateLimiter]:
     """Per-client limits of the other endpoints: searches cost an embedding like a question;
     lookups, feedback and status reads are cheap but still bounded; a model check may cost an
     upstream call; a reindex is minutes of CPU."""
     many = "Muitos pedidos seguidos."
-    return {"search": RateLimiter(seconds, what=many), "lookup": RateLimiter(seconds / 3, what=many),
-            "feedback": RateLimiter(seconds / 3, what=many), "status": RateLimiter(seconds / 3, what=many),
-            "check_provider": RateLimiter(seconds * 3, what="O modelo foi verificado há pouco."),
-            "reindex": RateLimiter(seconds * 20, what="Uma reindexação foi pedida há pouco.")}
+    make = make or (lambda name, every, what: RateLimiter(every, what=what))
+    return {"search": make("search", seconds, many), "lookup": make("lookup", seconds / 3, many),
+            "feedback": make("feedback", seconds / 3, many), "status": make("status", seconds / 3, many),
+            "check_provider": make("check_provider", seconds * 3, "O modelo foi verificado há pouco."),
+            "reindex": make("reindex", seconds * 20, "Uma reindexação foi pedida há pouco.")}
 
 
 def _loopback(host: str) -> bool:

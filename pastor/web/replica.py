@@ -1,0 +1,117 @@
+"""A replica's index: it never builds; it serves the newest published release and swaps in the next one."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from pastor.config import Settings
+from pastor.search.storage import describe
+
+log = logging.getLogger("pastor.web")
+
+NOT_PUBLISHED = ("nenhum índice publicado ainda em PASTOR_INDEX_URI; rode o job `python -m pastor index` "
+                 "(a réplica verifica de novo a cada {seconds:g} s)")
+MISMATCH = ("a versão {release} do índice publicado não corresponde a esta réplica (corpus, modelo de embeddings "
+            "ou parâmetros diferentes); a réplica continua com a versão anterior")
+REFUSAL = ("Esta réplica não reindexa: o índice é construído e publicado pelo job `python -m pastor index` "
+           "e as réplicas passam a usá-lo sozinhas.")
+
+
+class ReleaseMismatch(Exception):
+    """A published release that this replica's settings cannot serve."""
+
+
+class ReplicaIndex:
+    """Polls the shared store every `index_poll_seconds`; a new release is fetched into the local
+    data directory (`releases/<id>/`), loaded as a whole engine beside the one serving, and handed
+    to `adopt` only once it can search with vectors. Turns already running finish on the old one."""
+
+    def __init__(self, settings: Settings, adopt: Callable[[object], None]):
+        self.settings = settings
+        self.adopt = adopt
+        self.cache = Path(settings.data_dir) / "releases"
+        self.release = None  # the Release being served
+        self.adopted_at: float | None = None
+        self.checked_at: float | None = None
+        self.error: str | None = None
+        self._store = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> "ReplicaIndex":
+        self._thread = threading.Thread(target=self._run, daemon=True, name="pastor-replica")
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.poll()
+            self._stop.wait(self.settings.index_poll_seconds)
+
+    def poll(self) -> bool:
+        """Look for a newer release once; True when one was adopted. Never raises: a store that
+        cannot be reached leaves the current release serving, with the reason in the status."""
+        try:
+            store = self._connect()
+            latest = store.latest()
+            self.checked_at = time.time()
+            if latest is None:
+                self.error = NOT_PUBLISHED.format(seconds=self.settings.index_poll_seconds)
+                return False
+            if self.release is not None and latest.id == self.release.id:
+                return False
+            engine = self._load(store, latest)
+        except Exception as exc:  # the status says why; the next poll tries again
+            self._store = None if not isinstance(exc, ReleaseMismatch) else self._store
+            self.error = describe(exc) if isinstance(exc, ReleaseMismatch) else f"índice compartilhado: {describe(exc)}"
+            log.warning("réplica: %s", self.error)
+            return False
+        self.adopt(engine)
+        self.release, self.adopted_at, self.error = latest, time.time(), None
+        log.info("réplica: servindo a versão %s do índice", latest.id)
+        self._forget_older(latest.id)
+        return True
+
+    def _connect(self):
+        if self._store is None:
+            from pastor.search.objectstore import connect_shared
+            from pastor.search.releases import ReleaseStore
+            self._store = ReleaseStore(connect_shared(self.settings.index_uri))
+        return self._store
+
+    def _load(self, store, release):
+        from pastor.wiring import build_engine
+        dest = self.cache / release.id
+        if not (dest / "index" / "manifest.json").is_file():
+            partial = self.cache / f".{release.id}.partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            store.fetch(release, partial)
+            shutil.rmtree(dest, ignore_errors=True)
+            partial.rename(dest)  # only a whole fetch carries the release's name
+        engine = build_engine(self.settings.replace(data_dir=dest, background_index=False))
+        if engine.index is None or not engine.index.ready:
+            raise ReleaseMismatch(MISMATCH.format(release=release.id))
+        return engine
+
+    def _forget_older(self, keep: str) -> None:
+        """Remove fetched releases other than the one served (the old engine holds its data in memory)."""
+        for path in self.cache.iterdir():
+            if path.name != keep:
+                shutil.rmtree(path, ignore_errors=True)
+
+    def status(self) -> dict:
+        release = self.release
+        return {"release": release.id if release else None,
+                "published": release.published if release else None,
+                "adopted_at": self.adopted_at, "checked_at": self.checked_at,
+                "poll_seconds": self.settings.index_poll_seconds, "error": self.error}
