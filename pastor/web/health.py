@@ -18,7 +18,7 @@ def readiness(runtime: Runtime) -> dict:
     return {
         # A replica is ready only when it searches with the published vectors: behind a balancer, a
         # replica answering by keywords alone would serve worse answers than its neighbours.
-        "ready": runtime.phase == "ready" and (replica is None or vectors),
+        "ready": runtime.phase == "ready" and (replica is None or (vectors and replica["release"] is not None)),
         "phase": runtime.phase,
         "bm25_ready": bool(engine is not None and engine.lexical is not None),
         "vectors": {
