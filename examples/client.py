@@ -31,9 +31,10 @@ class Interrupted(RuntimeError):
     """The stream ended without its final update: the server (or the replica behind a balancer) went away."""
 
 
-def chat(client: Client, question: str, *, quiet: bool = False) -> dict:
+def chat(client: Client, question: str, on_text=None) -> dict:
     """`/chat` streamed: each partial answer as it arrives, then the final update. A stream cut
     before its final update (`done: true`) raises `Interrupted` with a message for the person.
+    `on_text(new_text)` receives the answer as it grows (default: printed, then the final update).
 
     The job is polled rather than iterated: when the server dies mid-stream, gradio_client ends
     the job but its iterator keeps waiting for a final status that never comes."""
@@ -44,8 +45,8 @@ def chat(client: Client, question: str, *, quiet: bool = False) -> dict:
         outputs = job.outputs()
         for update in outputs[shown:]:
             text = update.get("answer", "")
-            if not quiet:
-                print(text[seen:], end="", flush=True)
+            if text[seen:]:
+                (on_text or (lambda new: print(new, end="", flush=True)))(text[seen:])
             seen = len(text)
         shown = len(outputs)
         if finished:
@@ -57,12 +58,12 @@ def chat(client: Client, question: str, *, quiet: bool = False) -> dict:
         raise
     except Exception as exc:  # the connection dropped mid-answer (the server died)
         raise Interrupted(INTERRUPTED) from exc
-    if not quiet:
+    if on_text is None:
         print()
     final = outputs[-1] if outputs else {}
     if not final.get("done"):
         raise Interrupted(INTERRUPTED)
-    if quiet:
+    if on_text is not None:
         return final
     show("/chat (final)", {k: final[k] for k in ("turn_id", "mode", "citations", "query") if k in final})
     return final

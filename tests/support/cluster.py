@@ -40,7 +40,10 @@ class ObjectStore:
         self.server = ThreadedMotoServer(ip_address="127.0.0.1", port=free_port(), verbose=False)
 
     def start(self) -> "ObjectStore":
+        import logging
+
         import pyarrow.fs as pafs
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one log line per S3 request otherwise
         self.server.start()
         host, port = self.server.get_host_and_port()
         self.endpoint = f"http://{host}:{port}"
