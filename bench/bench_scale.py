@@ -106,6 +106,24 @@ def search_latency(store, data_dir: Path) -> None:
         print(f"busca vetorial LanceDB, {label}: p50 {statistics.median(times):.1f} ms, p95 {p95(times):.1f} ms")
 
 
+def limit_latency(redis) -> None:
+    """What a shared rate limit costs per request: one SET NX PX round trip, vs the in-memory dict."""
+    from pastor.config import Settings
+    from pastor.web.ratelimit import RateLimited
+    from pastor.web.shared_limits import limiter_factory
+    for label, env in (("memória", {}), ("Redis (loopback)", {"PASTOR_REDIS_URL": redis.url})):
+        limiter = limiter_factory(Settings.from_env(env))("bench", 30, "x")
+        times = []
+        for i in range(2000):
+            started = time.perf_counter()
+            try:
+                limiter.hit(f"10.0.{i % 1000 // 250}.{i % 250}")  # half new clients, half refused
+            except RateLimited:
+                pass
+            times.append((time.perf_counter() - started) * 1000)
+        print(f"limite de pedidos, {label}: p50 {statistics.median(times):.3f} ms, p95 {p95(times):.3f} ms")
+
+
 def pickup(folder: Path, store, redis, rounds: int) -> None:
     """Seconds from the job's publish to both replicas serving the new release (poll every 1 s)."""
     replicas = [Replica(name, folder, store, redis) for name in ("pa", "pb")]
@@ -130,6 +148,7 @@ def main() -> int:
     parser.add_argument("--delays", type=lambda v: [float(x) for x in v.split(",")], default=[0.0, 0.05])
     parser.add_argument("--data-dir", type=Path, default=ROOT / "data")
     parser.add_argument("--pickups", type=int, default=3)
+    parser.add_argument("--only-limits", action="store_true", help="only the rate-limit cost")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-scale-"))
     store = ObjectStore().start()
@@ -137,9 +156,11 @@ def main() -> int:
     try:
         job = run_job(folder / "job", store)
         assert job.returncode == 0, job.stderr[-2000:]
-        throughput(folder, store, redis, args)
-        search_latency(store, args.data_dir)
-        pickup(folder, store, redis, args.pickups)
+        limit_latency(redis)
+        if not args.only_limits:
+            throughput(folder, store, redis, args)
+            search_latency(store, args.data_dir)
+            pickup(folder, store, redis, args.pickups)
     finally:
         redis.stop()
         store.stop()
