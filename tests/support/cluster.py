@@ -130,6 +130,7 @@ class Nginx(Process):
         servers = "\n".join(f"    server {address} max_fails=1 fail_timeout=30s;" for address in replicas)
         site = site.replace("    server replica:7860 max_fails=1 fail_timeout=30s;", servers)
         site = site.replace("listen 8080;", f"listen 127.0.0.1:{self.port};")
+        folder.mkdir(parents=True, exist_ok=True)
         conf = folder / "nginx.conf"
         conf.write_text(NGINX_CONF.format(dir=folder, body=site), encoding="utf-8")
         super().__init__([require("nginx"), "-c", str(conf), "-p", str(folder), "-g", "daemon off;"],
