@@ -11,9 +11,10 @@ from pastor.config import Settings
 from pastor.search.engine import Engine
 
 
-def build_engine(settings: Settings) -> Engine:
-    """Corpus, BM25, prior, embedder and retriever (raises CorpusError when the corpus is missing)."""
-    return Engine(settings).load()
+def build_engine(settings: Settings, embedder=None) -> Engine:
+    """Corpus, BM25, prior, embedder (unless one is given) and retriever (raises CorpusError when the
+    corpus is missing)."""
+    return Engine(settings, embedder).load()
 
 
 def build_provider(settings: Settings):

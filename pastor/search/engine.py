@@ -18,11 +18,11 @@ class Engine:
     """Loads what is fast at once (corpus, BM25) and builds the vector index in the background,
     so the app answers in `reference` and `lexical_fallback` modes while vectors are not ready."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, embedder=None):
         self.settings = settings
         self.bible: Bible | None = None
         self.extras: list[Bible] = []
-        self.embedder = None
+        self.embedder = embedder  # given: already loaded (a replica's next release reuses its model)
         self.index = None
         self.lexical = None
         self.prominence = None
@@ -100,7 +100,7 @@ class Engine:
         from pastor.search.embedders import load_embedder
         from pastor.search.index import VerseIndex
         try:
-            self.embedder = load_embedder(self.settings.embedding_model)
+            self.embedder = self.embedder or load_embedder(self.settings.embedding_model)
         except Exception as exc:  # never a silent switch to another model: vectors stay off
             self.embedder_error = describe(exc)
             self.errors.append(f"modelo de embeddings: {describe(exc)}")

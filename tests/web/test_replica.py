@@ -40,6 +40,7 @@ def test_it_serves_a_release_then_swaps_in_the_next_without_a_restart(replica, m
     assert index.poll() is False and len(adopted) == 1  # nothing new
     second = store.publish(built.settings.data_dir, {"n": 2})
     assert index.poll() is True and index.release.id == second.id
+    assert adopted[1].embedder is adopted[0].embedder  # the model is loaded once, not per release
     assert [p.name for p in index.cache.iterdir()] == [second.id]  # the older copy is gone
 
 
