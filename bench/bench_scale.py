@@ -133,9 +133,11 @@ def pickup(folder: Path, store, redis, rounds: int) -> None:
         for _ in range(rounds):
             job = run_job(folder / "job", store, "--rebuild")  # it exits right after its publish
             release = job.stderr.split("Publicado: versão ")[1].split()[0]
-            seen = wait_release(replicas, release, timeout=120)
-            print(f"nova versão {release}: servida pelas 2 réplicas {seen:.1f} s depois de publicada "
-                  "(PASTOR_INDEX_POLL_SECONDS=1)")
+            wait_release(replicas, release, timeout=120)
+            # From the release row's commit to each replica's swap (one clock: same machine).
+            lags = [(s["adopted_at"] - s["published"]) for s in (r.readiness()["replica"] for r in replicas)]
+            print(f"nova versão {release}: servida pelas 2 réplicas {min(lags):.1f} / {max(lags):.1f} s depois "
+                  "de publicada (PASTOR_INDEX_POLL_SECONDS=1)")
     finally:
         for replica in replicas:
             replica.stop()

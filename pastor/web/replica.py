@@ -72,9 +72,13 @@ class ReplicaIndex:
             if self.release is not None and latest.id == self.release.id:
                 return False
             engine = self._load(store, latest)
-        except Exception as exc:  # the status says why; the next poll tries again
-            self._store = None if not isinstance(exc, ReleaseMismatch) else self._store
-            self.error = describe(exc) if isinstance(exc, ReleaseMismatch) else f"índice compartilhado: {describe(exc)}"
+        except ReleaseMismatch as exc:  # the next poll looks again: a newer release may fit
+            self.error = str(exc)
+            log.warning("réplica: %s", self.error)
+            return False
+        except Exception as exc:  # the store unreachable, a release half pruned: reconnect next time
+            self._store = None
+            self.error = f"índice compartilhado: {describe(exc)}"
             log.warning("réplica: %s", self.error)
             return False
         self.adopt(engine)
