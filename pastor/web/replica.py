@@ -41,6 +41,7 @@ class ReplicaIndex:
         self.error: str | None = None
         self._store = None
         self._embedder = None  # loaded with the first release, reused for the next ones
+        self._refused: str | None = None  # the newest release, when it does not fit this replica
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -69,11 +70,11 @@ class ReplicaIndex:
             if latest is None:
                 self.error = NOT_PUBLISHED.format(seconds=self.settings.index_poll_seconds)
                 return False
-            if self.release is not None and latest.id == self.release.id:
-                return False
+            if latest.id in (self.release.id if self.release else None, self._refused):
+                return False  # nothing new (a release it cannot serve is not loaded again every poll)
             engine = self._load(store, latest)
-        except ReleaseMismatch as exc:  # the next poll looks again: a newer release may fit
-            self.error = str(exc)
+        except ReleaseMismatch as exc:  # kept out until a newer release is published
+            self._refused, self.error = latest.id, str(exc)
             log.warning("réplica: %s", self.error)
             return False
         except Exception as exc:  # the store unreachable, a release half pruned: reconnect next time

@@ -44,8 +44,12 @@ def test_it_serves_a_release_then_swaps_in_the_next_without_a_restart(replica, m
     assert [p.name for p in index.cache.iterdir()] == [second.id]  # the older copy is gone
 
 
-def test_a_release_this_replica_cannot_serve_is_kept_out(replica, make_engine, shared):
+def test_a_release_this_replica_cannot_serve_is_kept_out(replica, make_engine, shared, monkeypatch):
+    import pastor.wiring
     index, adopted = replica
+    loads = []
+    real = pastor.wiring.build_engine
+    monkeypatch.setattr(pastor.wiring, "build_engine", lambda *a, **k: loads.append(1) or real(*a, **k))
     store = ReleaseStore(connect_shared(shared))
     store.publish(make_engine().settings.data_dir, {"n": 1})
     assert index.poll()
@@ -53,6 +57,8 @@ def test_a_release_this_replica_cannot_serve_is_kept_out(replica, make_engine, s
     release = store.publish(other.settings.data_dir, {"n": 2})
     assert index.poll() is False
     assert index.error == MISMATCH.format(release=release.id) and len(adopted) == 1
+    assert len(loads) == 2
+    assert index.poll() is False and len(loads) == 2  # not loaded again on every poll
 
 
 def test_a_replica_never_reindexes(make_settings, shared):
