@@ -34,7 +34,7 @@ def test_it_serves_a_release_then_swaps_in_the_next_without_a_restart(replica, m
     built = make_engine()
     store = ReleaseStore(connect_shared(shared))
     first = store.publish(built.settings.data_dir, {"n": 1})
-    assert index.poll() is True
+    assert index.poll() is True, index.error
     assert adopted[-1].index.ready and not adopted[-1].settings.background_index
     assert index.release.id == first.id and index.status()["error"] is None
     assert index.poll() is False and len(adopted) == 1  # nothing new
@@ -52,7 +52,7 @@ def test_a_release_this_replica_cannot_serve_is_kept_out(replica, make_engine, s
     monkeypatch.setattr(pastor.wiring, "build_engine", lambda *a, **k: loads.append(1) or real(*a, **k))
     store = ReleaseStore(connect_shared(shared))
     store.publish(make_engine().settings.data_dir, {"n": 1})
-    assert index.poll()
+    assert index.poll(), index.error
     other = make_engine(PASTOR_EMBED_WINDOW="1", PASTOR_DATA_DIR=str(index.cache.parent.parent / "other"))
     release = store.publish(other.settings.data_dir, {"n": 2})
     assert index.poll() is False
