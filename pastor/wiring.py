@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import logging
+import socket
 
 from pastor.answer.chat import ChatService
 from pastor.answer.routing import Router
+from pastor.answer.shared_turns import SharedTurns
+from pastor.answer.semantic_router import SemanticRouter
 from pastor.answer.turnlog import TurnLog
 from pastor.config import Settings
+from pastor.providers import load_provider
 from pastor.search.engine import Engine
 
 
 def build_engine(settings: Settings, embedder=None) -> Engine:
     """Corpus, BM25, prior, embedder (unless one is given) and retriever (raises CorpusError when the
     corpus is missing)."""
-    return Engine(settings, embedder).load()
+    return Engine(settings, embedder=embedder).load()
 
 
 def build_provider(settings: Settings):
     """The configured provider (raises ProviderError when it cannot be set up); never another one."""
-    from pastor.providers import load_provider
     return load_provider(settings)
 
 
@@ -28,7 +31,6 @@ def replica_name(settings: Settings) -> str:
     replica (a container's); empty for a standalone app, whose ids and log file stay as they were."""
     if settings.replica_id or settings.role != "replica":
         return settings.replica_id
-    import socket
     return socket.gethostname()
 
 
@@ -37,7 +39,6 @@ def build_turnlog(settings: Settings) -> TurnLog:
     replica = replica_name(settings)
     shared = None
     if settings.redis_url:
-        from pastor.answer.shared_turns import SharedTurns
         shared = SharedTurns.from_url(settings.redis_url, keep_days=settings.log_retention_days)
     return TurnLog(settings.data_dir / "logs", max_bytes=settings.log_max_bytes, log_text=settings.log_text,
                    retention_days=settings.log_retention_days, name=f"turns-{replica}" if replica else "turns",
@@ -52,7 +53,6 @@ def build_router(settings: Settings, engine: Engine) -> Router:
     and wanted; without it (no embedder, or it failed) the lexicon and rules still route alone."""
     if not settings.semantic_router or engine.embedder is None:
         return Router()
-    from pastor.answer.semantic_router import SemanticRouter
     try:
         return Router(SemanticRouter(engine.embedder))
     except Exception:  # routing by words must survive a broken embedder

@@ -26,7 +26,7 @@ def readiness(runtime: Runtime) -> dict:
             "indexing": bool(engine is not None and engine.indexing),
             "index": index,
         },
-        "error": runtime.load_error or (replica or {}).get("error"),
+        "error": runtime.health.reason("corpus") or (replica or {}).get("error"),
         "replica": replica,
     }
 

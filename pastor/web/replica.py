@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Callable
 
 from pastor.config import Settings
+from pastor.search.objectstore import connect_shared
+from pastor.search.releases import ReleaseStore
 from pastor.search.storage import describe
+from pastor.wiring import build_engine
 
 log = logging.getLogger("pastor.web")
 
@@ -18,8 +21,6 @@ NOT_PUBLISHED = ("nenhum índice publicado ainda em PASTOR_INDEX_URI; rode o job
                  "(a réplica verifica de novo a cada {seconds:g} s)")
 MISMATCH = ("a versão {release} do índice publicado não corresponde a esta réplica (corpus, modelo de embeddings "
             "ou parâmetros diferentes); a réplica continua com a versão anterior")
-REFUSAL = ("Esta réplica não reindexa: o índice é construído e publicado pelo job `python -m pastor index` "
-           "e as réplicas passam a usá-lo sozinhas.")
 
 
 class ReleaseMismatch(Exception):
@@ -90,13 +91,10 @@ class ReplicaIndex:
 
     def _connect(self):
         if self._store is None:
-            from pastor.search.objectstore import connect_shared
-            from pastor.search.releases import ReleaseStore
             self._store = ReleaseStore(connect_shared(self.settings.index_uri))
         return self._store
 
     def _load(self, store, release):
-        from pastor.wiring import build_engine
         dest = self.cache / release.id
         if not (dest / "index" / "manifest.json").is_file():
             partial = self.cache / f".{release.id}.partial"

@@ -6,7 +6,8 @@ import pytest
 
 from pastor.search.objectstore import connect_shared
 from pastor.search.releases import ReleaseStore
-from pastor.web.replica import MISMATCH, REFUSAL, ReplicaIndex
+from pastor.web.reindex import REPLICA_REFUSAL
+from pastor.web.replica import MISMATCH, ReplicaIndex
 from pastor.web.runtime import Runtime
 
 
@@ -45,11 +46,11 @@ def test_it_serves_a_release_then_swaps_in_the_next_without_a_restart(replica, m
 
 
 def test_a_release_this_replica_cannot_serve_is_kept_out(replica, make_engine, shared, monkeypatch):
-    import pastor.wiring
+    import pastor.web.replica
     index, adopted = replica
     loads = []
-    real = pastor.wiring.build_engine
-    monkeypatch.setattr(pastor.wiring, "build_engine", lambda *a, **k: loads.append(1) or real(*a, **k))
+    real = pastor.web.replica.build_engine
+    monkeypatch.setattr(pastor.web.replica, "build_engine", lambda *a, **k: loads.append(1) or real(*a, **k))
     store = ReleaseStore(connect_shared(shared))
     store.publish(make_engine().settings.data_dir, {"n": 1})
     assert index.poll(), index.error
@@ -64,7 +65,7 @@ def test_a_release_this_replica_cannot_serve_is_kept_out(replica, make_engine, s
 def test_a_replica_never_reindexes(make_settings, shared):
     runtime = Runtime(make_settings(PASTOR_ROLE="replica", PASTOR_INDEX_URI=shared), provider=None)
     runtime.replica = ReplicaIndex(runtime.settings, runtime.adopt)
-    assert runtime.reindex_refusal() == REFUSAL
+    assert runtime.reindex_refusal() == REPLICA_REFUSAL
     assert not runtime.reindex("").ok
 
 
