@@ -10,6 +10,7 @@ import uuid
 from datetime import timedelta
 from typing import Callable, Mapping
 
+from pastor.errors import PastorError
 from pastor.search.storage import table_names
 
 LOCK_TABLE = "build_lock"
@@ -31,7 +32,7 @@ ENV_OPTIONS = {
 }
 
 
-class StoreBusy(Exception):
+class StoreBusy(PastorError):
     """Another builder holds the lease and the caller was cancelled while waiting."""
 
 

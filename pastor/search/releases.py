@@ -64,6 +64,8 @@ class ReleaseStore:
         files = (self.db.open_table(FILES).search().where(f"release = '{release.id}'")
                  .select(["name", "data"]).limit(None).to_arrow())
         for name, data in zip(files.column("name").to_pylist(), files.column("data").to_pylist()):
+            if name not in PUBLISHED_FILES:  # only the known files, never a path the store makes up
+                continue
             path = dest / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from pastor.config import Settings
+from pastor.errors import PastorError
 from pastor.search.objectstore import connect_shared
 from pastor.search.releases import ReleaseStore
 from pastor.search.storage import describe
@@ -23,7 +24,7 @@ MISMATCH = ("a versão {release} do índice publicado não corresponde a esta r�
             "ou parâmetros diferentes); a réplica continua com a versão anterior")
 
 
-class ReleaseMismatch(Exception):
+class ReleaseMismatch(PastorError):
     """A published release that this replica's settings cannot serve."""
 
 

@@ -93,3 +93,12 @@ def test_the_newest_release_wins_and_old_ones_are_pruned(make_engine, store):
     assert not {r.table for r in published[:2]} & tables
     files = store.db.open_table("files").to_arrow().column("release").to_pylist()
     assert set(files) == {r.id for r in published[-KEEP:]}
+
+
+def test_a_file_name_the_store_makes_up_is_not_written(make_engine, store, tmp_path):
+    import pyarrow as pa
+    release = store.publish(make_engine().settings.data_dir, {})
+    store.db.open_table("files").add(pa.table({"release": [release.id], "name": ["../fora.txt"],
+                                               "data": pa.array([b"x"], pa.large_binary())}))
+    store.fetch(release, tmp_path / "replica")
+    assert not (tmp_path / "fora.txt").exists() and (tmp_path / "replica" / "index" / "manifest.json").is_file()
