@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from gradio_client import Client
+from gradio_client.exceptions import AppError
 
 QUESTION = "Estou com medo do futuro"
 
@@ -21,18 +23,48 @@ def show(title: str, value) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2)[:1500])
 
 
-def chat(client: Client, question: str) -> dict:
-    """`/chat` streamed: each partial answer as it arrives, then the final update."""
+INTERRUPTED = ("A resposta foi interrompida: o servidor que a escrevia parou no meio. Envie a pergunta de novo "
+               "(com vários servidores, outro responde).")
+
+
+class Interrupted(RuntimeError):
+    """The stream ended without its final update: the server (or the replica behind a balancer) went away."""
+
+
+def chat(client: Client, question: str, on_text=None) -> dict:
+    """`/chat` streamed: each partial answer as it arrives, then the final update. A stream cut
+    before its final update (`done: true`) raises `Interrupted` with a message for the person.
+    `on_text(new_text)` receives the answer as it grows (default: printed, then the final update).
+
+    The job is polled rather than iterated: when the server dies mid-stream, gradio_client ends
+    the job but its iterator keeps waiting for a final status that never comes."""
     job = client.submit(question, None, api_name="/chat")
-    seen = 0
-    for update in job:  # yields each partial update as the server sends it
-        text = update.get("answer", "")
-        print(text[seen:], end="", flush=True)
-        seen = len(text)
-    print()
-    final = job.outputs()[-1]
+    seen, shown = 0, 0
+    while True:
+        finished = job.done()  # read before the outputs, so none arrives unseen after it
+        outputs = job.outputs()
+        for update in outputs[shown:]:
+            text = update.get("answer", "")
+            if text[seen:]:
+                (on_text or (lambda new: print(new, end="", flush=True)))(text[seen:])
+            seen = len(text)
+        shown = len(outputs)
+        if finished:
+            break
+        time.sleep(0.05)
+    try:
+        job.result()
+    except AppError:  # the app refused the question (a rate limit, a message too long): its own message
+        raise
+    except Exception as exc:  # the connection dropped mid-answer (the server died)
+        raise Interrupted(INTERRUPTED) from exc
+    if on_text is None:
+        print()
+    final = outputs[-1] if outputs else {}
     if not final.get("done"):
-        raise RuntimeError("o /chat terminou sem a atualização final (done: true)")
+        raise Interrupted(INTERRUPTED)
+    if on_text is not None:
+        return final
     show("/chat (final)", {k: final[k] for k in ("turn_id", "mode", "citations", "query") if k in final})
     return final
 
@@ -49,7 +81,11 @@ def main(argv: list[str] | None = None) -> int:
     show("/check_provider", client.predict(api_name="/check_provider"))
     show("/lookup", client.predict("João 3:16 e Sl 23:1", api_name="/lookup"))
     show("/search", client.predict(QUESTION, 3, "all", api_name="/search"))
-    final = chat(client, QUESTION)
+    try:
+        final = chat(client, QUESTION)
+    except Interrupted as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 3
     show("/feedback", client.predict(final["turn_id"], "up", "Exemplo de comentário", api_name="/feedback"))
     if not args.skip_reindex:
         show("/reindex", client.predict(args.token, api_name="/reindex"))

@@ -240,6 +240,22 @@ class Settings:
                                              help="questions + gold verses the query adapter learns from; empty = off")
     adapter_weight: float = setting("PASTOR_ADAPTER_WEIGHT", "2.0", float, minimum=0.0,
                                     help="weight of the vector list when the query adapter is on (else 1)")
+    # Beyond one machine (issue 23): the index on object storage, read-only replicas, shared limits.
+    index_uri: str = setting("PASTOR_INDEX_URI", "", str,
+                             help="where the published index lives: s3://bucket/path (endpoint, region, allow_http "
+                                  "and keys from AWS_ENDPOINT_URL, AWS_REGION, AWS_ALLOW_HTTP, AWS_ACCESS_KEY_ID, "
+                                  "AWS_SECRET_ACCESS_KEY) or a folder; empty = the data directory only, as one process")
+    role: str = setting("PASTOR_ROLE", "standalone", str,
+                        help="standalone (builds its own index) or replica (never builds; serves the index "
+                             "published at PASTOR_INDEX_URI by `python -m pastor index`)")
+    index_poll_seconds: float = setting("PASTOR_INDEX_POLL_SECONDS", "10", float, minimum=0.5,
+                                        help="replica: how often it looks for a newly published index")
+    replica_id: str = setting("PASTOR_REPLICA_ID", "", str,
+                              help="name of this replica in turn ids and its turn log file; empty = the host "
+                                   "name for a replica, nothing for a standalone app")
+    redis_url: str = setting("PASTOR_REDIS_URL", "", str, secret=True,
+                             help="redis://host:port/db for rate limits and turn ids shared by replicas; "
+                                  "empty = in this process's memory")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> "Settings":
@@ -271,6 +287,15 @@ class Settings:
             raise ConfigError(f"PASTOR_LOCAL_DTYPE: use auto, bfloat16 ou float32 (recebido {self.local_dtype!r})")
         if self.candidates < self.top_k:
             raise ConfigError("PASTOR_CANDIDATES: deve ser maior ou igual a PASTOR_TOP_K")
+        if self.role not in {"standalone", "replica"}:
+            raise ConfigError(f"PASTOR_ROLE: use standalone ou replica (recebido {self.role!r})")
+        if self.role == "replica" and not self.index_uri:
+            raise ConfigError("PASTOR_ROLE=replica: defina PASTOR_INDEX_URI (o índice publicado que a réplica lê)")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]{0,40}", self.replica_id):
+            raise ConfigError("PASTOR_REPLICA_ID: até 40 letras, dígitos, '.', '_' ou '-' (vai no nome do arquivo do log)")
+        if self.role == "replica" and self.docs_dir is not None:
+            raise ConfigError("PASTOR_ROLE=replica: os documentos da igreja (PASTOR_DOCS_DIR) ainda não são "
+                              "publicados no índice compartilhado; deixe PASTOR_DOCS_DIR vazio nas réplicas")
 
     def replace(self, **changes) -> "Settings":
         values = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
+import socket
 
 from pastor.answer.chat import ChatService
 from pastor.answer.routing import Router
+from pastor.answer.shared_turns import SharedTurns
 from pastor.answer.semantic_router import SemanticRouter
 from pastor.answer.turnlog import TurnLog
 from pastor.config import Settings
@@ -13,9 +15,10 @@ from pastor.providers import load_provider
 from pastor.search.engine import Engine
 
 
-def build_engine(settings: Settings) -> Engine:
-    """Corpus, BM25, prior, embedder and retriever (raises CorpusError when the corpus is missing)."""
-    return Engine(settings).load()
+def build_engine(settings: Settings, embedder=None) -> Engine:
+    """Corpus, BM25, prior, embedder (unless one is given) and retriever (raises CorpusError when the
+    corpus is missing)."""
+    return Engine(settings, embedder=embedder).load()
 
 
 def build_provider(settings: Settings):
@@ -23,9 +26,23 @@ def build_provider(settings: Settings):
     return load_provider(settings)
 
 
+def replica_name(settings: Settings) -> str:
+    """The name this process gives its turns and turn log: PASTOR_REPLICA_ID, or the host name of a
+    replica (a container's); empty for a standalone app, whose ids and log file stay as they were."""
+    if settings.replica_id or settings.role != "replica":
+        return settings.replica_id
+    return socket.gethostname()
+
+
 def build_turnlog(settings: Settings) -> TurnLog:
+    """The turn log; with PASTOR_REDIS_URL its turn ids are shared, so any replica takes feedback."""
+    replica = replica_name(settings)
+    shared = None
+    if settings.redis_url:
+        shared = SharedTurns.from_url(settings.redis_url, keep_days=settings.log_retention_days)
     return TurnLog(settings.data_dir / "logs", max_bytes=settings.log_max_bytes, log_text=settings.log_text,
-                   retention_days=settings.log_retention_days)
+                   retention_days=settings.log_retention_days, name=f"turns-{replica}" if replica else "turns",
+                   shared=shared)
 
 
 log = logging.getLogger(__name__)
@@ -49,4 +66,4 @@ def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: Tu
                        turnlog=turnlog or build_turnlog(settings), top_k=settings.top_k,
                        history_turns=settings.history_turns, max_chars=settings.max_message_chars,
                        crisis_contacts=settings.crisis_contacts, deadline=settings.llm_timeout,
-                       router=build_router(settings, engine))
+                       router=build_router(settings, engine), replica=replica_name(settings))

@@ -77,3 +77,19 @@ def test_with_the_ollama_profile_ready_means_the_model_was_pulled():
 
 def test_the_port_is_published_on_loopback_only():
     assert COMPOSE["services"]["pastor"]["ports"] == ["127.0.0.1:${PASTOR_PORT:-7860}:${PASTOR_PORT:-7860}"]
+
+
+def test_the_scale_profile_has_the_store_redis_indexer_replicas_and_balancer():
+    services = COMPOSE["services"]
+    scale = {name for name, service in services.items() if "scale" in service.get("profiles", [])}
+    assert scale == {"objectstore", "objectstore-bucket", "redis", "indexer", "replica", "balancer"}
+    listed = lambda name: dict(e.split("=", 1) for e in services[name]["environment"])  # noqa: E731
+    indexer, replica = listed("indexer"), listed("replica")
+    assert indexer["PASTOR_INDEX_URI"] == replica["PASTOR_INDEX_URI"] == "s3://pastor/index"
+    assert indexer["AWS_ENDPOINT_URL"] == replica["AWS_ENDPOINT_URL"] == "http://objectstore:9000"
+    assert replica["PASTOR_ROLE"] == "replica" and replica["PASTOR_REDIS_URL"].startswith("redis://redis:")
+    assert services["indexer"]["command"] == ["python", "-m", "pastor", "index"]
+    assert services["replica"]["depends_on"]["indexer"]["condition"] == "service_completed_successfully"
+    assert "ports" not in services["replica"] and "/ready" in services["replica"]["healthcheck"]["test"][-1]
+    assert services["balancer"]["volumes"] == ["./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro"]
+    assert "server replica:7860" in (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")

@@ -41,7 +41,7 @@ class ChatService:
 
     def __init__(self, retriever, bible, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
                  max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS, deadline: float = 60.0,
-                 router: Router | None = None):
+                 router: Router | None = None, replica: str = ""):
         self.retriever = retriever
         self.bible = bible
         self.provider = provider
@@ -51,13 +51,14 @@ class ChatService:
         self.max_chars = max_chars
         self.crisis_contacts = crisis_contacts
         self.deadline = deadline  # seconds for a whole reply (LLM_TIMEOUT), however slowly it trickles
+        self.replica = replica  # named in turn ids when several replicas answer (issue 23)
         self.router = router or Router()  # lexicon and rules; the runtime adds the semantic router when it is ready
 
     # -- public ------------------------------------------------------------------------------------
     def turn(self, message: str, history: list[dict] | None = None,
              cancel: threading.Event | None = None) -> Iterator[TurnUpdate]:
         """Yield updates with the validated answer so far; the last one has done=True."""
-        turn = Turn.start(check_message(message, self.max_chars), self.provider)
+        turn = Turn.start(check_message(message, self.max_chars), self.provider, self.replica)
         deadline = Deadline(self.deadline)  # one for every model call of the turn
         history = history or []
         route = self.router.route(turn.message)

@@ -65,8 +65,10 @@ class Turn:
     retrieval: SearchResult | None = None  # once retrieval ran
 
     @classmethod
-    def start(cls, message: str, provider) -> "Turn":
-        update = TurnUpdate(uuid.uuid4().hex[:16], "", provider=provider.name, model=provider.model)
+    def start(cls, message: str, provider, replica: str = "") -> "Turn":
+        """A new turn; its id names the replica that answers it, when there are several."""
+        turn_id = f"{replica}-{uuid.uuid4().hex[:16]}" if replica else uuid.uuid4().hex[:16]
+        update = TurnUpdate(turn_id, "", provider=provider.name, model=provider.model)
         return cls(message, update)
 
     @property

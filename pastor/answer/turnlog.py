@@ -29,9 +29,11 @@ PRUNE_EVERY = 3600.0  # seconds between retention passes of a running app
 
 class TurnLog:
     def __init__(self, directory: Path, *, max_bytes: int = 5_000_000, log_text: bool = True,
-                 retention_days: float = 0.0):
+                 retention_days: float = 0.0, name: str = "turns", shared=None):
         self.dir = Path(directory)
-        self.path = self.dir / "turns.jsonl"
+        self.name = name  # one log per replica: `turns-<replica>.jsonl`
+        self.path = self.dir / f"{name}.jsonl"
+        self.shared = shared  # SharedTurns: the ids other replicas can check (feedback on any replica)
         self.max_bytes = max_bytes
         self.log_text = log_text
         self.retention_days = retention_days
@@ -46,6 +48,8 @@ class TurnLog:
         """Log one turn; never raises (the person's answer matters more than its log line)."""
         record = {"type": "turn", "timestamp": time.strftime(TIME_FORMAT), **record}
         self._append(self._private(record))
+        if self.shared is not None:
+            self.shared.add(record.get("turn_id", ""))
 
     def feedback(self, turn_id: str, rating: str, comment: str = "") -> dict:
         """Attach thumbs up/down (+ optional comment) to a logged turn. Each rating is appended as
@@ -156,7 +160,9 @@ class TurnLog:
             if self._known is None:
                 self._known = {_turn_id(line) for path in self._files() for line in _lines(path)}
                 self._known.update(r.get("turn_id", "") for r in self.memory)
-            return bool(turn_id) and turn_id in self._known
+            if bool(turn_id) and turn_id in self._known:
+                return True
+        return self.shared is not None and self.shared.knows(turn_id)
 
     def read(self) -> list[dict]:
         """The records on disk, oldest first (for tests and audits), with one feedback record per
@@ -171,7 +177,7 @@ class TurnLog:
         return [p for p in [self.path] + [self._rotated(i) for i in range(1, KEEP_ROTATED + 1)] if p.exists()]
 
     def _rotated(self, i: int) -> Path:
-        return self.dir / f"turns.{i}.jsonl"
+        return self.dir / f"{self.name}.{i}.jsonl"
 
 
 def latest_feedback(records: list[dict]) -> list[dict]:

@@ -9,6 +9,7 @@ import time
 from pastor.answer.checks import InputError
 from pastor.cli.model import prepare, register_model
 from pastor.cli.prominence import register_prominence
+from pastor.cli.publish import index_and_publish
 from pastor.config import get_settings
 from pastor.answer.modes import Mode
 from pastor.providers import ProviderError
@@ -31,11 +32,18 @@ def _engine():
 
 # -- index ---------------------------------------------------------------------------------------
 def cmd_index(args) -> int:
-    from tqdm import tqdm  # a third-party progress bar, only for this command
+    if get_settings().index_uri:  # the job that builds and publishes the shared index (issue 23)
+        return index_and_publish(args, load_engine=_engine, build=build_local)
     engine = _engine()
     if engine.index is None:
         print(f"erro: modelo de embeddings indisponível: {engine.health.reason('embedder')}", file=sys.stderr)
         return 2
+    return build_local(engine, args)
+
+
+def build_local(engine, args) -> int:
+    """Build (or resume) the index in the data directory: vectors, topics, adapter, documents."""
+    from tqdm import tqdm  # a third-party progress bar, only for this command
     started = time.perf_counter()
     bar = tqdm(total=len(engine.bible.verses) * (1 + len(engine.extras)), unit="vers", desc="indexando")
 

@@ -27,9 +27,10 @@ class Engine:
     It only puts the parts together: loading (`resources`), the index pipeline (`pipeline`), the
     background build (`indexer`), the status (`status`), each part's health (`health`)."""
 
-    def __init__(self, settings: Settings, health: HealthBoard | None = None):
+    def __init__(self, settings: Settings, health: HealthBoard | None = None, embedder=None):
         self.settings = settings
         self.health = health or HealthBoard()
+        self._given_embedder = embedder  # already loaded: a replica's next release reuses its model
         self.resources: SearchResources | None = None
         self.retriever: Retriever | None = None
         self.pipeline: IndexPipeline | None = None
@@ -37,7 +38,7 @@ class Engine:
 
     def load(self) -> "Engine":
         """Corpus, extra translations, BM25, prominence, embedder; raises CorpusError if no corpus."""
-        self.resources = res = load_resources(self.settings, self.health)
+        self.resources = res = load_resources(self.settings, self.health, self._given_embedder)
         self.retriever = retriever_from_settings(self.settings, SignalInputs(
             res.bible, embedder=res.embedder, index=res.index, lexical=res.lexical, topics=res.topics,
             prominence=res.prominence, documents=[res.docs] if res.docs is not None else []))

@@ -40,17 +40,17 @@ def fail(health: HealthBoard, component: str, reason: str) -> None:
     health.fail(component, LABELS[component], reason)
 
 
-def load_resources(settings: Settings, health: HealthBoard) -> SearchResources:
+def load_resources(settings: Settings, health: HealthBoard, embedder=None) -> SearchResources:
     """Corpus, extra translations, BM25, prior, embedder and the vectors on disk, topics, documents and
     nothing built yet; raises CorpusError if there is no corpus. Other failures turn a part off
-    and are recorded in `health`."""
+    and are recorded in `health`. `embedder`, when given, is used instead of loading the model."""
     bible = load_bible(settings.corpus)
     # The default extra is Bíblia Livre; when it is also the main text it adds nothing.
     extras = [b for b in map(load_bible, settings.extra_corpora) if b.sha256 != bible.sha256]
     res = SearchResources(bible, extras)
     res.lexical = load_lexical(settings, res, health)
     res.prominence = load_prior(settings, health)
-    res.embedder, res.index = load_vectors(settings, res, health)
+    res.embedder, res.index = load_vectors(settings, res, health, embedder)
     res.topics = load_topics(settings, res, health)
     res.docs = load_documents(settings, res.embedder)
     return res
@@ -92,10 +92,10 @@ def load_prior(settings: Settings, health: HealthBoard):
         return None
 
 
-def load_vectors(settings: Settings, res: SearchResources, health: HealthBoard):
+def load_vectors(settings: Settings, res: SearchResources, health: HealthBoard, embedder=None):
     """The embedder and the verse table as it is on disk: (None, None) when the model cannot load."""
     try:
-        embedder = embedders.load_embedder(settings.embedding_model)
+        embedder = embedder or embedders.load_embedder(settings.embedding_model)
     except Exception as exc:  # never a silent switch to another model: vectors stay off
         fail(health, "embedder", describe(exc))
         return None, None

@@ -10,19 +10,24 @@ from pastor.web.runtime import Runtime
 
 def readiness(runtime: Runtime) -> dict:
     """Ready means questions can be answered: corpus and BM25 loaded. Vectors are reported
-    but not required, because the app answers by keywords while they are built."""
+    but not required, because the app answers by keywords while they are built (a replica excepted)."""
     engine = runtime.engine
     index = engine.index.status.as_dict() if engine is not None and engine.index is not None else None
+    vectors = bool(engine is not None and engine.index is not None and engine.index.ready)
+    replica = runtime.replica.status() if runtime.replica is not None else None
     return {
-        "ready": runtime.phase == "ready",
+        # A replica is ready only when it searches with the published vectors: behind a balancer, a
+        # replica answering by keywords alone would serve worse answers than its neighbours.
+        "ready": runtime.phase == "ready" and (replica is None or (vectors and replica["release"] is not None)),
         "phase": runtime.phase,
         "bm25_ready": bool(engine is not None and engine.lexical is not None),
         "vectors": {
-            "ready": bool(engine is not None and engine.index is not None and engine.index.ready),
+            "ready": vectors,
             "indexing": bool(engine is not None and engine.indexing),
             "index": index,
         },
-        "error": runtime.health.reason("corpus"),
+        "error": runtime.health.reason("corpus") or (replica or {}).get("error"),
+        "replica": replica,
     }
 
 

@@ -12,6 +12,8 @@ from pastor.config import Settings
 REINDEX_DISABLED = ("A reindexação pela web está desativada: o app está acessível pela rede e não há "
                     "token. Para ativá-la, defina a variável REINDEX_TOKEN e reinicie o app.")
 BAD_TOKEN = "Token de reindexação inválido."
+REPLICA_REFUSAL = ("Esta réplica não reindexa: o índice é construído e publicado pelo job `python -m pastor index` "
+                   "e as réplicas passam a usá-lo sozinhas.")
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class ReindexPolicy:
 
     def refusal(self) -> str | None:
         """Why Reindex is off, or None."""
+        if self.settings.role == "replica":  # a replica never builds (issue 23)
+            return REPLICA_REFUSAL
         if self.settings.reindex_token:
             return None
         if os.environ.get("SPACE_ID") or not loopback(self.settings.host):

@@ -14,7 +14,9 @@ from pastor.health import HealthBoard, State
 from pastor.providers import ProviderError
 from pastor.search.storage import describe
 from pastor.web.probe import ProviderProbe
-from pastor.web.ratelimit import RateLimiter, client_key
+from pastor.web.ratelimit import QUESTION, RateLimiter, client_key
+from pastor.web.replica import ReplicaIndex
+from pastor.web.shared_limits import LimiterFactory, limiter_factory
 from pastor.web.reindex import Outcome, ReindexPolicy
 from pastor.web.status import StatusCache, llm_status, provider_identity, runtime_status
 from pastor.web.turns import TurnRegistry
@@ -39,10 +41,12 @@ class Runtime:
         self.health = HealthBoard()
         self.chat = None
         self.turnlog = None
-        self.limiter = RateLimiter(settings.rate_limit_seconds)  # questions (chat)
-        self.limiters = endpoint_limiters(settings.rate_limit_seconds)
+        make = limiter_factory(settings)  # in Redis when PASTOR_REDIS_URL is set (shared by replicas)
+        self.limiter = make("question", settings.rate_limit_seconds, QUESTION)  # questions (chat)
+        self.limiters = endpoint_limiters(settings.rate_limit_seconds, make)
         self.turns = TurnRegistry()
         self.probe: ProviderProbe | None = None
+        self.replica: ReplicaIndex | None = None  # PASTOR_ROLE=replica: the published index it serves
         self.reindex_policy = ReindexPolicy(settings)
         self.status_cache = StatusCache(lambda: runtime_status(self))
         self.started = time.time()
@@ -54,6 +58,10 @@ class Runtime:
         """Load the provider at once and the engine in a thread, so the server is up in seconds."""
         self.turnlog = build_turnlog(self.settings)
         self._load_provider()
+        if self.settings.role == "replica":  # the index comes published by the job, never built here
+            self.health.set("corpus", LABELS["corpus"], State.STARTING)
+            self.replica = ReplicaIndex(self.settings, self.adopt).start()
+            return self
         self._start_loader()
         if not background:
             self._loader.join()
@@ -87,14 +95,23 @@ class Runtime:
             log.exception("engine failed to load")
             self.health.fail("corpus", LABELS["corpus"], f"Falha ao carregar a busca: {describe(exc)}")
         else:
-            self.health.ok("corpus", LABELS["corpus"])
-            self._build_chat(engine)
-            self.engine = engine  # last: the app counts as ready from here
-            _warm_citation_patterns()
+            self.adopt(engine)
             if self.settings.background_index:
                 engine.start_indexing()
         finally:
             self._loaded.set()
+
+    def adopt(self, engine) -> None:
+        """Serve from `engine` from now on: at start, and when a replica has loaded a newer release
+        (turns already running finish on the chat service they started with)."""
+        self.health.ok("corpus", LABELS["corpus"])
+        self._build_chat(engine)
+        first = self.engine is None
+        self.engine = engine  # last: the app counts as ready from here
+        self.status_cache.forget()
+        if first:
+            _warm_citation_patterns()
+        self._loaded.set()
 
     def _build_chat(self, engine) -> None:
         if self.provider is None:
@@ -109,6 +126,8 @@ class Runtime:
         return self._loaded.wait(timeout)
 
     def stop(self) -> None:
+        if self.replica is not None:
+            self.replica.stop()
         if self.engine is not None:
             self.engine.stop_indexing(timeout=10)
 
@@ -190,12 +209,13 @@ def _warm_citation_patterns() -> None:
     validator.finish()
 
 
-def endpoint_limiters(seconds: float) -> dict[str, RateLimiter]:
+def endpoint_limiters(seconds: float, make: LimiterFactory | None = None) -> dict[str, RateLimiter]:
     """Per-client limits of the other endpoints: searches cost an embedding like a question;
     lookups, feedback and status reads are cheap but still bounded; a model check may cost an
     upstream call; a reindex is minutes of CPU."""
     many = "Muitos pedidos seguidos."
-    return {"search": RateLimiter(seconds, what=many), "lookup": RateLimiter(seconds / 3, what=many),
-            "feedback": RateLimiter(seconds / 3, what=many), "status": RateLimiter(seconds / 3, what=many),
-            "check_provider": RateLimiter(seconds * 3, what="O modelo foi verificado há pouco."),
-            "reindex": RateLimiter(seconds * 20, what="Uma reindexação foi pedida há pouco.")}
+    make = make or (lambda name, every, what: RateLimiter(every, what=what))
+    return {"search": make("search", seconds, many), "lookup": make("lookup", seconds / 3, many),
+            "feedback": make("feedback", seconds / 3, many), "status": make("status", seconds / 3, many),
+            "check_provider": make("check_provider", seconds * 3, "O modelo foi verificado há pouco."),
+            "reindex": make("reindex", seconds * 20, "Uma reindexação foi pedida há pouco.")}

@@ -46,6 +46,7 @@ def runtime_status(runtime) -> dict:
     data["reindex_enabled"] = runtime.reindex_policy.refusal() is None
     data["router"] = runtime.chat.router.active if runtime.chat is not None else "léxico + regras"
     data["health"] = [r.as_dict() for r in runtime.health.records()] + data.get("health", [])
+    data["replica"] = runtime.replica.status() if runtime.replica is not None else None
     return data
 
 

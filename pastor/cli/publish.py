@@ -1,0 +1,51 @@
+"""`python -m pastor index` with PASTOR_INDEX_URI: build in the data directory, then publish a release."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from pastor.config import get_settings
+from pastor.search.adapter import file_sha256
+from pastor.search.objectstore import SharedLock, connect_shared
+from pastor.search.releases import ReleaseStore
+
+
+def identity(engine) -> dict:
+    """What a release is built from: a release with the same identity needs no new build."""
+    found = {"index": engine.index.expected(engine.bible, engine.extras)}
+    if engine.topics is not None:
+        found["topics"] = engine.topics.key(engine.bible)
+    questions = engine.settings.adapter_questions
+    if questions is not None and questions.is_file():
+        found["adapter"] = file_sha256(questions)
+    return json.loads(json.dumps(found, sort_keys=True))  # the form it has once stored
+
+
+def index_and_publish(args, *, load_engine, build) -> int:
+    """Under the shared lease: skip when the latest release was built from the same inputs (unless
+    --rebuild); else build in the local data directory (resumable, as without a shared index) and
+    publish the result as a new release, which replicas pick up on their next poll. `load_engine` and
+    `build` are the local command's own (`cli/commands.py`)."""
+    settings = get_settings()
+    store = ReleaseStore(connect_shared(settings.index_uri))
+    waiting = "aguardando outro job de indexação do índice compartilhado terminar…"
+    with SharedLock(store.db, on_wait=lambda: print(waiting, file=sys.stderr, flush=True)):
+        engine = load_engine()
+        if engine.index is None:
+            print(f"erro: modelo de embeddings indisponível: {engine.health.reason('embedder')}", file=sys.stderr)
+            return 2
+        latest = store.latest()
+        if latest is not None and latest.identity == identity(engine) and not args.rebuild:
+            print(f"Índice compartilhado já publicado a partir destes dados: versão {latest.id}; nada a fazer.",
+                  file=sys.stderr)
+            return 0
+        code = build(engine, args)
+        if code != 0:
+            return code
+        started = time.perf_counter()
+        release = store.publish(settings.data_dir, identity(engine))
+    print(f"Publicado: versão {release.id} ({release.manifest.get('total')} linhas) em "
+          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return 0
