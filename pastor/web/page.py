@@ -64,12 +64,16 @@ def build_blocks(runtime: Runtime) -> gr.Blocks:
 
 
 def _chat_tab(handlers: Handlers) -> None:
+    # No floating label (it covered the top message: the tab already says "Conversa"); the chat's height
+    # follows the window (assets/page.js) so the input, notices and mode line stay in view.
     chatbot = gr.Chatbot(
-        elem_id=ELEM_IDS["chatbot"], label="Conversa", height=520, render_markdown=True,
+        elem_id=ELEM_IDS["chatbot"], label="Conversa", show_label=False, height=520, render_markdown=True,
         sanitize_html=True, allow_tags=False, feedback_options=("Like", "Dislike"),
         examples=[{"text": e} for e in EXAMPLES], buttons=[],  # copying is the answer's own button
         placeholder="Conte como você está, ou peça um versículo (ex.: Salmos 23).")
     mode = gr.Markdown(elem_id=ELEM_IDS["mode"])
+    # Right above the input, where the eyes are when Enter was pressed.
+    notice = gr.HTML(elem_id=ELEM_IDS["notice"])
     with gr.Row(elem_id="input-row"):
         # One line that grows to eight: Enter sends, Shift+Enter breaks the line (Gradio's rule for lines=1).
         textbox = gr.Textbox(elem_id=ELEM_IDS["textbox"], label="Sua mensagem", show_label=False, lines=1,
@@ -77,7 +81,6 @@ def _chat_tab(handlers: Handlers) -> None:
                              autofocus=True)
         send = gr.Button("Enviar", variant="primary", elem_id=ELEM_IDS["send"], scale=0, min_width=80, size="md")
         stop = gr.Button("Parar", variant="stop", elem_id=ELEM_IDS["stop"], scale=0, min_width=80, size="md")
-    notice = gr.HTML(elem_id=ELEM_IDS["notice"])
     with gr.Row(elem_id="hint-row"):
         gr.Markdown(INPUT_HINT, elem_id="input-hint")
         new_chat = gr.Button("🗒️ Nova conversa", elem_id=ELEM_IDS["new_chat"], size="sm", scale=0, min_width=150)

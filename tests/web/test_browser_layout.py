@@ -1,0 +1,125 @@
+"""Issue 22: what the person needs is in view at 1280×800, 1366×768 and 390×844 (real Chromium): the input,
+every notice, the mode line, a clicked citation's source and the top message, by their boxes on screen."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+from tests.support.helpers import wait_for
+from tests.web.test_browser import (CHROMIUM, MISSING, MS, PLAYWRIGHT, QUESTION, SCRIPTED, ask,  # noqa: F401
+                                    browser, open_chat, screenshot, start_app)
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING)]
+
+SIZES = [(1280, 800), (1366, 768), (390, 844)]
+RATE_LIMIT_SECONDS = 2
+
+# Is the element (or, with `top`, its first line) really seen: inside the window and inside every scroll box
+# that holds it, and the topmost thing at its centre and near each corner (not covered by a label or a
+# button)? Returns what failed, or "" when it is seen.
+SEEN = """([element, top]) => {
+  const box = element.getBoundingClientRect();
+  const bottom = top ? Math.min(box.bottom, box.top + 24) : box.bottom;
+  const frames = [["janela", {top: 0, left: 0, bottom: window.innerHeight, right: window.innerWidth}]];
+  for (let up = element.parentElement; up; up = up.parentElement) {
+    if (/(auto|scroll|hidden)/.test(getComputedStyle(up).overflowY)) frames.push([up.id || up.className, up.getBoundingClientRect()]);
+  }
+  for (const [name, frame] of frames) {
+    if (box.top < frame.top - 0.5 || bottom > frame.bottom + 0.5 || box.left < frame.left - 0.5 || box.right > frame.right + 0.5)
+      return `fora de ${name}: ${JSON.stringify(box)} em ${JSON.stringify(frame)}`;
+  }
+  const inset = Math.min(8, box.width / 4, (bottom - box.top) / 4);
+  const points = [[(box.left + box.right) / 2, (box.top + bottom) / 2], [box.left + inset, box.top + inset],
+                  [box.right - inset, box.top + inset], [box.left + inset, bottom - inset], [box.right - inset, bottom - inset]];
+  for (const [x, y] of points) {
+    const hit = document.elementFromPoint(x, y);
+    if (hit === null || !(hit === element || element.contains(hit)))
+      return `coberto em (${x}, ${y}) por ${hit ? hit.outerHTML.slice(0, 120) : "nada"}`;
+  }
+  return "";
+}"""
+
+
+def assert_seen(locator, what: str, top: bool = False) -> None:
+    problem = locator.evaluate(f"(element) => ({SEEN})([element, {json.dumps(top)}])")
+    assert problem == "", f"{what}: {problem}"
+
+
+@pytest.fixture(scope="module")
+def layout_app(tmp_path_factory):
+    """The tiny corpus, a scripted model with one citation, and the default-like rate limit."""
+    tmp = tmp_path_factory.mktemp("browser-layout")
+    script = tmp / "respostas.json"
+    script.write_text(json.dumps([SCRIPTED], ensure_ascii=False), encoding="utf-8")
+    app = start_app(tmp, PASTOR_FAKE_RESPONSES=str(script), PASTOR_RATE_LIMIT_SECONDS=str(RATE_LIMIT_SECONDS))
+    wait_for(lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"], 120,
+             f"o índice vetorial não ficou pronto:\n{app.log()}")
+    yield app
+    app.stop()
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_the_input_notices_mode_line_source_and_top_message_are_in_view(layout_app, browser, width, height):
+    from playwright.sync_api import expect
+    phone = width < 500
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="pt-BR", is_mobile=phone,
+                                  has_touch=phone)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        box = open_chat(layout_app, page)
+        assert_seen(box, "a caixa de mensagem (página vazia)")
+        ask(page, box, QUESTION)
+        page.wait_for_timeout(RATE_LIMIT_SECONDS * 1000 + 200)  # past the rate limit: the next one is accepted
+        ask(page, box, "Como perdoar quem me feriu?", answers=2)
+        assert_seen(box, "a caixa de mensagem")
+        assert_seen(page.locator("#mode-label .pastor-mode"), "a linha do modo")
+        assert_seen(page.locator("#send-button"), "o botão Enviar")
+
+        # Each refusal is a notice in view, beside the input, which stays in view too.
+        notice = page.locator("#chat-notice .pastor-notice")
+        box.fill("Outra pergunta logo em seguida")
+        box.press("Enter")
+        expect(notice).to_contain_text("Aguarde", timeout=10 * MS)
+        assert_seen(notice, "o aviso de limite de frequência")
+        box.fill("")
+        box.press("Enter")
+        expect(notice).to_contain_text("Escreva uma mensagem", timeout=10 * MS)
+        assert_seen(notice, "o aviso de mensagem vazia")
+        assert_seen(box, "a caixa de mensagem com o aviso")
+        box.fill("Estou cansado. " * 300)
+        box.press("Enter")
+        expect(notice).to_contain_text("o limite é 4000", timeout=10 * MS)
+        assert_seen(notice, "o aviso de mensagem longa demais")
+        assert_seen(box, "a caixa de mensagem com texto longo")
+        assert_seen(page.locator("#mode-label .pastor-mode"), "a linha do modo com o aviso")
+        screenshot(page, f"layout-notice-{width}x{height}")
+
+        # A citation opens its source, which lands inside the chat and the window, clear of the edges.
+        chat = page.locator("#chatbot")
+        cite = chat.locator("a.pastor-cite").first
+        cite.scroll_into_view_if_needed()
+        target = cite.get_attribute("href").lstrip("#")
+        cite.click()
+        entry = chat.locator(f".pastor-source.{target}")
+        expect(entry).to_have_class(re.compile("pastor-flash"), timeout=5 * MS)
+        page.wait_for_timeout(600)  # the accordion's slide and the second centring
+        assert_seen(entry, "a fonte da citação clicada")
+        screenshot(page, f"layout-source-{width}x{height}")
+
+        # The top of the conversation: the first question and the first answer's first line, uncovered.
+        chat.locator(".bubble-wrap").evaluate("(wrap) => wrap.scrollTo({top: 0, behavior: 'instant'})")
+        page.wait_for_timeout(200)
+        assert_seen(chat.locator('[data-testid="user"]').first, "a primeira pergunta")
+        assert_seen(chat.locator('[data-testid="bot"]').first, "o início da primeira resposta", top=True)
+        screenshot(page, f"layout-top-{width}x{height}")
+        assert errors == []
+    finally:
+        context.close()
+
