@@ -258,6 +258,9 @@ class Handlers:
         return render.provider_check_markdown(self.runtime.check_provider())
 
     def reindex(self, token: str, request: gr.Request = None) -> str:
+        denied = self.runtime.reindex_denied(token or "")
+        if denied:
+            return "⚠️ " + render.escape(denied)
         try:
             self.runtime.limiters["reindex"].hit(self.runtime.client(request))
         except RateLimited as exc:

@@ -24,6 +24,8 @@ RECHECK_SECONDS = 5.0
 REINDEX_DISABLED = ("A reindexação pela web está desativada: o app está acessível pela rede e não há "
                     "token. Para ativá-la, defina a variável REINDEX_TOKEN e reinicie o app.")
 
+WRONG_TOKEN = "Token de reindexação incorreto. Confira o valor de REINDEX_TOKEN e tente de novo."
+
 LOADING_MESSAGE = ("O Pastor Online está iniciando (carregando a Bíblia e a busca). "
                    "Tente de novo em alguns segundos.")
 
@@ -314,15 +316,23 @@ class Runtime:
             return REINDEX_DISABLED
         return None
 
+    def reindex_denied(self, token: str = "") -> str | None:
+        """Why this request may not reindex at all (off here, or a wrong token), or None. Checked before the
+        reindex rate limit, so a mistyped token does not lock out the next, right, try."""
+        refusal = self.reindex_refusal()
+        if refusal:
+            return refusal
+        expected = self.settings.reindex_token
+        if expected and not hmac.compare_digest((token or "").encode(), expected.encode()):
+            return WRONG_TOKEN
+        return None
+
     def reindex(self, token: str = "") -> Outcome:
         """Rebuild the vector index in the background (beside the live one); refused while one runs.
         With the corpus missing at start, it looks for the corpus again instead."""
-        refusal = self.reindex_refusal()
-        if refusal:
-            return Outcome(False, refusal)
-        expected = self.settings.reindex_token
-        if expected and not hmac.compare_digest((token or "").encode(), expected.encode()):
-            return Outcome(False, "Token de reindexação inválido.")
+        denied = self.reindex_denied(token)
+        if denied:
+            return Outcome(False, denied)
         if self.engine is None and self.load_error and self._loaded.is_set():
             self._start_loader()  # a corpus file put in place after start is found without a restart
             return Outcome(True, "Procurando o corpus de novo. Acompanhe na aba Status.")

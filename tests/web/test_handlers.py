@@ -263,10 +263,20 @@ class TestRuntime:
     def test_reindex_with_a_token_checks_it(self, tmp_path):
         engine = StubEngine()
         runtime = self.runtime(tmp_path, engine, REINDEX_TOKEN="segredo")
-        assert runtime.reindex("errado").message == "Token de reindexação inválido."
+        assert runtime.reindex("errado").message.startswith("Token de reindexação incorreto.")
         assert engine.calls == []
         outcome = runtime.reindex("segredo")
         assert outcome.ok and engine.calls == [True]
+
+    def test_a_wrong_token_does_not_lock_out_the_right_one(self, tmp_path):
+        engine = StubEngine()
+        runtime = self.runtime(tmp_path, engine, REINDEX_TOKEN="segredo", PASTOR_RATE_LIMIT_SECONDS="3")
+        from pastor.web.handlers import Handlers
+        handlers = Handlers(runtime)
+        assert "Token de reindexação incorreto" in handlers.reindex("errado")
+        assert "Token de reindexação incorreto" in handlers.reindex("errado de novo")  # no "pedida há pouco"
+        assert handlers.reindex("segredo").startswith("✅ Reindexação iniciada") and engine.calls == [True]
+        assert "pedida há pouco" in handlers.reindex("segredo")  # the started one is what the limit counts
 
     def test_reindex_without_a_configured_token_needs_none(self, tmp_path):
         assert self.runtime(tmp_path, StubEngine()).reindex("").ok

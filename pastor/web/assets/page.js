@@ -119,6 +119,13 @@
       t.setAttribute("aria-label", LABEL_TOGGLE + ": " + t.innerText.trim());
     });
     document.querySelectorAll("[aria-label], [title], [alt]").forEach(relabel);
+    // The footer's hidden recording button carries its English name as text.
+    document.querySelectorAll("footer button.record").forEach((button) => {
+      const text = button.firstChild;
+      if (text && text.nodeType === Node.TEXT_NODE && ENGLISH[text.textContent.trim()]) {
+        text.textContent = ENGLISH[text.textContent.trim()] + " ";
+      }
+    });
   }
 
   // The chat's height is what the window leaves once everything else of the tab is placed, so the input,
