@@ -201,10 +201,12 @@ class Engine:
         bible = self.bible
         index = self.index.status if self.index is not None else None
         state = "error" if self.embedder_error else (index.state if index else "missing")
-        if self.indexing and state != "complete":
-            state = "indexing"
+        pending = self._pending() if self.indexing else []
+        if self.indexing and (state != "complete" or pending):
+            state = "indexing"  # complete only when the topics and the adapter built after the vectors are too
         data = {
             "state": state,
+            "pending": pending,
             "ready": bool(bible) and (self.lexical is not None),
             "vectors_ready": bool(self.index and self.index.ready),
             "corpus": bible.stats() if bible else None,
@@ -242,6 +244,16 @@ class Engine:
         from pastor.text.notice import credit_for
         return tuple(credit_for(p) for p in self.settings.topics if Path(p).exists())
 
+    def _pending(self) -> list[str]:
+        """What the running build still prepares after the vectors (in words, for the status tab)."""
+        parts = []
+        if self.topics is not None and not self.topics.ready:
+            parts.append("temas")
+        adapter = self._adapter_status()
+        if not adapter["enabled"] and adapter["detail"] in (ADAPTER_WAITING, ADAPTER_TRAINING):
+            parts.append("adaptador de consulta")
+        return parts
+
     def _topics_status(self) -> dict:
         if self.topics is None:
             return {"enabled": False, "detail": "desligado (PASTOR_TOPICS vazio, arquivos ausentes ou sem modelo)"}
@@ -258,7 +270,9 @@ class Engine:
             return {"enabled": False, "detail": "desligado (PASTOR_ADAPTER_QUESTIONS vazio)"}
         if self.adapter_error:
             return {"enabled": False, "detail": f"erro: {self.adapter_error}"}
-        return {"enabled": False, "detail": "aguardando o índice vetorial"}
+        if self.indexing and self.index is not None and self.index.ready:
+            return {"enabled": False, "detail": ADAPTER_TRAINING}
+        return {"enabled": False, "detail": ADAPTER_WAITING}
 
     def _prominence_status(self) -> dict:
         if self.settings.prominence is None:
@@ -270,6 +284,10 @@ class Engine:
             return {"enabled": False, "detail": "erro ao carregar; veja os erros"}
         return {"enabled": True, "file": Path(self.settings.prominence).name, "verses": len(self.prominence),
                 "weight": self.settings.prominence_weight}
+
+
+ADAPTER_WAITING = "aguardando o índice vetorial"
+ADAPTER_TRAINING = "em treinamento (o índice vetorial está pronto)"
 
 
 def _smalltalk():

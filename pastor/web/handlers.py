@@ -245,9 +245,8 @@ class Handlers:
         except RateLimited:
             return (gr.skip(),) * 5
         status = self.runtime.status()
-        credits = " · ".join(status["attributions"])
         return (render.banner_markdown(status), render.state_markdown(status), render.progress_html(status),
-                render.details_markdown(status), f"<small>{render.escape(credits)}</small>" if credits else "")
+                render.details_markdown(status), render.credits_html(status))
 
     def check_provider(self, request: gr.Request = None) -> str:
         """The "Verificar de novo" button: ask the model again and say what it answered."""

@@ -123,3 +123,44 @@ def test_the_input_notices_mode_line_source_and_top_message_are_in_view(layout_a
     finally:
         context.close()
 
+
+
+# Words of a status cell each on one line: a word the table broke ("Versícul|os") has two boxes.
+BROKEN_WORDS = """(cell) => {
+  const broken = [];
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.textContent.matchAll(/[^\\s\\-\\/]+/g)) {  // a break after "-" or "/" is allowed
+      if (match[0].length > 24) continue;  // a SHA-256 or a path may break; words may not
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_the_status_tab_on_a_phone_keeps_words_whole_and_credits_once(layout_app, browser):
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="pt-BR", is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    try:
+        open_chat(layout_app, page)
+        page.locator("#status-tab-button").click()
+        expect(page.locator("#status-state")).to_contain_text("Índice completo", timeout=30 * MS)
+        cells = page.locator("#status-details td")
+        expect(cells.first).to_be_visible()
+        assert cells.count() > 20
+        broken = [word for index in range(cells.count()) for word in cells.nth(index).evaluate(BROKEN_WORDS)]
+        assert broken == [], broken
+        row = page.locator("#status-details tr", has_text="Versículos").first.bounding_box()
+        assert row["width"] <= 390, row
+        credit = "Referências cruzadas © OpenBible.info"
+        assert page.locator("body").inner_text().count(credit) == 1
+        screenshot(page, "layout-status-390x844")
+    finally:
+        context.close()

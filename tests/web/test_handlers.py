@@ -113,6 +113,20 @@ class TestStatusRendering:
         assert "512 de 31.102 vetores (1%)" in render.state_markdown(self.status())
         assert "max='31102' value='512'" in render.progress_html(self.status())
 
+    def test_the_vectors_done_with_the_adapter_pending_is_not_complete(self):
+        status = self.status(progress={"done": 31102, "total": 31102}, vectors_ready=True,
+                             pending=["temas", "adaptador de consulta"],
+                             adapter={"enabled": False, "detail": "em treinamento (o índice vetorial está pronto)"})
+        state = render.state_markdown(status)
+        assert "Índice completo" not in state and "Reconstruindo" not in state
+        assert "Concluindo a indexação — falta: temas, adaptador de consulta" in state
+        assert "Índice completo" in render.state_markdown(self.status(state="complete", pending=[]))
+
+    def test_the_credits_are_shown_once_and_separated(self):
+        status = self.status(attributions=["Texto bíblico: A", "Referências cruzadas © OpenBible.info"])
+        assert "Referências cruzadas" not in render.details_markdown(status)
+        assert render.credits_html(status) == "<small>Texto bíblico: A · Referências cruzadas © OpenBible.info</small>"
+
     def test_details_list_corpus_embedder_bm25_llm_and_errors(self):
         details = render.details_markdown(self.status())
         for expected in ("por-almeida1911.usfx.xml", "ab" * 32, "31.102", "use-multilingual (dimensão 512)",
