@@ -92,7 +92,8 @@ class ChatService:
             return
         if not self.provider.generates:
             # Without a model, conversation gets the fixed self-description; anything else the verses.
-            update.answer = prompts.SELF_DESCRIPTION if result.mode == Mode.CONVERSATIONAL else degraded.verses_only(result)
+            update.answer = (prompts.SELF_DESCRIPTION if result.mode == Mode.CONVERSATIONAL
+                             else self._lexical_note(result) + degraded.verses_only(result))
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
@@ -159,8 +160,7 @@ class ChatService:
         system, messages = prompts.build_messages(result.mode, turn.message, sources, history,
                                                   history_turns=self.history_turns)
         validator = AnswerFilter(system, sources)
-        lexical_only = result.mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready
-        update.answer = LEXICAL_NOTE if lexical_only else ""
+        update.answer = self._lexical_note(result)
         yield update  # "preparando resposta…" is the UI's state until the first token
         # Set when the turn ends for any reason (Stop, deadline, failure): the provider stops generating
         # at once, which for the in-process model frees its slot for the next person.
@@ -201,6 +201,10 @@ class ChatService:
             update.answer = update.answer.rstrip() + "\n\n" + NO_ANCHOR_NOTE
         yield from self._finish(turn)
 
+    def _lexical_note(self, result) -> str:
+        """While the vectors are being built, an answer from keyword search says so, with or without a model."""
+        return LEXICAL_NOTE if result.mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready else ""
+
     def _interrupted(self, turn: Turn, validator: AnswerFilter, error: ProviderError) -> None:
         """The model failed mid-answer: keep what was shown (validated), say it was cut, keep the sources."""
         update = turn.update
@@ -224,7 +228,7 @@ class ChatService:
         update, result = turn.update, turn.result
         update.mode = Mode.PROVIDER_UNAVAILABLE
         update.reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
-        update.answer = degraded.provider_down(result, self.provider.member_notice())
+        update.answer = self._lexical_note(result) + degraded.provider_down(result, self.provider.member_notice())
         update.citations = [h.reference for h in result.results]
         log.warning("provider unavailable: %s", update.reason)
 

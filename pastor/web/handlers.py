@@ -16,6 +16,8 @@ log = logging.getLogger("pastor.web")
 
 UNEXPECTED = "⚠️ Ocorreu um erro inesperado ao preparar a resposta. Tente de novo em instantes."
 NOTHING_TO_REGENERATE = "Ainda não há resposta para gerar de novo."
+SAME_WITHOUT_MODEL = ("Sem um modelo de linguagem a resposta seria a mesma: ela mostra os versículos que a busca "
+                      "encontrou para a pergunta. Para ver outros versículos, escreva a pergunta com outras palavras.")
 
 SKIP_TURN = (gr.skip(),) * 5  # (chatbot, textbox, mode, notice, conversation) left as they are
 
@@ -23,8 +25,8 @@ SKIP_TURN = (gr.skip(),) * 5  # (chatbot, textbox, mode, notice, conversation) l
 def new_conversation() -> dict:
     """Per-session state: the plain history the model and the follow-up rewrite see, the turn id of
     each answer keyed by its index in the chat (what the like event reports), the last question
-    as typed (for regenerate) and the last rating (for its comment)."""
-    return {"history": [], "turn_ids": {}, "last": "", "rated": None}
+    as typed and its answer's mode (for regenerate) and the last rating (for its comment)."""
+    return {"history": [], "turn_ids": {}, "last": "", "last_mode": "", "rated": None}
 
 
 def plain_messages(messages) -> list[dict]:
@@ -91,6 +93,9 @@ class Handlers:
         if not convo["last"] or not users:
             yield refused(NOTHING_TO_REGENERATE)
             return
+        if self._same_without_model(convo):
+            yield refused(SAME_WITHOUT_MODEL)
+            return
         cut = users[-1]
         history = list(convo["history"])
         if len(history) >= 2 and history[-2] == {"role": "user", "content": convo["last"]}:
@@ -98,6 +103,16 @@ class Handlers:
         turn_ids = {i: t for i, t in convo["turn_ids"].items() if int(i) < cut}
         convo = {**convo, "history": history, "turn_ids": turn_ids}
         yield from self._checked_turn(convo["last"], display[:cut], convo, request)
+
+    def _same_without_model(self, convo: dict) -> bool:
+        """Whether ↻ would give back the same verses-only answer: no model configured, or the last answer
+        had none and it still does not answer."""
+        provider = getattr(self.runtime.chat, "provider", None)
+        if provider is not None and not provider.generates:
+            return True
+        if convo.get("last_mode") != Mode.PROVIDER_UNAVAILABLE:
+            return False
+        return self.runtime.status().get("llm", {}).get("reachable") is not True
 
     def _checked_turn(self, text: str, display: list[dict], convo: dict, request):
         problem = self.runtime.unavailable(need_chat=True)
@@ -158,7 +173,8 @@ class Handlers:
         turn_ids = {**convo["turn_ids"], answer_at: update.turn_id}
         if update.sources:
             turn_ids[answer_at + 1] = update.turn_id
-        convo = {**convo, "history": history[-keep:] if keep else [], "turn_ids": turn_ids, "last": text}
+        convo = {**convo, "history": history[-keep:] if keep else [], "turn_ids": turn_ids, "last": text,
+                 "last_mode": update.mode}
         mode = chatview.mode_html(update.mode, update.reason, update.query)
         return list(display), gr.skip(), mode, gr.skip(), convo
 

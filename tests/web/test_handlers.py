@@ -503,6 +503,30 @@ class TestRegenerate:
         assert list(app.handlers.regenerate([], new_conversation(), request()))[0][3]  # nothing to regenerate
 
 
+    def test_without_a_model_it_says_why_the_answer_would_not_change(self, tmp_path):
+        from pastor.web.handlers import Handlers, SAME_WITHOUT_MODEL, new_conversation
+        runtime = Runtime(app_settings(tmp_path, LLM_PROVIDER="none", PASTOR_BACKGROUND_INDEX="false")).start(
+            background=False)
+        handlers = Handlers(runtime)
+        chat, _, _, _, convo = list(handlers.respond("Estou com medo do futuro", [], new_conversation(),
+                                                     request()))[-1]
+        outputs = list(handlers.regenerate(chat, convo, request()))
+        assert len(outputs) == 1 and SAME_WITHOUT_MODEL in outputs[0][3]
+        assert outputs[0][0] == gr.skip()  # the answer stays as it is
+
+    def test_a_model_that_was_down_and_still_is_gives_the_same_reason(self, app, monkeypatch):
+        from pastor.web.handlers import SAME_WITHOUT_MODEL
+        app.provider.enqueue({"error": "unreachable"})
+        chat, _, _, _, convo = run_turn(app, "Estou com medo do futuro")[-1]
+        assert convo["last_mode"] == "provider_unavailable"
+        monkeypatch.setattr(app.runtime, "status", lambda: {"llm": {"reachable": False}})
+        assert SAME_WITHOUT_MODEL in list(app.handlers.regenerate(chat, convo, request()))[0][3]
+        monkeypatch.setattr(app.runtime, "status", lambda: {"llm": {"reachable": True}})  # back: ask again
+        app.provider.enqueue("Agora com o modelo: Isaías 41:10.")
+        again = list(app.handlers.regenerate(chat, convo, request()))[-1][0]
+        assert "Agora com o modelo" in again[1]["content"]
+
+
 class TestNewConversation:
     def test_resets_chat_mode_notice_history_and_turn_ids(self, app):
         from pastor.web.handlers import new_conversation
