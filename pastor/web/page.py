@@ -6,6 +6,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from pastor.web import saved
 from pastor.web.api import WebAPI
 from pastor.web.handlers import Handlers, new_conversation
 from pastor.web.runtime import Runtime
@@ -48,7 +49,7 @@ def build_blocks(runtime: Runtime) -> gr.Blocks:
         banner = gr.Markdown(elem_id="startup-banner")
         with gr.Tabs():
             with gr.Tab("Conversa", id="chat", elem_id="chat-tab"):
-                _chat_tab(handlers)
+                _chat_tab(handlers, demo)
             with gr.Tab("Status", id="status", elem_id=ELEM_IDS["status_tab"]):
                 status = _status_tab(handlers, runtime)
         credits = gr.Markdown(elem_id="attribution")
@@ -63,7 +64,7 @@ def build_blocks(runtime: Runtime) -> gr.Blocks:
     return demo
 
 
-def _chat_tab(handlers: Handlers) -> None:
+def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
     # No floating label (it covered the top message: the tab already says "Conversa"); the chat's height
     # follows the window (assets/page.js) so the input, notices and mode line stay in view.
     chatbot = gr.Chatbot(
@@ -106,13 +107,26 @@ def _chat_tab(handlers: Handlers) -> None:
     # let an update already in flight overwrite Stop's mark.
     stop.click(handlers.stop, [chatbot], [chatbot], api_name="ui_stop", **private)
     reset = [chatbot, mode, notice, convo, comment_row]
-    new_chat.click(handlers.new_chat, None, reset, cancels=turns, api_name="ui_new_chat", **private)
-    chatbot.clear(handlers.new_chat, None, reset, cancels=turns, api_name="ui_clear", **private)
+    resets = [new_chat.click(handlers.new_chat, None, reset, cancels=turns, api_name="ui_new_chat", **private),
+              chatbot.clear(handlers.new_chat, None, reset, cancels=turns, api_name="ui_clear", **private)]
     chatbot.like(handlers.like, [convo], [notice, convo, comment_row], api_name="ui_like", **private)
+    _kept_in_the_browser(demo, chatbot, convo, turns, resets)
     comment_args = dict(fn=handlers.comment, inputs=[comment, convo], outputs=[notice, comment, comment_row],
                         **private)
     send_comment.click(api_name="ui_comment", **comment_args)
     comment.submit(api_name="ui_comment_submit", **comment_args)
+
+
+def _kept_in_the_browser(demo: gr.Blocks, chatbot, convo, turns, resets) -> None:
+    """The conversation survives a reload in the person's own browser (localStorage, encrypted by Gradio), and
+    nowhere else: saved after each turn, brought back when the page opens, forgotten by "Nova conversa"."""
+    kept = gr.BrowserState(None, storage_key=saved.STORAGE_KEY)
+    quiet = dict(api_visibility="private", queue=False, show_progress="hidden")
+    for turn in turns:
+        turn.then(saved.snapshot, [chatbot, convo], [kept], **quiet)
+    for reset in resets:
+        reset.then(saved.forget, None, [kept], **quiet)
+    demo.load(saved.restore, [kept], [chatbot, convo], api_name="ui_restore", **quiet)
 
 
 def _status_tab(handlers: Handlers, runtime: Runtime):

@@ -1,4 +1,4 @@
-"""Issue 22: what the person needs is in view at 1280×800, 1366×768 and 390×844 (real Chromium): the input,
+"""Issue 22: what the person needs is in view (and the conversation kept in their browser) at 1280×800, 1366×768 and 390×844 (real Chromium): the input,
 every notice, the mode line, a clicked citation's source and the top message, by their boxes on screen."""
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ def layout_app(tmp_path_factory):
     script = tmp / "respostas.json"
     script.write_text(json.dumps([SCRIPTED], ensure_ascii=False), encoding="utf-8")
     app = start_app(tmp, PASTOR_FAKE_RESPONSES=str(script), PASTOR_RATE_LIMIT_SECONDS=str(RATE_LIMIT_SECONDS))
+    app.data = tmp / "data"
     wait_for(lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"], 120,
              f"o índice vetorial não ficou pronto:\n{app.log()}")
     yield app
@@ -163,4 +164,50 @@ def test_the_status_tab_on_a_phone_keeps_words_whole_and_credits_once(layout_app
         assert page.locator("body").inner_text().count(credit) == 1
         screenshot(page, "layout-status-390x844")
     finally:
+        context.close()
+
+
+def test_the_conversation_comes_back_after_a_reload_in_this_browser_only(layout_app, browser):
+    from playwright.sync_api import expect
+
+    from pastor.answer.turnlog import latest_feedback
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
+    page = context.new_page()
+    other = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
+    try:
+        ask(page, open_chat(layout_app, page), QUESTION)
+        expect(page.locator("#chatbot a.pastor-cite")).to_have_count(1)
+
+        # A reload (a later visit) brings the conversation back, linked citation and sources included.
+        page.reload()
+        chat = page.locator("#chatbot")
+        expect(chat.locator('[data-testid="user"]')).to_have_text([QUESTION], timeout=30 * MS)
+        expect(chat.locator("a.pastor-cite")).to_have_text(["Mateus 6:34"])
+        expect(chat).to_contain_text("Fontes consultadas")
+
+        # The kept turn id still records a rating against the turn that produced the answer.
+        chat.get_by_role("button", name="Gostei", exact=True).first.click()
+        expect(page.locator("#chat-notice")).to_contain_text("Obrigado pela avaliação", timeout=10 * MS)
+        events = [json.loads(line) for line in (layout_app.data / "logs" / "turns.jsonl").read_text().splitlines()]
+        turns = [e for e in latest_feedback(events) if e["type"] == "turn" and e.get("question") == QUESTION]
+        rated = [e for e in latest_feedback(events) if e["type"] == "feedback"]
+        assert rated and rated[-1]["turn_id"] == turns[-1]["turn_id"] and rated[-1]["rating"] == "up"
+
+        # Another browser (its own storage) sees nothing of it.
+        stranger = other.new_page()
+        open_chat(layout_app, stranger)
+        stranger.wait_for_timeout(1500)  # the page's restore has run
+        assert stranger.locator('#chatbot [data-testid="user"]').count() == 0
+        assert stranger.locator('#chatbot [data-testid="bot"]').count() == 0
+
+        # "Nova conversa" forgets it: a reload starts empty.
+        page.locator("#new-chat-button").click()
+        expect(chat.locator('[data-testid="user"]')).to_have_count(0, timeout=10 * MS)
+        page.wait_for_timeout(500)
+        page.reload()
+        page.locator("#message-box textarea").wait_for(timeout=30 * MS)
+        page.wait_for_timeout(1500)
+        assert page.locator('#chatbot [data-testid="user"]').count() == 0
+    finally:
+        other.close()
         context.close()
