@@ -120,7 +120,7 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
 def _kept_in_the_browser(demo: gr.Blocks, chatbot, convo, turns, resets) -> None:
     """The conversation survives a reload in the person's own browser (localStorage, encrypted by Gradio), and
     nowhere else: saved after each turn, brought back when the page opens, forgotten by "Nova conversa"."""
-    kept = gr.BrowserState(None, storage_key=saved.STORAGE_KEY)
+    kept = gr.BrowserState(None, storage_key=saved.STORAGE_KEY, secret=saved.STORAGE_CIPHER_KEY)
     quiet = dict(api_visibility="private", queue=False, show_progress="hidden")
     for turn in turns:
         turn.then(saved.snapshot, [chatbot, convo], [kept], **quiet)

@@ -5,6 +5,10 @@ from __future__ import annotations
 from pastor.web.handlers import new_conversation, plain_messages
 
 STORAGE_KEY = "pastor-online-conversa"
+# Gradio encrypts the kept value with a key it sends to the page itself (in /config): it hides nothing from
+# whoever can read this browser's storage. A fixed key therefore costs no secrecy, and lets the conversation
+# outlive a restart of the app (Gradio's default, a random key per process, would lose it).
+STORAGE_CIPHER_KEY = "pastor-online-v1"
 # The chat as shown (answers, sources accordions) for about twenty exchanges: well under the browser's
 # few MB of localStorage, and what a person scrolls back to.
 MAX_MESSAGES = 60
