@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from pastor.web import saved
 from tests.support.helpers import wait_for
 from tests.web.test_browser import (CHROMIUM, MISSING, MS, PLAYWRIGHT, QUESTION, SCRIPTED, ask,  # noqa: F401
                                     browser, open_chat, screenshot, start_app)
@@ -17,7 +18,7 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING)]
 
 SIZES = [(1280, 800), (1366, 768), (390, 844)]
-RATE_LIMIT_SECONDS = 2
+RATE_LIMIT_SECONDS = 6  # long enough that a question right after an answer is always inside it
 
 # Is the element (or, with `top`, its first line) really seen: inside the window and inside every scroll box
 # that holds it, and the topmost thing at its centre and near each corner (not covered by a label or a
@@ -45,9 +46,17 @@ SEEN = """([element, top]) => {
 }"""
 
 
-def assert_seen(locator, what: str, top: bool = False) -> None:
-    problem = locator.evaluate(f"(element) => ({SEEN})([element, {json.dumps(top)}])")
-    assert problem == "", f"{what}: {problem}"
+def assert_seen(locator, what: str, top: bool = False, settle: float = 5.0) -> None:
+    """Fails with what is wrong unless the element is seen within `settle` seconds (a slide, a scroll)."""
+    problems = []
+
+    def seen() -> bool:
+        problems.append(locator.evaluate(f"(element) => ({SEEN})([element, {json.dumps(top)}])"))
+        return problems[-1] == ""
+    try:
+        wait_for(seen, settle, what, interval=0.1)
+    except AssertionError:
+        raise AssertionError(f"{what}: {problems[-1]}") from None
 
 
 @pytest.fixture(scope="module")
@@ -110,13 +119,11 @@ def test_the_input_notices_mode_line_source_and_top_message_are_in_view(layout_a
         cite.click()
         entry = chat.locator(f".pastor-source.{target}")
         expect(entry).to_have_class(re.compile("pastor-flash"), timeout=5 * MS)
-        page.wait_for_timeout(600)  # the accordion's slide and the second centring
         assert_seen(entry, "a fonte da citação clicada")
         screenshot(page, f"layout-source-{width}x{height}")
 
         # The top of the conversation: the first question and the first answer's first line, uncovered.
         chat.locator(".bubble-wrap").evaluate("(wrap) => wrap.scrollTo({top: 0, behavior: 'instant'})")
-        page.wait_for_timeout(200)
         assert_seen(chat.locator('[data-testid="user"]').first, "a primeira pergunta")
         assert_seen(chat.locator('[data-testid="bot"]').first, "o início da primeira resposta", top=True)
         screenshot(page, f"layout-top-{width}x{height}")
@@ -197,13 +204,16 @@ def test_the_conversation_comes_back_after_a_reload_in_this_browser_only(layout_
         stranger = other.new_page()
         open_chat(layout_app, stranger)
         stranger.wait_for_timeout(1500)  # the page's restore has run
+        assert stranger.evaluate(f"localStorage.getItem({json.dumps(saved.STORAGE_KEY)})") is None
         assert stranger.locator('#chatbot [data-testid="user"]').count() == 0
         assert stranger.locator('#chatbot [data-testid="bot"]').count() == 0
 
         # "Nova conversa" forgets it: a reload starts empty.
+        stored = f"localStorage.getItem({json.dumps(saved.STORAGE_KEY)})"
+        before = page.evaluate(stored)
         page.locator("#new-chat-button").click()
         expect(chat.locator('[data-testid="user"]')).to_have_count(0, timeout=10 * MS)
-        page.wait_for_timeout(500)
+        wait_for(lambda: page.evaluate(stored) != before, 10, "Nova conversa não esvaziou o que o navegador guarda")
         page.reload()
         page.locator("#message-box textarea").wait_for(timeout=30 * MS)
         page.wait_for_timeout(1500)
