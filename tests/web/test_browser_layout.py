@@ -10,7 +10,7 @@ import re
 import pytest
 
 from pastor.web import saved
-from tests.support.helpers import wait_for
+from tests.support.helpers import ARTIFACTS, wait_for
 from tests.web.test_browser import (CHROMIUM, MISSING, MS, PLAYWRIGHT, QUESTION, SCRIPTED, ask,  # noqa: F401
                                     browser, open_chat, screenshot, start_app)
 
@@ -103,6 +103,8 @@ def test_the_input_notices_mode_line_source_and_top_message_are_in_view(layout_a
         expect(notice).to_contain_text("Escreva uma mensagem", timeout=10 * MS)
         assert_seen(notice, "o aviso de mensagem vazia")
         assert_seen(box, "a caixa de mensagem com o aviso")
+        # What the window shows, exactly (docs/layout-<size>.png in the README are these).
+        page.screenshot(path=str(ARTIFACTS / f"layout-{width}x{height}.png"))
         box.fill("Estou cansado. " * 300)
         box.press("Enter")
         expect(notice).to_contain_text("o limite é 4000", timeout=10 * MS)
