@@ -8,6 +8,8 @@ from typing import Literal
 
 import gradio as gr
 
+from pastor.answer.checks import InputError
+from pastor.bible.lookup import lookup
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 from pastor.search.signals import NAMES as SIGNALS
@@ -100,7 +102,6 @@ class WebAPI:
 
     def lookup(self, text: str, request: gr.Request = None) -> LookupResult:
         """Resolve Bible references written in the text (capped: see `bible.lookup`)."""
-        from pastor.bible.lookup import lookup
         text = self._text(text, "text", max(MAX_LOOKUP_CHARS, self.runtime.settings.max_message_chars))
         self._available()
         self._rate_limit(request, self.runtime.limiters["lookup"])
@@ -118,9 +119,9 @@ class WebAPI:
 
     def reindex(self, token: str = "", request: gr.Request = None) -> ReindexResult:
         """Rebuild the vector index in the background."""
-        denied = self.runtime.reindex_denied(token if isinstance(token, str) else "")
+        denied = self.runtime.reindex_policy.check(token if isinstance(token, str) else "")
         if denied:
-            raise fail(denied)
+            raise fail(denied.message)
         self._rate_limit(request, self.runtime.limiters["reindex"])
         outcome = self.runtime.reindex(token if isinstance(token, str) else "")
         if not outcome.ok:
@@ -145,7 +146,6 @@ class WebAPI:
 
     # -- validation ------------------------------------------------------------------------------
     def _message(self, message) -> str:
-        from pastor.answer.checks import InputError
         try:
             return self.runtime.check_message(message)
         except InputError as exc:

@@ -275,9 +275,9 @@ class Handlers:
         return render.provider_check_markdown(self.runtime.check_provider())
 
     def reindex(self, token: str, request: gr.Request = None) -> str:
-        denied = self.runtime.reindex_denied(token or "")
+        denied = self.runtime.reindex_policy.check(token or "")
         if denied:
-            return "⚠️ " + render.escape(denied)
+            return "⚠️ " + render.escape(denied.message)
         try:
             self.runtime.limiters["reindex"].hit(self.runtime.client(request))
         except RateLimited as exc:

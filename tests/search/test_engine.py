@@ -141,23 +141,23 @@ class TestWhileVectorsAreNotReady:
             assert engine.start_indexing(rebuild=True) is False
         finally:
             embedder.release.set()
-            engine._thread.join(30)
+            engine.indexer.thread.join(30)
         assert engine.status()["state"] == "complete"
         assert engine.retriever.search(FORGIVE).mode == Mode.RAG
         assert len(embedder.texts) == MINI_VERSES + 1  # every verse once, then the one query after
 
-    def test_complete_only_when_what_follows_the_vectors_is_ready(self, make_engine, tmp_path):
+    def test_complete_only_when_what_follows_the_vectors_is_ready(self, make_engine, tmp_path, monkeypatch):
         """Issue 22: no "complete" while the query adapter, trained after the vectors, is not."""
         import threading
-        engine = make_engine(index=False, PASTOR_ADAPTER_QUESTIONS=str(tmp_path / "perguntas.jsonl"))
-        entered, release, real = threading.Event(), threading.Event(), engine.load_adapter
+        from pastor.search import pipeline
+        entered, release, real = threading.Event(), threading.Event(), pipeline.load_adapter
 
-        def slow_training(*, train):
-            engine.adapter_error = None  # as before a first training
+        def slow_training(*args, **kwargs):
             entered.set()
             release.wait(30)
-            return real(train=train)
-        engine.load_adapter = slow_training
+            return real(*args, **kwargs)
+        monkeypatch.setattr(pipeline, "load_adapter", slow_training)
+        engine = make_engine(index=False, PASTOR_ADAPTER_QUESTIONS=str(tmp_path / "perguntas.jsonl"))
         try:
             assert engine.start_indexing() is True
             assert entered.wait(30)
@@ -167,7 +167,7 @@ class TestWhileVectorsAreNotReady:
             assert status["adapter"]["detail"] == "em treinamento (o índice vetorial está pronto)"
         finally:
             release.set()
-            engine._thread.join(30)
+            engine.indexer.thread.join(30)
         status = engine.status()
         assert (status["state"], status["pending"]) == ("complete", [])
         assert status["adapter"]["detail"].startswith("erro:")  # the question file does not exist
@@ -178,7 +178,7 @@ class TestWhileVectorsAreNotReady:
         engine = make_engine(index=False)
         engine.start_indexing()
         assert embedder.entered.wait(30)
-        engine._cancel.set()  # what stop_indexing does first; the blocked batch still finishes
+        engine.indexer.cancel.set()  # what stop_indexing does first; the blocked batch still finishes
         embedder.release.set()
         engine.stop_indexing()
         assert not engine.indexing
