@@ -48,6 +48,8 @@ def main() -> None:
     parser.add_argument("--build", action="store_true")
     parser.add_argument("--data-dir", default=os.environ.get("PASTOR_DATA_DIR", "data"))
     parser.add_argument("--gates-only", action="store_true", help="only the evidence gates' figures")
+    parser.add_argument("--sweep", action="store_true",
+                        help="with --gates-only: the dev figures for several margins of the pastoral scope by meaning")
     parser.add_argument("--held-out", action="store_true",
                         help="also the held-out sets (testset, offtopic_test, the independent routing set's "
                              "held_out): once per round, after the changes are frozen")
@@ -57,7 +59,11 @@ def main() -> None:
         os.environ.update(env)
         from pastor.config import get_settings
         from pastor.wiring import build_engine
-        gates(build_engine(get_settings()), args.held_out)
+        engine = build_engine(get_settings())
+        if args.sweep:
+            sweep_scope(engine)
+            return
+        gates(engine, args.held_out)
         return
 
     if args.build:
@@ -121,9 +127,8 @@ def _jsonl(name: str) -> list[dict]:
     return [json.loads(line) for line in (ROOT / "bench" / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def gates(engine, held_out: bool) -> None:
-    """Pastoral questions answered and off-topic ones refused (no_evidence), on dev and held-out sets."""
-    assert engine.retriever.vectors_ready, "o índice vetorial não está pronto: rode `python -m pastor index`"
+def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
+    """(route, name, questions): pastoral and off-topic, the dev sets and, with `held_out`, the held-out ones."""
     sets = [("pastoral", "devset.jsonl (dev)", [q["question"] for q in _jsonl("devset.jsonl")]),
             ("off_topic", "offtopic_dev.jsonl (dev)", [q["question"] for q in _jsonl("offtopic_dev.jsonl")])]
     if held_out:
@@ -134,7 +139,41 @@ def gates(engine, held_out: bool) -> None:
         for route in ("pastoral", "off_topic"):
             texts = [r["text"] for r in independent if r["route"] == route and r["split"] == split]
             sets.append((route, f"routing_set_independent.jsonl {route} ({split})", texts))
-    for route, name, questions in sets:
+    if held_out:  # round 3: a fresh author's set, all held-out
+        round3 = _jsonl("routing_set_round3.jsonl")
+        for route in ("pastoral", "off_topic"):
+            sets.append((route, f"routing_set_round3.jsonl {route} (held_out)",
+                         [r["text"] for r in round3 if r["route"] == route]))
+    return sets
+
+
+def sweep_scope(engine) -> None:
+    """The pastoral scope's margin chosen on dev: pastoral answered and off-topic refused for each candidate."""
+    assert engine.retriever.vectors_ready and engine.retriever.scope is not None, "índice e escopo semântico prontos"
+    sets = _gate_sets(False)
+    for margin in (-0.05, -0.03, -0.01, 0.0, 0.01, 0.03, 0.05, None):
+        if margin is None:
+            engine.retriever.scope, label = None, "vocabulary only"
+        else:
+            engine.retriever.scope.threshold, label = margin, f"margin {margin:+.2f}"
+        figures = []
+        for route, name, questions in sets:
+            refused = sum(engine.retriever.search(q).mode == "no_evidence" for q in questions)
+            share = 1 - refused / len(questions) if route == "pastoral" else refused / len(questions)
+            figures.append(f"{name.split(' ')[0].replace('.jsonl', '')} {route} {share:.1%}")
+        print(f"{label}: " + "; ".join(figures))
+
+
+# The messages issue 21 names as turned away with the no-evidence reply.
+NAMED = ("não consigo largar a bebida, sempre volto", "me sinto um lixo, inútil", "provações e lutas",
+         "estou desempregado há oito meses", "tenho vergonha do meu passado")
+
+
+def gates(engine, held_out: bool) -> None:
+    """Pastoral questions answered and off-topic ones refused (no_evidence), on dev and held-out sets."""
+    assert engine.retriever.vectors_ready, "o índice vetorial não está pronto: rode `python -m pastor index`"
+    print("issue 21's named messages: " + "; ".join(f"{q} → {engine.retriever.search(q).mode}" for q in NAMED))
+    for route, name, questions in _gate_sets(held_out):
         modes = [engine.retriever.search(q).mode for q in questions]
         refused = [q for q, m in zip(questions, modes) if m == "no_evidence"]
         share = (len(questions) - len(refused)) / len(questions) if route == "pastoral" else len(refused) / len(questions)

@@ -151,7 +151,7 @@ class ChatService:
         """The crisis reply: help lines first, then the safety message and comforting verses."""
         bible = self.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
-        lines = [safety.crisis_message(crisis.kind, self.crisis_contacts), ""]
+        lines = [safety.crisis_message(crisis.kind, self.crisis_contacts, crisis.someone_else), ""]
         lines += [f"> {v.text} — **{v.reference}**" for v in verses]
         sources = tuple(Source(v.id, v.reference, v.text, score=1.0, cited=True) for v in verses)
         return TurnUpdate("", "\n".join(lines), result=TurnResult(

@@ -83,7 +83,7 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
               r"minha\s+vida|essa\s+dor|esse\s+sofrimento)\b"),
     (SUICIDE, r"\b(?:vou|quero|queria|decidi)\s+acabar\s+com\s+(?:isso|tudo\s+isso|isso\s+tudo|essa\s+dor|"
               r"esse\s+sofrimento)\s*$"),
-    (SUICIDE, r"\b(?:me\s+despedi|(?:estou|to|tou)\s+me\s+despedindo|carta\s+de\s+despedida|ultima\s+vez\s+que\s+"
+    (SUICIDE, r"\b(?:(?<!nao )me\s+despedi|(?:estou|to|tou)\s+me\s+despedindo|carta\s+de\s+despedida|ultima\s+vez\s+que\s+"
               r"(?:escrevo|falo|voces\s+me\s+veem))\b"),
     (SUICIDE, r"\b(?:cansei|cansado|cansada|exausto|exausta)\s+de\s+existir\b"),
     (SUICIDE, r"\b(?:vou|acho\s+que\s+vou|vontade\s+de|medo\s+de|hora\s+de|posso|quero)\s+fazer\s+(?:uma\s+)?"
@@ -138,7 +138,9 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
               r"(?:acordar|existir|ter\s+nascido)\b"),
     (SUICIDE, r"\bnao\s+tenho\s+(?:mais\s+)?(?:\w+\s+)?(?:forcas?|vontade|animo|motivos?|razao|razoes)\s+(?:pra|para|de)\s+viver\b"),
     (SUICIDE, r"\b(?:coragem|forca)\s+(?:pra|para)\s+(?:acabar\s+com|me\s+matar|pular|fazer\s+isso)\b|"
-              r"\bacabar\s+com\s+(?:isso|tudo)\s+(?:hoje|amanha|esta\s+noite|essa\s+noite|de\s+vez)\b"),
+              r"\bacabar\s+com\s+(?:isso|tudo)\s+(?:hoje|amanha|agora|esta\s+noite|essa\s+noite|de\s+vez)\b"),
+    # Very short: "vou pular", "vou me jogar agora" said alone.
+    (SUICIDE, r"^\s*(?:eu\s+)?(?:vou|vo)\s+(?:pular|me\s+jogar)\s*(?:agora|hoje|hj|ja)?\s*$"),
     (SUICIDE, r"\bvontade\s+(?:e\s+)?de\s+sumir\b|\bsumir\s+e\s+nunca\s+mais\s+(?:aparecer|voltar)\b"),
     (SUICIDE, r"\b(?:quero|queria)\s+que\s+(?:(?:tudo|isso|essa\s+dor|esse\s+sofrimento|a\s+dor)\s+(?:acabe|termine)|"
               r"(?:acabe|termine)\s+(?:tudo|essa\s+dor|esse\s+sofrimento|a\s+dor|de\s+uma\s+vez))\b"),
@@ -198,8 +200,9 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
             r"ter\s+relac|tirar\s+a\s+roupa|ficar\s+com|beijar)"),
     (ABUSE, r"\b(?:ele|ela|eles|elas)\s+(?:\w+\s+)?me\s+" + _HARM_VERB + r"\b" + _NOT_LEGAL),
     (ABUSE, r"\bme\s+(?:ameaca|ameacou|ameacava|ameacando)\s+com\s+(?:uma\s+|um\s+)?(?:faca|arma|revolver|facao|tesoura)\b"),
-    (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,2}me\s+(?:persegue|perseguindo|perseguiu|vigia|segue)\b"),
-    (ABUSE, r"\b(?:mexe|mexia|mexeu)\s+em\s+mim\b|\bpassa(?:va)?\s+a\s+mao\s+em\s+mim\b"),
+    # Stalked at home, not "meu chefe me persegue" (pressure at work: the normal flow).
+    (ABUSE, r"\b(?:meu|minha)\s+(?!chefe|patrao|lider|pastor)" + _PERPETRATOR + r"\s+(?:\w+\s+){0,2}me\s+(?:persegue|perseguindo|perseguiu|vigia|segue)\b"),
+    (ABUSE, r"\b(?:mexe|mexia|mexeu)\s+em\s+mim\b|\bpass(?:a|ava|ou|aram|avam)\s+a\s+mao\s+em\s+mim\b"),
     (ABUSE, r"\b(?:meu|minha)\s+" + _PERPETRATOR + r"\s+(?:\w+\s+){0,3}(?:me\s+(?:toca|tocava|tocou|apalpa|agarra|agarrou)|"
             r"nao\s+me\s+deixa\s+sair|me\s+(?:tranca|trancou|prende|prendeu)\s+(?:em\s+casa|no\s+quarto))\b"),
     (ABUSE, r"\b(?:ele|ela|eles|" + _PERPETRATOR[3:-1] + r")\s+(?:\w+\s+){0,3}(?:vai|ameacou|ameaca|jurou|prometeu|quer|queria|tentou)\s+"

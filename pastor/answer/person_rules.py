@@ -10,18 +10,33 @@ _OTHER = (r"(?:meu|minha|o\s+meu|a\s+minha)\s+(?:\w+\s+){0,2}?(?:amig[oa]|irma[o
           r"esposo|mulher|namorad[oa]|companheir[oa]|colega|vizinh[oa]|primo|prima|tio|tia|avo|sobrinh[oa]|"
           r"padrasto|madrasta|ex|cunhad[oa]|sogr[oa]|genro|nora)")
 _SAYS = r"(?:\w+\s+){0,4}?(?:disse|diz|fala|falou|falando|anda\s+falando|escreveu|postou|mandou|ameaca|ameacou|quer|vai|esta|ta|tentou)"
-_SELF_ACT = (r"(?:se\s+matar|matar\s+se|se\s+jogar|jogar\s+se|atirar\s+se|se\s+atirar|pular|se\s+enforcar|enforcar\s+se|"
-             r"tirar\s+a\s+(?:propria\s+)?vida|se\s+cortar|se\s+suicidar|(?:quer|queria)\s+morrer|acabar\s+com\s+(?:a\s+)?(?:propria\s+)?vida)")
+# Any person and tense of the act on oneself, in Brazil's order ("vai se matar") and Portugal's ("mata-se").
+# Not the past ("se matou"): that is grief, which the normal flow answers.
+_ON_SELF = r"(?:mat|jog|atir|enforc|cort|suicid|envenen|afog)(?:ar|a|asse|ando)"
+_SELF_ACT = (r"(?:se\s+" + _ON_SELF + r"|" + _ON_SELF + r"\s+se|pular|"
+             r"tirar\s+a\s+(?:propria\s+)?vida|(?:quer|queria)\s+morrer|acabar\s+com\s+(?:a\s+)?(?:propria\s+)?vida)")
 _WEAPON = r"(?:arma|revolver|pistola|faca|facao|espingarda|canivete)"
 _THREAT_WHO = r"(?:a\s+gente|nos|todos|todo\s+mundo|a\s+familia|a\s+nossa\s+familia|minha\s+mae|meus\s+filhos|as\s+criancas|comigo|os\s+colegas)"
+
+# An everyday use named with the means keeps a "preparation" ordinary: a clothesline, a swing, a week's pills in
+# a box, ants in the garden.
+_EVERYDAY_USE = (r"(?!(?:\s+\w+){0,6}?\s+(?:varal|pular|barraca|rede|balanco|escalada|pesca|semana|mes|caixinha|"
+                 r"organizador\w*|porta\s+comprimidos|viagem|mudanca|formiga\w*|rato\w*|barata\w*|cupi\w*|praga\w*|"
+                 r"jardim|horta|artesanato)\b)")
 
 # Each rule: kind, pattern over the folded message. They raise a crisis the lexicon of the person's own
 # words cannot see: someone else at risk, a threat from someone, means prepared without the word.
 RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind, p in (
-    (SUICIDE, _OTHER + r"\s+" + _SAYS + r"\s+(?:\w+\s+){0,3}?" + _SELF_ACT + r"\b"),
+    (SUICIDE, _OTHER + r"\s+(?:" + _SAYS + r"\s+)?(?:\w+\s+){0,3}?" + _SELF_ACT + r"\b"),
+    # "meu pai disse que se a minha mãe não voltar ele mata-se": the act after a condition, said of him or her.
+    (SUICIDE, _OTHER + r"\b(?:\s+\w+){0,12}?\s+(?:ele|ela)\s+(?:vai\s+|ia\s+|quer\s+)?" + _SELF_ACT + r"\b"),
     (SUICIDE, r"\b(?:parou|deixou|para|deixa)\s+de\s+(?:tomar|comer)\b(?:\s+\w+){0,6}\s+(?:pra|para)\s+morrer\b"),
     (SUICIDE, r"\b(?:comprei|arrumei|consegui|separei|juntei|escondi|guardei)\s+(?:uma\s+|a\s+|os\s+|as\s+|o\s+|um\s+)?"
-              r"(?:corda|arma|revolver|veneno|chumbinho|comprimidos|remedios|pilulas|calmantes|estilete|gilete|lamina|laminas)\b"),
+              r"(?:corda|arma|revolver|veneno|chumbinho|comprimidos|remedios|pilulas|calmantes|estilete|gilete|lamina|laminas)\b"
+              + _EVERYDAY_USE),
+    # A rope tied where one hangs: the means in place, without the word.
+    (SUICIDE, r"\b(?:amarrei|prendi|pendurei|passei|testei|coloquei)\s+(?:a|uma|essa)\s+corda\s+(?:n[ao]s?|em)\s+(?:\w+\s+)?"
+              r"(?:viga|teto|caibro|ventilador|trave|galho|arvore|escada|grade|lustre|porta)\b" + _EVERYDAY_USE),
     (SUICIDE, r"\b(?:e\s+)?(?:a\s+)?minha\s+ultima\s+mensagem\b|\bsinto\s+me\s+(?:um\s+)?(?:peso|fardo|estorvo)\b"),
     (VIOLENCE, r"\b(?:vai|disse\s+que\s+vai|falou\s+que\s+vai|jurou\s+que\s+vai|ameacou|ameaca|prometeu)\s+"
                r"(?:\w+\s+){0,2}?(?:matar|acabar\s+com|atirar\s+em)\s+" + _THREAT_WHO + r"\b"),
@@ -29,12 +44,28 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
                r"\b(?:\s+\w+){0,8}?\s+(?:ameac\w+|matar|mata|atirar|escola|gritando|me\s+pegar)\b"),
     (VIOLENCE, r"\b(?:ameac\w+|matar|mata|atirar)\b(?:\s+\w+){0,6}?\s+(?:com\s+)?(?:uma\s+|um\s+|a\s+|o\s+)?" + _WEAPON + r"\b"),
     (SUICIDE, r"\b(?:nao|ja\s+nao)\s+vou\s+(?:mais\s+)?estar\s+(?:mais\s+)?aqui\s+amanha\b"),
+    # Going to God now, by one's own hand: "quero ir morar com Jesus hoje", "vou dar um jeito de ir".
+    (SUICIDE, r"\b(?:ir|partir|morar|encontrar)\s+(?:morar\s+)?(?:com|pra\s+junto\s+de|para\s+junto\s+de|ter\s+com)\s+"
+              r"(?:jesus|deus|o\s+senhor|cristo)\b(?:\s+\w+){0,2}?\s+(?:hoje|hj|agora|esta\s+noite|essa\s+noite|ja)\b|"
+              r"\bdar\s+um\s+jeito\s+de\s+(?:ir|partir|ir\s+embora)\s*(?:hoje|hj|agora|logo|ja)?\s*$"),
+    # Giving one's things away "because I won't need them": a goodbye, said of oneself or of someone else.
+    (SUICIDE, r"\b(?:dei|deu|doei|doou|dar|dando|doando|entreguei|entregou|distribui|distribuiu|distribuindo)\b"
+              r"(?:\s+\w+){0,12}?\s+(?:ja\s+)?nao\s+(?:vai|vou)\s+(?:mais\s+)?precisar\b"),
     (SUICIDE, r"\b(?:forma|jeito|maneira|modo)\s+(?:mais\s+)?(?:menos\s+doloros[oa]|mais\s+rapid[oa]|indolor)\s+de\s+"
               r"(?:morrer|me\s+matar|acabar\s+com\s+tudo)\b"),
     (SUICIDE, r"\bse\s+eu\s+(?:pular|me\s+jogar|me\s+atirar|atirar\s+me|jogar\s+me)\b"),
     (SUICIDE, r"\b(?:a\s+pensar|pensando)\s+(?:\w+\s+)?em\s+(?:atirar\s+me|me\s+atirar|jogar\s+me|me\s+jogar)\b"),
     (SUICIDE, r"\bcom\s+(?:a|uma|o|um)\s+(?:faca|arma|gilete|lamina|corda|revolver)\s+na\s+mao\b"),
     (SUICIDE, r"\b(?:ja\s+)?tentei\s+(?:uma\s+vez|antes)\b(?:\s+\w+){0,5}?\s+(?:vou\s+fazer\s+direito|vou\s+conseguir)\b"),
+    # Abuse of someone the person loves or looks after: "abusa da minha filha", "bate na minha irmã".
+    # Not the habitual past ("batia na minha mãe"): what is over is grief or a wound, for the normal flow.
+    (ABUSE, r"\b(?:abus|estupr|violent|molest|espanc|agred|bat|machuc)(?:a|e|am|em|ou|aram|ando|ar|ando)?\s+"
+            r"(?:d[ao]s?|n[ao]s?|em|a|o)?\s*"
+            r"(?:minha|meu|minhas|meus|nossa|nosso)\s+(?:\w+\s+)?(?:filh|irma|net|sobrinh|entead|crianc|alun|mae\b|"
+            r"esposa|mulher\b|bebe|prima|primo|amiga)"),
+    # A child's body tells it: beaten with a belt, covered in bruises.
+    (ABUSE, r"\b(?:apanh(?:a|ou|ando)|surrad[oa])\s+(?:de|com)\s+(?:cinto|fio|chinelo|vara|cabo|mangueira|pau|corrente|fivela)\b|"
+            r"\b(?:cheio|cheia)\s+de\s+(?:roxos?|hematomas|marcas)\b|\bmarcas\s+(?:roxas|de\s+cinto)\b"),
     (ABUSE, r"\b(?:padrasto|tio|primo|vizinho|avo|namorado\s+da\s+minha\s+mae|pai)\b(?:\s+\w+){0,4}?\s+(?:entra|entrava|vem|vinha)\s+"
             r"(?:no\s+)?(?:meu\s+)?quarto\b"),
 ))
@@ -44,20 +75,30 @@ _NOT_NOW = tuple(re.compile(p) for p in (
     r"\b(?:k{3,}|(?:rs){2,}|(?:ha){2,}|(?:kk)+)\b",  # laughter: "quero morrer kkkk" after a football loss
     r"\bde\s+(?:tanto\s+)?(?:estudar|trabalhar|rir|vergonha|saudade|fome|calor|frio|tedio|sono|cansaco)\b",
     # "vai me matar se eu atrasar" is hyperbole; "disse que vai me matar se eu contar" is a threat.
-    r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de)\b|\b(?:chefe|professora?|mae|pai|treinador)\s+vai\s+me\s+matar\b",
+    r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de)\b|"
+    r"\b(?:chefe|professora?|mae|pai|treinador|sogra|prova|dieta|faculdade)\s+vai\s+(?:me\s+matar|acabar\s+comigo)\b",
+    # "vou morrer se não dormir hoje": the person's own everyday need; "vou morrer se ele não voltar" stays.
+    r"\bvou\s+morrer\s+se\s+(?:eu\s+)?nao\s+\w+r\b|\bacabar\s+comigo\s+(?:com|de)\s+tant[oa]s?\b",
     r"\bcorda\s+no\s+pescoco\b|\bbateu\s+as\s+botas\b|\benforcar\s+(?:no|na|com)\s+(?:cartao|banco|conta|contas|parcelas|"
     r"dividas?|prestac\w+|aluguel)\b|\bmatar\s+(?:a\s+)?(?:saudade|aula|tempo|fome|sede|charada)\b|\bde\s+matar\b",
+    r"\bafogar\s+(?:em|no|na|nos|nas)\s+(?:\w+\s+)?(?:trabalho|servico|dividas?|contas|tarefas|problemas|lagrimas|papeis|"
+    r"provas|estudos?)\b",
 ))
 # The past is over only when nothing says it goes on: "abusava de mim quando eu era criança e ainda vem em casa".
-_ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|ate\s+hoje|de\s+novo)\b")
+# "Ainda" about a feeling ("ainda carrego isso", "ainda tenho pesadelo") is the wound, not the abuse going on.
+_ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|ate\s+hoje|de\s+novo)\b"
+                      r"(?!\s+(?:carrego|sinto|sofro|lembro|penso|choro|doi|tenho\s+(?:pesadelos?|medo|trauma|raiva|"
+                      r"marcas|dificuldade)|me\s+(?:assusto|lembro|sinto)))")
 _NOT_NOW_PAST = re.compile(
-    r"\b(?:ano\s+passado|ha\s+\d+\s+anos|ha\s+(?:muitos|alguns|uns)\s+anos|quando\s+(?:eu\s+)?era\s+(?:crianca|"
+    r"\b(?:ano\s+passado|ha\s+(?:\d+|muitos|alguns|uns|dois|tres|quatro|cinco|seis|sete|oito|nove|dez|quinze|vinte)\s+anos|(?:quando|qnd|qdo|qndo)\s+(?:eu\s+)?era\s+(?:crianca|pequen[oa]|menin[oa]|mais\s+nov[oa]|"
     r"adolescente|jovem|nova|novo)|antigamente|(?:ja\s+)?faz\s+\d+\s+anos|(?:hoje|hj|agora)\s+(?:eu\s+)?(?:estou|to|tou)\s+bem|ja\s+superei|"
     r"estou\s+curad[oa])\b")
 # A question of doctrine or a Bible story: ordinary when only the semantic router saw a crisis.
 _DOCTRINE = tuple(re.compile(p) for p in (
     r"\b(?:o\s+que\s+a\s+biblia|a\s+biblia\s+(?:diz|fala)|e\s+pecado|vai\s+(?:pro|para\s+o)\s+inferno|"
     r"por\s+que\s+(?:deus|caim|davi|judas|saul|sansao)|na\s+biblia)\b",
+    r"\b(?:certeza\s+d[ae]\s+salvacao|vida\s+eterna|como\s+(?:ser|ter|ficar)\s+salv[oa]|ir\s+pro\s+ceu\s+um\s+dia|"
+    r"suficiente\s+(?:pra|para)\s+ir\s+(?:pro|para\s+o)\s+ceu)\b",
 ))
 
 
@@ -74,6 +115,17 @@ def third_party_or_threat(normal: str) -> tuple[str, str] | None:
 _LAUGHING_EMOJI = re.compile("[\U0001F602\U0001F923\U0001F606\U0001F605\U0001F639]")
 
 
+# Someone else is the one at risk: "minha amiga ...", "o menino ...", "ela tomou ...".
+_SOMEONE_ELSE = re.compile(_OTHER + r"\b|\b(?:ele|ela)\s+(?:\w+\s+){0,2}?(?:vai|quer|disse|diz|falou|fala|esta|ta|tentou|"
+                           r"tomou|engoliu|bebeu|desmaiou|caiu|se)\b|\b(?:a\s+menina|o\s+menino|a\s+crianca|o\s+bebe|"
+                           r"meu\s+bebe|minha\s+bebe|um\s+amigo|uma\s+amiga|um\s+aluno|uma\s+aluna)\b")
+
+
+def someone_else(normal: str) -> bool:
+    """The message speaks of another person at risk (the person's own words are the lexicon's to see)."""
+    return bool(_SOMEONE_ELSE.search(normal))
+
+
 def not_now(normal: str, text: str = "") -> bool:
     """Laughter, hyperbole, idiom or the past: not a crisis happening now."""
     if _LAUGHING_EMOJI.search(text) or any(p.search(normal) for p in _NOT_NOW):
@@ -86,9 +138,21 @@ def asks_about_faith(normal: str) -> bool:
     return doctrine(normal) or bool(_FAITH.search(normal))
 
 
-_FAITH = re.compile(r"\b(?:versiculos?|biblia|biblic\w+|passagem|passagens|escrituras?|orar|oracao|deus|jesus|fe)\b")
+_FAITH = re.compile(r"\b(?:versiculos?|biblia|biblic\w+|passagem|passagens|escrituras?|orar|oracao|deus|jesus|fe|dizimos?|primicias)\b")
 
 
 def doctrine(normal: str) -> bool:
     """A question about what the Bible or the faith says, or about a Bible story."""
     return any(p.search(normal) for p in _DOCTRINE)
+
+
+# Where only the semantic router saw a crisis, a story told (a film, the news) or a threat of the courts
+# ("me ameaçou de processo") is ordinary; the lexicon and the rules still see a person at risk in them.
+_TOLD_OR_QUARREL = re.compile(
+    r"\b(?:filme|serie|novela|livro|personagem|jornal|noticia|reportagem|documentario)\b|"
+    r"\bameac\w+\s+(?:\w+\s+)?(?:de\s+)?(?:processo|processar|justica|demissao|demitir|despejo|denunciar)\b")
+
+
+def ordinary_frame(normal: str) -> bool:
+    """Doctrine, a Bible story, a story told or a quarrel: no crisis by meaning alone."""
+    return doctrine(normal) or bool(_TOLD_OR_QUARREL.search(normal))

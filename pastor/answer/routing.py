@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 
 from pastor.answer import person_rules, safety
-from pastor.answer.semantic_router import CONVERSATION_MARGIN, CRISIS_MARGIN, FOLLOW_UP_CRISIS_MARGIN, ROUTE_MARGIN
+from pastor.answer.semantic_router import CONVERSATION_MARGIN, FOLLOW_UP_CRISIS_MARGIN, ROUTE_MARGIN
+from pastor.bible.references import find_references
 from pastor.text.fold import fold_words
 from pastor.text.smalltalk import conversational_kind
 
@@ -28,14 +29,26 @@ _ADVICE = tuple((kind, re.compile(p)) for kind, p in (
 ))
 
 
-# "e se ele repetir?", "mas e depois?": a follow-up to rewrite and search, not small talk.
-_FOLLOW_UP = re.compile(r"(?:e|mas|entao|e\s+se|e\s+quanto|e\s+no\s+caso)\b")
+# "e se ele repetir?", "mas e depois?", "ok, e agora?": a follow-up to rewrite and search, not small talk.
+_FOLLOW_UP = re.compile(r"(?:(?:ok|certo|sim|ta|hum|entendi|amem)\s+)?(?:e|mas|entao|e\s+se|e\s+quanto|e\s+no\s+caso)\b")
+# "ok, e agora?": an acknowledgement and then a question; the small-talk list alone would take it for talk.
+_ACK_THEN_ASK = re.compile(r"(?:ok|certo|sim|ta|hum|entendi)\s+(?:e|mas|entao)\s+(?:agora|depois|se|quanto|o\s+que|"
+                           r"como|por\s+que|quando|onde|ai)\b")
+# "onde está escrito isso?", "me fala mais sobre isso": it points back at the conversation, so it is
+# rewritten and searched; only the small-talk list itself ("explica de novo") takes such a message as talk.
+_REFERS_BACK = re.compile(r"\b(?:isso|isto|disso|disto|nisso|outro|outra|exemplo|escrito|proximo|depois)\b|"
+                          r"\bmais\s+(?:sobre|um|uma|alg\w+|versiculos?)\b|\b(?:fala|falar|diz|diga|conta|conte)\s+mais\b")
 
 
-def _crisis_margin(normal: str) -> float:
+def _crisis_margin(normal: str, margin: float) -> float:
     """The semantic router's bar for a crisis: higher for a short follow-up."""
     short_follow_up = _FOLLOW_UP.match(normal.strip()) and len(normal.split()) <= 6
-    return FOLLOW_UP_CRISIS_MARGIN if short_follow_up else CRISIS_MARGIN
+    return max(FOLLOW_UP_CRISIS_MARGIN, margin) if short_follow_up else margin
+
+
+def _names_passage(text: str) -> bool:
+    """"O que diz João 3:16?": a question about a passage, not a crisis by meaning alone."""
+    return any(m.reference is not None and not m.error for m in find_references(text))
 
 
 @dataclass(frozen=True)
@@ -44,6 +57,7 @@ class Route:
     kind: str = ""  # the crisis kind, the advice kind (medical, legal, financial) or the conversation kind
     phrase: str = ""  # the words that decided, when rules decided
     by: str = "lexicon"  # lexicon | rules | semantic
+    someone_else: bool = False  # a crisis of another person the message speaks of, not of its writer
 
 
 class Router:
@@ -67,11 +81,13 @@ class Router:
             if pattern.search(normal):
                 return Route(OUT_OF_SCOPE, kind, by="lexicon")
         talk = conversational_kind(text)
-        if talk:
+        if talk and not _ACK_THEN_ASK.match(normal.strip()):
             return Route(CONVERSATIONAL, CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon")
-        if (verdict and verdict.crisis_margin >= _crisis_margin(normal) and not person_rules.not_now(normal, text)
-                and not person_rules.doctrine(normal)):
-            return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic")
+        if (verdict and verdict.crisis_margin >= _crisis_margin(normal, self.semantic.crisis_bar)
+                and not person_rules.not_now(normal, text) and not person_rules.ordinary_frame(normal)
+                and not _names_passage(text)):
+            return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic",
+                         someone_else=person_rules.someone_else(normal))
         if verdict and self._semantic_route(verdict, normal):
             return Route(verdict.route, verdict.kind, by="semantic")
         return Route(ORDINARY)
@@ -84,14 +100,17 @@ class Router:
         if verdict.route == OUT_OF_SCOPE:
             return verdict.margin >= ROUTE_MARGIN
         return (verdict.route == CONVERSATIONAL and verdict.margin >= CONVERSATION_MARGIN
-                and not _FOLLOW_UP.match(normal.strip()))
+                and not _FOLLOW_UP.match(normal.strip()) and not _REFERS_BACK.search(normal))
 
     def _crisis(self, text: str, normal: str) -> Route | None:
         match = safety.detect_crisis(text)
+        # A topic word in a story told ("assisti uma série sobre suicídio") is not the person's own words.
+        if match and match.topical and person_rules.ordinary_frame(normal):
+            match = None
         if match and not person_rules.not_now(normal, text):
             return Route(CRISIS, match.kind, match.phrase, by="lexicon")
         rule = person_rules.third_party_or_threat(normal)
         if rule and not person_rules.not_now(normal, text):
-            return Route(CRISIS, rule[0], rule[1], by="rules")
+            return Route(CRISIS, rule[0], rule[1], by="rules", someone_else=person_rules.someone_else(normal))
         return None
 

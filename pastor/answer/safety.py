@@ -19,14 +19,15 @@ __all__ = ["ABUSE", "OVERDOSE", "SELF_HARM", "SUICIDE", "VIOLENCE", "CrisisMatch
 class CrisisMatch:
     kind: str  # suicide | self_harm | violence | abuse | overdose
     phrase: str  # the words that raised the signal, as the person wrote them
+    topical: bool = False  # raised by a topic word ("suicídio") with the person in the sentence, not a phrase
 
 
-def _signals(normal: str) -> list[tuple[str, re.Match]]:
+def _signals(normal: str) -> tuple[list[tuple[str, re.Match]], bool]:
+    """The matches, and whether they come from topic words only."""
     found = [(kind, m) for kind, pattern in PERSONAL for m in [pattern.search(normal)] if m]
-    if not found:
-        found = [(kind, m) for kind, pattern, person in TOPICAL
-                 for m in [pattern.search(normal)] if m and person.search(normal)]
-    return found
+    if found:
+        return found, False
+    return [(kind, m) for kind, pattern, person in TOPICAL for m in [pattern.search(normal)] if m and person.search(normal)], True
 
 
 def detect_crisis(text: str) -> CrisisMatch | None:
@@ -34,14 +35,14 @@ def detect_crisis(text: str) -> CrisisMatch | None:
     if not text:
         return None
     normal = fold_words(text)
-    found, source = _signals(normal), text
+    (found, topical), source = _signals(normal), text
     if not found:  # respelled, the phrase is reported as read (`quero morrer` for `qro morrer`)
         source = respell(normal, SPELLINGS)
-        found = _signals(source)
+        found, topical = _signals(source)
     if not found:
         return None
     kind, match = min(found, key=lambda f: (PRIORITY.index(f[0]), f[1].start()))
-    return CrisisMatch(kind, source[match.start():match.end()].strip())
+    return CrisisMatch(kind, source[match.start():match.end()].strip(), topical)
 
 
 # -- the message shown before a few comforting verses ---------------------------------------------------
@@ -69,6 +70,19 @@ _BY_KIND = {
                "próximo, levando as embalagens do que foi tomado. Não fique sozinho(a): chame agora uma "
                "pessoa de confiança."),
 }
+# When the person writes about someone else at risk: what to do for that person.
+_FOR_SOMEONE_ELSE = {
+    SUICIDE: ("Se alguém que você ama fala em tirar a própria vida ou corre perigo agora, ligue imediatamente para "
+              "o serviço de emergência da sua região e não deixe a pessoa sozinha: fique com ela ou peça a alguém "
+              "de confiança que vá até lá. Se puder, afaste o que ela possa usar para se ferir, e ouça sem julgar. "
+              "Você não precisa carregar isso sozinho(a)."),
+    SELF_HARM: ("Se alguém que você ama está se ferindo, fique perto com calma e sem julgamento; se houver um "
+                "ferimento sério ou risco agora, ligue para o serviço de emergência ou leve a pessoa ao "
+                "pronto-socorro. Um profissional de saúde mental pode caminhar com ela, e com você."),
+    OVERDOSE: ("Isto é uma emergência médica, mesmo que a pessoa pareça bem agora. Ligue imediatamente para o "
+               "serviço de emergência da sua região ou leve-a ao pronto-socorro mais próximo, com as embalagens "
+               "do que foi tomado. Não deixe a pessoa sozinha e siga as orientações de quem atender a ligação."),
+}
 _CLOSING = ("Deus está perto dos que têm o coração quebrantado, e eu continuo aqui para conversar com você. "
             "Estas palavras das Escrituras são para você agora:")
 
@@ -87,8 +101,10 @@ def contact_lines(contacts=DEFAULT_CONTACTS, kind: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def crisis_message(kind: str, contacts=DEFAULT_CONTACTS) -> str:
+def crisis_message(kind: str, contacts=DEFAULT_CONTACTS, someone_else: bool = False) -> str:
     """Safety first, in Portuguese and warm; the phone numbers are only the configured, verified ones, and
-    they come first so that they are on screen when the reply arrives (a phone shows a few lines)."""
+    they come first so that they are on screen when the reply arrives (a phone shows a few lines).
+    `someone_else`: the person writes about someone else at risk, and is told what to do for them."""
     kind = kind if kind in _BY_KIND else SUICIDE
-    return "\n\n".join((contact_lines(contacts, kind), _OPENING, _BY_KIND[kind], _CLOSING))
+    body = _FOR_SOMEONE_ELSE.get(kind, _BY_KIND[kind]) if someone_else else _BY_KIND[kind]
+    return "\n\n".join((contact_lines(contacts, kind), _OPENING, body, _CLOSING))

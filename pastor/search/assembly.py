@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pastor.config import Settings
+from pastor.search.pastoral_scope import PastoralScope
 from pastor.search.retrieval import RetrievalConfig, Retriever
 from pastor.search.signals import QueryEncoder, SignalInputs, build_signals
 
@@ -12,8 +13,9 @@ def build_retriever(config: RetrievalConfig, resources: SignalInputs) -> Retriev
     prominence, weight = resources.prominence, config.prominence_weight
     prior = (lambda doc_id: prominence.prior(doc_id, weight)) if prominence is not None and weight > 0 else None
     encoder = QueryEncoder(resources.embedder, config.expand_queries, config.modernize)
+    scope = PastoralScope(resources.embedder) if config.semantic_router and resources.embedder is not None else None
     return Retriever(resources.bible, config, build_signals(config, resources), encoder=encoder, prior=prior,
-                     documents=resources.documents)
+                     documents=resources.documents, scope=scope)
 
 
 def retriever_from_settings(settings: Settings, resources: SignalInputs) -> Retriever:

@@ -42,6 +42,7 @@ class RetrievalConfig:
     modernize: bool
     expand_queries: bool = True
     smalltalk: bool = False
+    semantic_router: bool = False  # the gate also tells a pastoral message by meaning (PASTOR_SEMANTIC_ROUTER)
     gate: Gate = field(default_factory=Gate)
 
     @classmethod
@@ -62,8 +63,9 @@ class Retriever:
     """Searches one Bible (plus optional document sources) with the signals it is given."""
 
     def __init__(self, bible, config: RetrievalConfig, signals: Sequence[Signal], *, encoder: QueryEncoder,
-                 prior: Callable[[str], float] | None = None, documents: Sequence = ()):
+                 prior: Callable[[str], float] | None = None, documents: Sequence = (), scope=None):
         self.bible = bible
+        self.scope = scope  # PastoralScope: pastoral by meaning, where the vocabulary has no word for it
         self.config = config
         self.signals = tuple(signals)  # fused in this order
         self.encoder = encoder
@@ -163,7 +165,17 @@ class Retriever:
         vectors = [hit for lists in runs for c in lists if c.signal == "vector" for hit in c.for_gates]
         vectors.sort(key=lambda h: -h[1])
         best = vectors[0][1] if query.wants("vector") and self.vectors_ready and vectors else None
-        return Evidence(best, coverage, len(query_terms), is_pastoral(query.text))
+        return Evidence(best, coverage, len(query_terms), self._pastoral(query.text, best))
+
+    def _pastoral(self, question: str, best: float | None) -> bool:
+        """The pastoral vocabulary; the meaning (one more embedding) is asked only when the gate's decision turns
+        on it, i.e. when the best vector match is under the general bar."""
+        vocabulary = is_pastoral(question)
+        calibration = self.calibration
+        clears_general_bar = best is not None and calibration is not None and calibration.z(best) >= self.config.gate.best_z
+        if vocabulary or self.scope is None or clears_general_bar:
+            return vocabulary
+        return self.scope.pastoral(question)
 
     def _doc_terms(self, doc_id: str) -> list[str]:
         lexical = self.signal("lexical")

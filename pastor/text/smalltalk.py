@@ -25,6 +25,10 @@ _GREETINGS = (
     "deus lhe abencoe", "fica com deus", "fique com deus", "que deus te abencoe", "boa semana",
     "bom descanso", "de coracao", "ok", "okay", "certo", "entendi", "legal", "show", "massa", "top",
     "perfeito", "que bom", "ajudou muito", "ajudou", "me ajudou", "foi otimo", "boa", "teste", "testando",
+    # farewells as people type them
+    "tenho que ir", "tenho de ir", "preciso ir", "preciso sair", "ja vou", "vou indo", "vou nessa", "fui", "falou",
+    "ate depois", "ate a proxima", "ate breve", "depois eu volto", "depois volto", "volto depois",
+    "volto mais tarde", "depois a gente conversa", "depois converso", "boa noite a todos", "adeus",
 )
 # Questions about the assistant, requests for help with nothing in them yet, and "what?".
 _META = (
@@ -46,6 +50,7 @@ _META = (
     r"(?:voce )?(?:pode|poderia|consegue) me ajudar", r"preciso de (?:uma )?ajuda", r"me ajud[ae]",
     r"ajuda", r"socorro pastor", r"nao entendi(?: nada| direito| bem)?", r"como assim", r"pode repetir",
     r"repete", r"hein", r"que", r"o que", r"nao sei o que (?:perguntar|falar|escrever)",
+    r"(?:eu )?(?:posso|poderia) (?:te |lhe )?(?:fazer|perguntar) (?:uma|umas) (?:pergunta|perguntas|coisa|coisinha)",
 )
 # Laughter: kkkk, hahaha, rsrs, hehe, huehue.
 _LAUGHTER = r"k{2,}|(?:a?ha|he|hi|hue|hua|rs)(?:ha|he|hi|hue|hua|rs)+h?|lol"

@@ -9,6 +9,7 @@ from typing import Literal
 import gradio as gr
 
 from pastor.answer.checks import InputError
+from pastor.answer.modes import Mode
 from pastor.bible.lookup import lookup
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
@@ -25,12 +26,26 @@ MAX_HISTORY_MESSAGES = 200
 # lookup's own limits on references and verses (see `bible.lookup`).
 MAX_LOOKUP_CHARS = 20_000
 
+# What each mode of the final /chat update means, for the endpoint's own description (every mode is here:
+# tests/web/test_api_shapes.py).
+MODE_HELP = {
+    Mode.CRISIS: "risco à vida ou à segurança de alguém agora: os números de ajuda primeiro, sem modelo",
+    Mode.OUT_OF_SCOPE: "pedido de orientação médica, jurídica ou financeira: resposta fixa e acolhedora, sem modelo",
+    Mode.CONVERSATIONAL: "cumprimento, agradecimento, pergunta sobre o assistente ou 'não entendi', sem busca",
+    Mode.REFERENCE: "a mensagem cita uma passagem, consultada diretamente",
+    Mode.RAG: "a busca achou versículos pelo sentido",
+    Mode.LEXICAL_FALLBACK: "a busca achou versículos só por palavras-chave",
+    Mode.NO_EVIDENCE: "a busca não achou passagens: resposta fixa que convida a contar mais, sem modelo",
+    Mode.PROVIDER_UNAVAILABLE: "o modelo não respondeu: os versículos encontrados, sem comentário",
+}
+
 DESCRIPTIONS = {
     "chat": ("Conversa com o Pastor Online (streaming). Cada resultado parcial é "
              "{turn_id, answer, done: false} com a resposta já validada até ali; o último tem done: true "
              "e também mode, reason, query (a pergunta usada na busca, quando reescrita), citations, "
              "removed_citations, sources, provider, model, error e notes (observações sobre a resposta). "
-             "history: lista opcional de {role: 'user'|'assistant', content}."),
+             "history: lista opcional de {role: 'user'|'assistant', content}. mode: "
+             + "; ".join(f"{mode.value} ({help})" for mode, help in MODE_HELP.items()) + "."),
     "search": ("Busca versículos para uma pergunta: {mode, reason, results: [{id, reference, text, score, "
                + "".join(f"{name}_rank, {name}_score, " for name in SIGNALS)
                + "kind}], references, not_found}. k: 1 a 50; source: 'all', 'bible' ou 'docs'."),

@@ -246,6 +246,13 @@ class TestCrisis:
         assert final.result.citations == [s.reference for s in final.result.sources]
         assert final.turn_id
 
+    def test_someone_else_at_risk_gets_what_to_do_for_them(self, chat, provider):
+        _, final = run(chat, "minha amiga disse que vai pular do prédio hoje")
+        assert final.result.mode == "crisis" and provider.calls == 0
+        assert final.answer.startswith(safety.crisis_message("suicide", someone_else=True))
+        assert "não deixe a pessoa sozinha" in final.answer and "**188**" in final.answer
+        _, own = run(chat, "eu quero morrer, não aguento mais viver")
+        assert "não deixe a pessoa sozinha" not in own.answer
 
     def test_configured_contacts_replace_the_defaults(self, chat_engine, provider):
         contacts = parse_contacts("Angola|Linha de apoio|111|24 horas")

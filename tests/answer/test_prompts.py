@@ -33,6 +33,7 @@ class TestSystemPrompt:
         assert "busca não encontrou passagens" in NO_EVIDENCE_MESSAGE and "contar um pouco mais" in NO_EVIDENCE_MESSAGE
         for silent in ("não aborda", "não fala", "não diz", "silencia"):
             assert silent not in NO_EVIDENCE_MESSAGE
+        assert "nunca diga que a Bíblia não fala ou não aborda o assunto" in SYSTEM_PROMPT  # the model, likewise
         assert NONE_PROVIDER_INTRO and "versículos" in NONE_PROVIDER_INTRO
 
 

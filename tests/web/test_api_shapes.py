@@ -42,6 +42,13 @@ class TestPlainJson:
         assert plain_json([1, "a", None, {"k": (1, 2)}]) == [1, "a", None, {"k": [1, 2]}]
 
 
+def test_the_chat_endpoint_documents_every_mode():
+    from pastor.answer.modes import Mode
+    from pastor.web.api import DESCRIPTIONS, MODE_HELP
+    assert set(MODE_HELP) == set(Mode)
+    assert all(f"{mode.value} (" in DESCRIPTIONS["chat"] for mode in Mode)
+
+
 class TestWithDocuments:
     def test_status_works_through_gradio_client(self, docs_server):
         status = docs_server.client().predict(api_name="/status")
