@@ -2,13 +2,16 @@
 
     python examples/client.py http://127.0.0.1:7860/ [--token REINDEX_TOKEN] [--skip-reindex]
 
-Prints what each endpoint returns and exits non-zero at the first endpoint that fails.
+Prints what each endpoint returns and exits non-zero at the first endpoint that fails. A call refused by the
+app's rate limit ("Aguarde N segundos…") is made again after the wait; `/reindex` is skipped when the app
+says it is disabled (the default on a network address without REINDEX_TOKEN).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 
@@ -16,6 +19,28 @@ from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 QUESTION = "Estou com medo do futuro"
+
+
+WAIT = re.compile(r"Aguarde (\d+) segundo")
+MAX_TRIES = 5
+
+
+def patiently(action, name: str):
+    """`action()`, waiting out the app's rate limit ("Aguarde N segundos…") instead of failing on it."""
+    for _ in range(MAX_TRIES - 1):
+        try:
+            return action()
+        except AppError as exc:
+            wait = WAIT.search(str(exc))
+            if wait is None:
+                raise
+            print(f"-- {name}: {exc} (esperando)", flush=True)
+            time.sleep(int(wait.group(1)) + 0.2)
+    return action()
+
+
+def call(client: Client, *args, api_name: str):
+    return patiently(lambda: client.predict(*args, api_name=api_name), api_name)
 
 
 def show(title: str, value) -> None:
@@ -77,18 +102,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     client = Client(args.url, verbose=False)
-    show("/status", client.predict(api_name="/status"))
-    show("/check_provider", client.predict(api_name="/check_provider"))
-    show("/lookup", client.predict("João 3:16 e Sl 23:1", api_name="/lookup"))
-    show("/search", client.predict(QUESTION, 3, "all", api_name="/search"))
+    status = call(client, api_name="/status")
+    show("/status", status)
+    show("/check_provider", call(client, api_name="/check_provider"))
+    show("/lookup", call(client, "João 3:16 e Sl 23:1", api_name="/lookup"))
+    show("/search", call(client, QUESTION, 3, "all", api_name="/search"))
     try:
-        final = chat(client, QUESTION)
+        final = patiently(lambda: chat(client, QUESTION), "/chat")
     except Interrupted as exc:
         print(f"erro: {exc}", file=sys.stderr)
         return 3
-    show("/feedback", client.predict(final["turn_id"], "up", "Exemplo de comentário", api_name="/feedback"))
-    if not args.skip_reindex:
-        show("/reindex", client.predict(args.token, api_name="/reindex"))
+    show("/feedback", call(client, final["turn_id"], "up", "Exemplo de comentário", api_name="/feedback"))
+    if args.skip_reindex:
+        print("== /reindex: pulado (--skip-reindex)")
+    elif not status.get("reindex_enabled", True):
+        print("== /reindex: pulado, desativado neste app (defina REINDEX_TOKEN para ativá-lo)")
+    else:
+        show("/reindex", call(client, args.token, api_name="/reindex"))
     print("OK: todos os endpoints responderam.")
     return 0
 

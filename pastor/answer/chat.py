@@ -97,6 +97,7 @@ class ChatService:
             else:  # every verse shown is quoted with its reference
                 update.answer = degraded.verses_only(result)
                 update.set(sources=tuple(s.marked(True) for s in result.results))
+                self._note_keyword_search(update)
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
@@ -164,8 +165,7 @@ class ChatService:
         system, messages = prompts.build_messages(mode, turn.message, sources, history,
                                                   history_turns=self.history_turns)
         validator = AnswerFilter(system, sources)
-        if mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready:
-            update.set(notes=(LEXICAL_NOTE, *update.result.notes))
+        self._note_keyword_search(update)
         yield update  # "preparando resposta…" is the UI's state until the first token
         # Set when the turn ends for any reason (Stop, deadline, failure): the provider stops generating
         # at once, which for the in-process model frees its slot for the next person.
@@ -205,6 +205,12 @@ class ChatService:
             update.set(notes=(*update.result.notes, NO_ANCHOR_NOTE))
         yield from self._finish(turn)
 
+    def _note_keyword_search(self, update: TurnUpdate) -> None:
+        """While the vectors are being built, an answer from keyword search says so, with or without a model."""
+        notes = update.result.notes
+        if update.result.mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready and LEXICAL_NOTE not in notes:
+            update.set(notes=(LEXICAL_NOTE, *notes))
+
     def _interrupted(self, turn: Turn, validator: AnswerFilter, error: ProviderError) -> None:
         """The model failed mid-answer: keep what was shown (validated), say it was cut, keep the sources."""
         update = turn.update
@@ -227,6 +233,7 @@ class ChatService:
         update, result = turn.update, turn.retrieval
         reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
         update.answer = degraded.provider_down(result, self.provider.member_notice())
+        self._note_keyword_search(update)  # a rewrite that outlasted the deadline comes here before _generate
         # The answer is the verses, each quoted with its reference: all of them are cited.
         update.set(mode=Mode.PROVIDER_UNAVAILABLE, reason=reason, citations=tuple(h.reference for h in result.results),
                    sources=tuple(s.marked(True) for s in update.result.sources))

@@ -18,10 +18,13 @@ def search_status(settings: Settings, res: SearchResources, retriever, health: H
     index = res.index.status if res.index is not None else None
     embedder_error = health.reason("embedder")
     state = "error" if embedder_error else (index.state if index else "missing")
-    if indexing and state != "complete":
-        state = "indexing"
+    adapter = adapter_status(settings, retriever, health, training=indexing and bool(res.index and res.index.ready))
+    pending = pending_parts(res, adapter) if indexing else []
+    if indexing and (state != "complete" or pending):
+        state = "indexing"  # complete only when the topics and the adapter built after the vectors are too
     data = {
         "state": state,
+        "pending": pending,
         "ready": bool(bible) and (res.lexical is not None),
         "vectors_ready": bool(res.index and res.index.ready),
         "corpus": bible.stats() if bible else None,
@@ -35,7 +38,7 @@ def search_status(settings: Settings, res: SearchResources, retriever, health: H
         "bm25_ready": res.lexical is not None,
         "prominence": prominence_status(settings, res),
         "topics": topics_status(settings, res),
-        "adapter": adapter_status(settings, retriever, health),
+        "adapter": adapter,
         "errors": health.messages(),
         "health": [r.as_dict() for r in health.records()],
     }
@@ -70,7 +73,21 @@ def topics_status(settings: Settings, res: SearchResources) -> dict:
     return {"enabled": True, "entries": len(res.topics.labels), "weight": settings.topic_weight}
 
 
-def adapter_status(settings: Settings, retriever, health: HealthBoard) -> dict:
+ADAPTER_WAITING = "aguardando o índice vetorial"
+ADAPTER_TRAINING = "em treinamento (o índice vetorial está pronto)"
+
+
+def pending_parts(res: SearchResources, adapter: dict) -> list[str]:
+    """What the running build still prepares after the vectors (in words, for the status tab)."""
+    parts = ["temas"] if res.topics is not None and not res.topics.ready else []
+    if not adapter["enabled"] and adapter["detail"] in (ADAPTER_WAITING, ADAPTER_TRAINING):
+        parts.append("adaptador de consulta")
+    return parts
+
+
+def adapter_status(settings: Settings, retriever, health: HealthBoard, training: bool = False) -> dict:
+    """The query adapter: learned, off, failed, or waiting (`training`: the vectors are ready and the
+    build is running, so it is being trained now)."""
     adapter = retriever.adapter if retriever is not None else None
     if adapter is not None:
         return {"enabled": True, "file": adapter.info.get("file"), "questions": adapter.info.get("questions"),
@@ -79,7 +96,7 @@ def adapter_status(settings: Settings, retriever, health: HealthBoard) -> dict:
         return {"enabled": False, "detail": "desligado (PASTOR_ADAPTER_QUESTIONS vazio)"}
     if health.reason("adapter"):
         return {"enabled": False, "detail": f"erro: {health.reason('adapter')}"}
-    return {"enabled": False, "detail": "aguardando o índice vetorial"}
+    return {"enabled": False, "detail": ADAPTER_TRAINING if training else ADAPTER_WAITING}
 
 
 def prominence_status(settings: Settings, res: SearchResources) -> dict:

@@ -134,6 +134,9 @@ class WebAPI:
 
     def reindex(self, token: str = "", request: gr.Request = None) -> ReindexResult:
         """Rebuild the vector index in the background."""
+        denied = self.runtime.reindex_policy.check(token if isinstance(token, str) else "")
+        if denied:
+            raise fail(denied.message)
         self._rate_limit(request, self.runtime.limiters["reindex"])
         outcome = self.runtime.reindex(token if isinstance(token, str) else "")
         if not outcome.ok:

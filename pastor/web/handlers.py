@@ -16,6 +16,8 @@ log = logging.getLogger("pastor.web")
 
 UNEXPECTED = "⚠️ Ocorreu um erro inesperado ao preparar a resposta. Tente de novo em instantes."
 NOTHING_TO_REGENERATE = "Ainda não há resposta para gerar de novo."
+SAME_WITHOUT_MODEL = ("Sem um modelo de linguagem a resposta seria a mesma: ela mostra os versículos que a busca "
+                      "encontrou para a pergunta. Para ver outros versículos, escreva a pergunta com outras palavras.")
 
 SKIP_TURN = (gr.skip(),) * 5  # (chatbot, textbox, mode, notice, conversation) left as they are
 
@@ -23,8 +25,8 @@ SKIP_TURN = (gr.skip(),) * 5  # (chatbot, textbox, mode, notice, conversation) l
 def new_conversation() -> dict:
     """Per-session state: the plain history the model and the follow-up rewrite see, the turn id of
     each answer keyed by its index in the chat (what the like event reports), the last question
-    as typed (for regenerate) and the last rating (for its comment)."""
-    return {"history": [], "turn_ids": {}, "last": "", "rated": None}
+    as typed and its answer's mode (for regenerate) and the last rating (for its comment)."""
+    return {"history": [], "turn_ids": {}, "last": "", "last_mode": "", "rated": None}
 
 
 def plain_messages(messages) -> list[dict]:
@@ -93,6 +95,9 @@ class Handlers:
         if not convo["last"] or not users:
             yield refused(NOTHING_TO_REGENERATE)
             return
+        if self._same_without_model(convo):
+            yield refused(SAME_WITHOUT_MODEL)
+            return
         cut = users[-1]
         history = list(convo["history"])
         if len(history) >= 2 and history[-2] == {"role": "user", "content": convo["last"]}:
@@ -100,6 +105,16 @@ class Handlers:
         turn_ids = {i: t for i, t in convo["turn_ids"].items() if int(i) < cut}
         convo = {**convo, "history": history, "turn_ids": turn_ids}
         yield from self._checked_turn(convo["last"], display[:cut], convo, request)
+
+    def _same_without_model(self, convo: dict) -> bool:
+        """Whether ↻ would give back the same verses-only answer: no model configured, or the last answer
+        had none and it still does not answer."""
+        provider = getattr(self.runtime.chat, "provider", None)
+        if provider is not None and not provider.generates:
+            return True
+        if convo.get("last_mode") != Mode.PROVIDER_UNAVAILABLE:
+            return False
+        return self.runtime.status().get("llm", {}).get("reachable") is not True
 
     def _checked_turn(self, text: str, display: list[dict], convo: dict, request):
         problem = self.runtime.unavailable(need_chat=True)
@@ -160,7 +175,8 @@ class Handlers:
         turn_ids = {**convo["turn_ids"], answer_at: update.turn_id}
         if result.sources:
             turn_ids[answer_at + 1] = update.turn_id
-        convo = {**convo, "history": history[-keep:] if keep else [], "turn_ids": turn_ids, "last": text}
+        convo = {**convo, "history": history[-keep:] if keep else [], "turn_ids": turn_ids, "last": text,
+                 "last_mode": str(result.mode or "")}
         mode = chatview.mode_html(result.mode or "", result.reason, result.query)
         return list(display), gr.skip(), mode, gr.skip(), convo
 
@@ -247,9 +263,8 @@ class Handlers:
         except RateLimited:
             return (gr.skip(),) * 5
         status = self.runtime.status()
-        credits = " · ".join(status["attributions"])
         return (render.banner_markdown(status), render.state_markdown(status), render.progress_html(status),
-                render.details_markdown(status), f"<small>{render.escape(credits)}</small>" if credits else "")
+                render.details_markdown(status), render.credits_html(status))
 
     def check_provider(self, request: gr.Request = None) -> str:
         """The "Verificar de novo" button: ask the model again and say what it answered."""
@@ -260,6 +275,9 @@ class Handlers:
         return render.provider_check_markdown(self.runtime.check_provider())
 
     def reindex(self, token: str, request: gr.Request = None) -> str:
+        denied = self.runtime.reindex_policy.check(token or "")
+        if denied:
+            return "⚠️ " + render.escape(denied.message)
         try:
             self.runtime.limiters["reindex"].hit(self.runtime.client(request))
         except RateLimited as exc:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from pastor.web import saved
 from pastor.web.api import WebAPI
 from pastor.web.handlers import Handlers, new_conversation
 from pastor.web.runtime import Runtime
@@ -48,7 +49,7 @@ def build_blocks(runtime: Runtime) -> gr.Blocks:
         banner = gr.Markdown(elem_id="startup-banner")
         with gr.Tabs():
             with gr.Tab("Conversa", id="chat", elem_id="chat-tab"):
-                _chat_tab(handlers)
+                _chat_tab(handlers, demo)
             with gr.Tab("Status", id="status", elem_id=ELEM_IDS["status_tab"]):
                 status = _status_tab(handlers, runtime)
         credits = gr.Markdown(elem_id="attribution")
@@ -63,13 +64,17 @@ def build_blocks(runtime: Runtime) -> gr.Blocks:
     return demo
 
 
-def _chat_tab(handlers: Handlers) -> None:
+def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
+    # No floating label (it covered the top message: the tab already says "Conversa"); the chat's height
+    # follows the window (assets/page.js) so the input, notices and mode line stay in view.
     chatbot = gr.Chatbot(
-        elem_id=ELEM_IDS["chatbot"], label="Conversa", height=520, render_markdown=True,
+        elem_id=ELEM_IDS["chatbot"], label="Conversa", show_label=False, height=520, render_markdown=True,
         sanitize_html=True, allow_tags=False, feedback_options=("Like", "Dislike"),
         examples=[{"text": e} for e in EXAMPLES], buttons=[],  # copying is the answer's own button
         placeholder="Conte como você está, ou peça um versículo (ex.: Salmos 23).")
     mode = gr.Markdown(elem_id=ELEM_IDS["mode"])
+    # Right above the input, where the eyes are when Enter was pressed.
+    notice = gr.HTML(elem_id=ELEM_IDS["notice"])
     with gr.Row(elem_id="input-row"):
         # One line that grows to eight: Enter sends, Shift+Enter breaks the line (Gradio's rule for lines=1).
         textbox = gr.Textbox(elem_id=ELEM_IDS["textbox"], label="Sua mensagem", show_label=False, lines=1,
@@ -77,7 +82,6 @@ def _chat_tab(handlers: Handlers) -> None:
                              autofocus=True)
         send = gr.Button("Enviar", variant="primary", elem_id=ELEM_IDS["send"], scale=0, min_width=80, size="md")
         stop = gr.Button("Parar", variant="stop", elem_id=ELEM_IDS["stop"], scale=0, min_width=80, size="md")
-    notice = gr.HTML(elem_id=ELEM_IDS["notice"])
     with gr.Row(elem_id="hint-row"):
         gr.Markdown(INPUT_HINT, elem_id="input-hint")
         new_chat = gr.Button("🗒️ Nova conversa", elem_id=ELEM_IDS["new_chat"], size="sm", scale=0, min_width=150)
@@ -103,13 +107,26 @@ def _chat_tab(handlers: Handlers) -> None:
     # let an update already in flight overwrite Stop's mark.
     stop.click(handlers.stop, [chatbot], [chatbot], api_name="ui_stop", **private)
     reset = [chatbot, mode, notice, convo, comment_row]
-    new_chat.click(handlers.new_chat, None, reset, cancels=turns, api_name="ui_new_chat", **private)
-    chatbot.clear(handlers.new_chat, None, reset, cancels=turns, api_name="ui_clear", **private)
+    resets = [new_chat.click(handlers.new_chat, None, reset, cancels=turns, api_name="ui_new_chat", **private),
+              chatbot.clear(handlers.new_chat, None, reset, cancels=turns, api_name="ui_clear", **private)]
     chatbot.like(handlers.like, [convo], [notice, convo, comment_row], api_name="ui_like", **private)
+    _kept_in_the_browser(demo, chatbot, convo, turns, resets)
     comment_args = dict(fn=handlers.comment, inputs=[comment, convo], outputs=[notice, comment, comment_row],
                         **private)
     send_comment.click(api_name="ui_comment", **comment_args)
     comment.submit(api_name="ui_comment_submit", **comment_args)
+
+
+def _kept_in_the_browser(demo: gr.Blocks, chatbot, convo, turns, resets) -> None:
+    """The conversation survives a reload in the person's own browser (localStorage, encrypted by Gradio), and
+    nowhere else: saved after each turn, brought back when the page opens, forgotten by "Nova conversa"."""
+    kept = gr.BrowserState(None, storage_key=saved.STORAGE_KEY, secret=saved.STORAGE_CIPHER_KEY)
+    quiet = dict(api_visibility="private", queue=False, show_progress="hidden")
+    for turn in turns:
+        turn.then(saved.snapshot, [chatbot, convo], [kept], **quiet)
+    for reset in resets:
+        reset.then(saved.forget, None, [kept], **quiet)
+    demo.load(saved.restore, [kept], [chatbot, convo], api_name="ui_restore", **quiet)
 
 
 def _status_tab(handlers: Handlers, runtime: Runtime):

@@ -11,7 +11,7 @@ from pastor.config import Settings
 
 REINDEX_DISABLED = ("A reindexação pela web está desativada: o app está acessível pela rede e não há "
                     "token. Para ativá-la, defina a variável REINDEX_TOKEN e reinicie o app.")
-BAD_TOKEN = "Token de reindexação inválido."
+BAD_TOKEN = "Token de reindexação incorreto. Confira o valor de REINDEX_TOKEN e tente de novo."
 REPLICA_REFUSAL = ("Esta réplica não reindexa: o índice é construído e publicado pelo job `python -m pastor index` "
                    "e as réplicas passam a usá-lo sozinhas.")
 
@@ -42,7 +42,8 @@ class ReindexPolicy:
         return None
 
     def check(self, token: str) -> Outcome | None:
-        """A refusal (switched off, or a wrong token), or None when this request may reindex."""
+        """A refusal (switched off, or a wrong token), or None when this request may reindex. The web checks it
+        before the reindex rate limit, so a mistyped token does not lock out the next, right, try."""
         refusal = self.refusal()
         if refusal:
             return Outcome(False, refusal)

@@ -69,10 +69,15 @@ def state_markdown(status: dict) -> str:
     label = STATE_LABELS.get(state, state)
     done, total = progress_counts(status)
     line = f"### Estado: {label}"
-    if state in ("indexing", "partial") and total:
+    finishing = state == "indexing" and total and done >= total and status.get("pending")
+    if finishing:  # the vectors are in; what the build prepares after them is not yet
+        line = f"### Estado: 🔄 Concluindo a indexação — falta: {escape(', '.join(status['pending']))}"
+    elif state in ("indexing", "partial") and total:
         line += f" — {number(done)} de {number(total)} vetores ({done * 100 // total}%)"
     if status.get("corpus_error"):
         line += f"\n\n**O que falta:** {escape(status['corpus_error'])}"
+    elif finishing:
+        line += "\n\n_A busca já usa os vetores; os temas e o adaptador de consulta entram assim que prontos._"
     elif state == "indexing" and status.get("vectors_ready"):
         line += "\n\n_Reconstruindo ao lado do índice atual, que continua em uso até o novo ficar pronto._"
     elif state in ("indexing", "partial", "missing") and status.get("bm25_ready"):
@@ -128,10 +133,13 @@ def details_markdown(status: dict) -> str:
     if errors:
         table += ["", "**Últimos erros**", ""] + [f"- {escape(one_line(e))}" for e in errors[-10:]]
     table += _document_errors(status.get("documents"))
+    return "\n".join(table)  # the data credits: once, in the line under the tabs (`credits_html`)
+
+
+def credits_html(status: dict) -> str:
+    """The credits of the data in use, one line under every tab, separated."""
     credits = status.get("attributions") or []
-    if credits:
-        table += [""] + [f"<small>{escape(c)}</small>" for c in credits]
-    return "\n".join(table)
+    return f"<small>{escape(' · '.join(credits))}</small>" if credits else ""
 
 
 def _topics_text(topics: dict) -> str:

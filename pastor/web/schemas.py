@@ -107,7 +107,8 @@ class ModelStatus(TypedDict, total=False):
 class Status(TypedDict, total=False):
     """What /status returns; `documents` only when a documents folder is configured."""
 
-    state: str
+    state: str  # "complete" only when the vectors, the topics and the query adapter all are
+    pending: list[str]  # while indexing: what is still prepared after the vectors ("temas", "adaptador de consulta")
     phase: str
     ready: bool
     vectors_ready: bool

@@ -43,11 +43,19 @@ def create_app(settings: Settings, *, provider=None) -> tuple[FastAPI, Runtime]:
     return app, runtime
 
 
+def start_message(settings: Settings) -> str:
+    """The start log's line: an address a browser on this machine opens (not 0.0.0.0, which listens on
+    every interface but is no place to go), and where the app listens when that is wider."""
+    wildcard = {"0.0.0.0": "127.0.0.1", "::": "localhost"}.get(settings.host)
+    host = wildcard or (f"[{settings.host}]" if ":" in settings.host else settings.host)
+    listening = f"; ouvindo em {settings.host}, todos os endereços da máquina" if wildcard else ""
+    return f"Pastor Online em http://{host}:{settings.port}/ (API: /?view=api; saúde: /live e /ready{listening})"
+
+
 def serve(settings: Settings) -> None:
     import uvicorn
     app, _ = create_app(settings)
-    print(f"Pastor Online em http://{settings.host}:{settings.port} (API: /?view=api, saúde: /live e /ready)",
-          flush=True)
+    print(start_message(settings), flush=True)
     # Open pages keep streaming connections; do not wait on them forever when stopping.
     # proxy_headers off: uvicorn would otherwise take X-Forwarded-For from any local peer as the
     # client address; `client_key` believes it only from PASTOR_TRUSTED_PROXIES.

@@ -205,6 +205,17 @@ class TestModes:
         assert final.result.notes[0] == LEXICAL_NOTE and LEXICAL_NOTE not in final.answer
         assert "(Mateus 18:22)" in final.answer
 
+    @pytest.mark.parametrize("model", ["none", "down"])
+    def test_lexical_note_without_a_model_too(self, tmp_path, model):
+        """Issue 22: the verses-only answers during indexing carry the note the README promises."""
+        engine = load_engine(settings_for(tmp_path / "data"), HashEmbedder(), index=False)
+        provider = NoneProvider() if model == "none" else FakeProvider()
+        if model == "down":
+            provider.enqueue({"error": "unreachable"})
+        _, final = run(ChatService(engine.retriever, engine.bible, provider), FORGIVE)
+        assert final.result.mode in ("lexical_fallback", "provider_unavailable")
+        assert final.result.notes[0] == LEXICAL_NOTE and "Mateus 18:22" in final.answer
+
     def test_no_model_configured_lists_the_verses(self, chat_engine):
         provider = NoneProvider()
         _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)

@@ -146,6 +146,32 @@ class TestWhileVectorsAreNotReady:
         assert engine.retriever.search(FORGIVE).mode == Mode.RAG
         assert len(embedder.texts) == MINI_VERSES + 1  # every verse once, then the one query after
 
+    def test_complete_only_when_what_follows_the_vectors_is_ready(self, make_engine, tmp_path, monkeypatch):
+        """Issue 22: no "complete" while the query adapter, trained after the vectors, is not."""
+        import threading
+        from pastor.search import pipeline
+        entered, release, real = threading.Event(), threading.Event(), pipeline.load_adapter
+
+        def slow_training(*args, **kwargs):
+            entered.set()
+            release.wait(30)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(pipeline, "load_adapter", slow_training)
+        engine = make_engine(index=False, PASTOR_ADAPTER_QUESTIONS=str(tmp_path / "perguntas.jsonl"))
+        try:
+            assert engine.start_indexing() is True
+            assert entered.wait(30)
+            status = engine.status()
+            assert status["index"]["state"] == "complete" and status["vectors_ready"]
+            assert (status["state"], status["pending"]) == ("indexing", ["adaptador de consulta"])
+            assert status["adapter"]["detail"] == "em treinamento (o índice vetorial está pronto)"
+        finally:
+            release.set()
+            engine.indexer.thread.join(30)
+        status = engine.status()
+        assert (status["state"], status["pending"]) == ("complete", [])
+        assert status["adapter"]["detail"].startswith("erro:")  # the question file does not exist
+
     def test_stop_then_resume(self, make_engine, fake_models):
         embedder = fake_models[FAKE_MODEL]
         embedder.block_on_call = 2

@@ -208,7 +208,7 @@ class TestStatus:
 
 class TestReindex:
     def test_a_wrong_token_is_refused(self, client):
-        with pytest.raises(AppError, match="Token de reindexação inválido"):
+        with pytest.raises(AppError, match="Token de reindexação incorreto"):
             client.predict("errado", api_name="/reindex")
 
     def test_a_reindex_while_one_runs_is_refused(self, server, client):

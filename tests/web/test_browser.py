@@ -353,11 +353,13 @@ class TestChatPage:
         from playwright.sync_api import expect
         from pastor.web.page import CSS
         colour = "() => getComputedStyle(document.querySelector('#mode-label .pastor-mode span')).color"
-        for theme, selector in (("light", "#mode-label"), ("dark", ".dark #mode-label")):
+        for answers, (theme, selector) in enumerate((("light", "#mode-label"), ("dark", ".dark #mode-label")), 1):
             page.goto(f"{chat_app.url}/?__theme={theme}")
             box = page.locator("#message-box textarea")
             expect(box).to_be_visible(timeout=60 * MS)
-            ask(page, box, "Como perdoar quem me feriu?")
+            if answers > 1:  # the conversation kept in this browser comes back first
+                expect(page.locator("#chatbot button.pastor-copy")).to_have_count(answers - 1, timeout=30 * MS)
+            ask(page, box, "Como perdoar quem me feriu?", answers=answers)
             expect(page.locator("#mode-label")).to_contain_text("Modo:")
             hex_colour = css_colour(CSS, selector)
             rgb = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))

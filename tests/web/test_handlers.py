@@ -116,6 +116,20 @@ class TestStatusRendering:
         assert "512 de 31.102 vetores (1%)" in render.state_markdown(self.status())
         assert "max='31102' value='512'" in render.progress_html(self.status())
 
+    def test_the_vectors_done_with_the_adapter_pending_is_not_complete(self):
+        status = self.status(progress={"done": 31102, "total": 31102}, vectors_ready=True,
+                             pending=["temas", "adaptador de consulta"],
+                             adapter={"enabled": False, "detail": "em treinamento (o índice vetorial está pronto)"})
+        state = render.state_markdown(status)
+        assert "Índice completo" not in state and "Reconstruindo" not in state
+        assert "Concluindo a indexação — falta: temas, adaptador de consulta" in state
+        assert "Índice completo" in render.state_markdown(self.status(state="complete", pending=[]))
+
+    def test_the_credits_are_shown_once_and_separated(self):
+        status = self.status(attributions=["Texto bíblico: A", "Referências cruzadas © OpenBible.info"])
+        assert "Referências cruzadas" not in render.details_markdown(status)
+        assert render.credits_html(status) == "<small>Texto bíblico: A · Referências cruzadas © OpenBible.info</small>"
+
     def test_details_list_corpus_embedder_bm25_llm_and_errors(self):
         details = render.details_markdown(self.status())
         for expected in ("por-almeida1911.usfx.xml", "ab" * 32, "31.102", "use-multilingual (dimensão 512)",
@@ -268,10 +282,20 @@ class TestRuntime:
     def test_reindex_with_a_token_checks_it(self, tmp_path):
         engine = StubEngine()
         runtime = self.runtime(tmp_path, engine, REINDEX_TOKEN="segredo")
-        assert runtime.reindex("errado").message == "Token de reindexação inválido."
+        assert runtime.reindex("errado").message.startswith("Token de reindexação incorreto.")
         assert engine.calls == []
         outcome = runtime.reindex("segredo")
         assert outcome.ok and engine.calls == [True]
+
+    def test_a_wrong_token_does_not_lock_out_the_right_one(self, tmp_path):
+        engine = StubEngine()
+        runtime = self.runtime(tmp_path, engine, REINDEX_TOKEN="segredo", PASTOR_RATE_LIMIT_SECONDS="3")
+        from pastor.web.handlers import Handlers
+        handlers = Handlers(runtime)
+        assert "Token de reindexação incorreto" in handlers.reindex("errado")
+        assert "Token de reindexação incorreto" in handlers.reindex("errado de novo")  # no "pedida há pouco"
+        assert handlers.reindex("segredo").startswith("✅ Reindexação iniciada") and engine.calls == [True]
+        assert "pedida há pouco" in handlers.reindex("segredo")  # the started one is what the limit counts
 
     def test_reindex_without_a_configured_token_needs_none(self, tmp_path):
         assert self.runtime(tmp_path, StubEngine()).reindex("").ok
@@ -482,6 +506,30 @@ class TestRegenerate:
         assert all("Primeira" not in m["content"] for m in app.provider.last_messages)
         assert after["turn_ids"][1] != convo["turn_ids"][1]
         assert list(app.handlers.regenerate([], new_conversation(), request()))[0][3]  # nothing to regenerate
+
+
+    def test_without_a_model_it_says_why_the_answer_would_not_change(self, tmp_path):
+        from pastor.web.handlers import Handlers, SAME_WITHOUT_MODEL, new_conversation
+        runtime = Runtime(app_settings(tmp_path, LLM_PROVIDER="none", PASTOR_BACKGROUND_INDEX="false")).start(
+            background=False)
+        handlers = Handlers(runtime)
+        chat, _, _, _, convo = list(handlers.respond("Estou com medo do futuro", [], new_conversation(),
+                                                     request()))[-1]
+        outputs = list(handlers.regenerate(chat, convo, request()))
+        assert len(outputs) == 1 and SAME_WITHOUT_MODEL in outputs[0][3]
+        assert outputs[0][0] == gr.skip()  # the answer stays as it is
+
+    def test_a_model_that_was_down_and_still_is_gives_the_same_reason(self, app, monkeypatch):
+        from pastor.web.handlers import SAME_WITHOUT_MODEL
+        app.provider.enqueue({"error": "unreachable"})
+        chat, _, _, _, convo = run_turn(app, "Estou com medo do futuro")[-1]
+        assert convo["last_mode"] == "provider_unavailable"
+        monkeypatch.setattr(app.runtime, "status", lambda: {"llm": {"reachable": False}})
+        assert SAME_WITHOUT_MODEL in list(app.handlers.regenerate(chat, convo, request()))[0][3]
+        monkeypatch.setattr(app.runtime, "status", lambda: {"llm": {"reachable": True}})  # back: ask again
+        app.provider.enqueue("Agora com o modelo: Isaías 41:10.")
+        again = list(app.handlers.regenerate(chat, convo, request()))[-1][0]
+        assert "Agora com o modelo" in again[1]["content"]
 
 
 class TestNewConversation:

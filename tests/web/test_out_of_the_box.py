@@ -164,3 +164,16 @@ def test_the_examples_get_verses_before_the_vectors_exist(tmp_path):
         result = engine.retriever.search(example)
         assert result.mode in (Mode.REFERENCE, Mode.LEXICAL_FALLBACK), (example, result.reason)
         assert result.results and all(h.kind == "verse" for h in result.results), example
+
+
+def test_the_example_client_runs_as_the_readme_writes_it(start):
+    """`python examples/client.py http://127.0.0.1:7860/` against the default app: /reindex is off there
+    (a network address without REINDEX_TOKEN) and skipped; a call inside the rate limit waits, no traceback."""
+    app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}")
+    app.client.predict(api_name="/check_provider")  # the client's own check now falls inside the limit
+    done = subprocess.run([sys.executable, "examples/client.py", app.url + "/"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "-- /check_provider: O modelo foi verificado há pouco. Aguarde" in done.stdout
+    assert "== /reindex: pulado, desativado neste app" in done.stdout
+    assert "OK: todos os endpoints responderam." in done.stdout

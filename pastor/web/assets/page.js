@@ -1,6 +1,7 @@
 // Pastor Online: citations that open their source, the copy button, and labels Gradio leaves empty.
 (() => {
   const LABEL_TOGGLE = "Mostrar ou ocultar as fontes";
+  const OPENING_MS = 400;  // a little longer than the accordion's slide
 
   function sourceGroup(element) {
     // The answer and its sources accordion share one bubble (consecutive assistant messages).
@@ -13,10 +14,12 @@
   }
 
   function flash(entry) {
-    entry.scrollIntoView({ block: "center", behavior: "smooth" });
+    entry.scrollIntoView({ block: "center", behavior: "instant" });
     entry.classList.add("pastor-flash");
     entry.setAttribute("tabindex", "-1");
     entry.focus({ preventScroll: true });
+    // The accordion slides open after the entry appears: centre it again once it has its final place.
+    setTimeout(() => entry.scrollIntoView({ block: "center", behavior: "instant" }), OPENING_MS);
     setTimeout(() => entry.classList.remove("pastor-flash"), 2500);
   }
 
@@ -84,12 +87,17 @@
   }, true);
 
   // Labels Gradio leaves empty, in English (its i18n does not cover them) or as raw message markup.
+  // Gradio writes these in its components' code, outside its i18n (see the README, "Gradio's strings").
   const ENGLISH = { "Liked": "Gostei (marcado)", "Disliked": "Não gostei (marcado)", "Feedback": "Avaliação",
-    "chatbot conversation": "Conversa", "Loading response": "Preparando a resposta" };
+    "chatbot conversation": "Conversa", "Loading response": "Preparando a resposta", "More tabs": "Mais abas",
+    "Gradio footer navigation": "Rodapé", "Stop Recording": "Parar a gravação", "logo": "Gradio" };
   const SPEAKERS = { "bot's message: ": "Pastor Online: ", "user's message: ": "Você: " };
+  const EXAMPLE = /^Select example (\d+): /;
 
   function relabel(element) {
-    for (const name of ["aria-label", "title"]) {
+    const example = (element.getAttribute("aria-label") || "").match(EXAMPLE);
+    if (example) element.setAttribute("aria-label", element.getAttribute("aria-label").replace(EXAMPLE, "Exemplo $1: "));
+    for (const name of ["aria-label", "title", "alt"]) {
       const value = element.getAttribute(name);
       if (value && ENGLISH[value]) element.setAttribute(name, ENGLISH[value]);
     }
@@ -110,8 +118,35 @@
     chat.querySelectorAll(".thought-group .title[role='button']:not([aria-label])").forEach((t) => {
       t.setAttribute("aria-label", LABEL_TOGGLE + ": " + t.innerText.trim());
     });
-    chat.querySelectorAll("[aria-label], [title]").forEach(relabel);
+    document.querySelectorAll("[aria-label], [title], [alt]").forEach(relabel);
+    // The footer's hidden recording button carries its English name as text.
+    document.querySelectorAll("footer button.record").forEach((button) => {
+      const text = button.firstChild;
+      if (text && text.nodeType === Node.TEXT_NODE && ENGLISH[text.textContent.trim()]) {
+        text.textContent = ENGLISH[text.textContent.trim()] + " ";
+      }
+    });
   }
+
+  // The chat's height is what the window leaves once everything else of the tab is placed, so the input,
+  // a notice, the mode line and the hint are never below the bottom edge (issue 22). CSS reads the value.
+  const MIN_CHAT = 200;  // px: below this a very small window scrolls the page instead
+  const BOTTOM_GAP = 12;  // px left under the last line of the tab
+  let chatHeight = 0;
+  function fitChat() {
+    const chat = document.querySelector("#chatbot");
+    const tab = document.querySelector("#chat-tab");
+    if (!chat || !tab || tab.offsetParent === null) return;
+    const shown = [...tab.querySelectorAll("#input-row, #hint-row, #comment-row")].filter((e) => e.offsetParent !== null);
+    if (!shown.length) return;
+    const bottom = Math.max(...shown.map((e) => e.getBoundingClientRect().bottom)) + window.scrollY;
+    const rest = bottom - chat.getBoundingClientRect().height;  // everything above and under the chat
+    const height = Math.max(MIN_CHAT, Math.floor(window.innerHeight - rest - BOTTOM_GAP));
+    if (Math.abs(height - chatHeight) < 2) return;
+    chatHeight = height;
+    document.documentElement.style.setProperty("--pastor-chat-height", height + "px");
+  }
+  window.addEventListener("resize", () => { chatHeight = 0; schedule(); });
 
   // A crisis reply opens with the help lines: show its top, not its end. Gradio scrolls the chat to the
   // bottom after each render, so for a short while every render is followed by this; then the person
@@ -133,10 +168,10 @@
   const schedule = () => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; label(); showCrisis(); });
+    requestAnimationFrame(() => { pending = false; label(); fitChat(); showCrisis(); });
   };
   new MutationObserver(schedule).observe(document.documentElement, {
     subtree: true, childList: true, characterData: true, attributes: true,
-    attributeFilter: ["aria-label", "title"],
+    attributeFilter: ["aria-label", "title", "alt", "class", "style"],
   });
 })();
