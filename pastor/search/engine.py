@@ -22,6 +22,7 @@ class Engine:
         self.settings = settings
         self.bible: Bible | None = None
         self.extras: list[Bible] = []
+        self.translations = None  # Translations: the texts a reader can choose (bible/translations.py)
         self.embedder = None
         self.index = None
         self.lexical = None
@@ -45,6 +46,8 @@ class Engine:
         self.bible = load_bible(self.settings.corpus)
         # The default extra is Bíblia Livre; when it is also the main text it adds nothing.
         self.extras = [b for b in map(load_bible, self.settings.extra_corpora) if b.sha256 != self.bible.sha256]
+        from pastor.bible.translations import Translations
+        self.translations = Translations(self.bible, self.extras, self.settings.translation)
         self.lexical = self._load_lexical()
         self.prominence = self._load_prominence()
         self._load_embedder()
