@@ -86,3 +86,17 @@ class Translations:
             return []
         ids = [f"{verse.book} {verse.chapter}:{n}" for n in range(1, self.cited.last_verse(verse.book, verse.chapter) + 1)]
         return [(i, int(i.rsplit(":", 1)[1]), self.text(i, key)) for i in ids if i in self.cited.by_id]
+
+
+def declared(paths) -> list[tuple[str, str, str]]:
+    """(key, title, credit) of the configured translation files, before they are loaded: the page is
+    built at once, the Bibles a few seconds later. A file that cannot be read is named by its key."""
+    found: dict[str, tuple[str, str, str]] = {}
+    for path in paths:
+        key = translation_key(path)
+        try:
+            notice = notice_for(path)
+        except OSError:
+            notice = None
+        found.setdefault(key, (key, notice.title if notice else key, notice.credit if notice else ""))
+    return list(found.values())

@@ -145,7 +145,18 @@ def _source_block(source: dict, turn_id: str, low: float, high: float) -> str:
     return (f'<div class="pastor-source {anchor(turn_id, source.get("id", ""))}">'
             f'<b class="pastor-ref">{icon} {escape(one_line(source.get("reference", "")))}</b> · '
             f'<span class="pastor-rel pastor-rel-{label}" title="{tip}">relevância {label}</span> · {cited}'
-            f'<br><span class="pastor-quote">{escape(one_line(source.get("text", "")))}</span></div>')
+            f'<br><span class="pastor-quote">{escape(one_line(source.get("text", "")))}</span>'
+            f'{context_link(source)}</div>')
+
+
+def context_link(source: dict) -> str:
+    """A verse's "ler o capítulo": the page script (assets/reader.js) opens its chapter in the page.
+    The verse id rides in the fragment, as Gradio's sanitiser keeps `href` but drops data attributes."""
+    found = re.fullmatch(r"([1-4]?[A-Z]{2,3}) (\d+):(\d+)", str(source.get("id", "")))
+    if source.get("kind", "verse") != "verse" or not found:
+        return ""
+    return (f' <a class="pastor-context" href="#ler-{"-".join(found.groups())}" '
+            'title="Ler o capítulo com este versículo em destaque">📜 ler o capítulo</a>')
 
 
 def sources_title(sources: list[dict]) -> str:
