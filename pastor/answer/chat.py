@@ -9,7 +9,7 @@ import time
 from typing import Iterator
 
 from pastor.answer import degraded, prompts, safety
-from pastor.answer.followup import with_previous
+from pastor.answer.followup import searched_without_model
 from pastor.answer.routing import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
 from pastor.answer.scope import out_of_scope_reply
 from pastor.answer.checks import InputError, check_message
@@ -80,7 +80,7 @@ class ChatService:
         try:
             query, rewrite_timed_out = self._standalone(turn, history, deadline, cancel), False
         except DeadlineExceeded:  # the rewrite took the whole turn: search with the previous question, show the verses
-            query, rewrite_timed_out = with_previous(history, turn.message), True
+            query, rewrite_timed_out = searched_without_model(history, turn.message), True
         t0 = time.perf_counter()
         result = turn.result = self._in_translation(self.retriever.search(query, k=self.top_k), translation)
         turn.lap("retrieval_ms", t0)
@@ -125,14 +125,14 @@ class ChatService:
     # -- steps -------------------------------------------------------------------------------------
     def _standalone(self, turn: Turn, history: list[dict], deadline: Deadline, cancel=None) -> str:
         """Rewrite a genuine follow-up into a standalone query; without a model, or when the rewrite
-        fails, the follow-up is searched with the previous question (`followup.with_previous`). The call
+        fails, a follow-up is searched with the previous question (`followup.searched_without_model`). The call
         shares the turn's deadline: DeadlineExceeded when it outlasts it (no time left for a reply).
 
         References and greetings are recognised on the message itself (`prompts.understood_alone`)."""
         message = turn.message
         if not prompts.needs_rewrite(message, history):
             return message
-        fallback = with_previous(history, message)
+        fallback = searched_without_model(history, message)
         if not self.provider.generates:
             return fallback
         t0 = time.perf_counter()

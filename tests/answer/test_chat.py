@@ -291,8 +291,10 @@ class TestFollowUp:
         chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
         _, final = run(chat, "Estou de luto pela minha mãe e não consigo dormir", HISTORY)
         _, first = run(chat, "e o que mais a Bíblia diz sobre isso?")  # no history: nothing to join
-        assert queries == ["Estou de luto pela minha mãe e não consigo dormir", "e o que mais a Bíblia diz sobre isso?"]
-        assert final.query == "" and first.query == ""
+        _, short = run(chat, "ansiedade", HISTORY)  # short, but points back at nothing: a new subject
+        assert queries == ["Estou de luto pela minha mãe e não consigo dormir", "e o que mais a Bíblia diz sobre isso?",
+                           "ansiedade"]
+        assert final.query == first.query == short.query == ""
 
     def test_the_rewritten_query_is_reported(self, chat, provider):
         provider.enqueue("Quantas vezes devo perdoar meu irmão?", "Setenta vezes sete (Mateus 18:22).")
