@@ -76,8 +76,10 @@ class WebAPI:
     # -- endpoints -------------------------------------------------------------------------------
     # `chat` is a generator; its annotation names the type of each yielded value, which is what
     # Gradio reads to describe the endpoint's output.
-    def chat(self, message: str, history: list[dict[str, str]] | None = None, translation: str = "",
-             request: gr.Request = None) -> ChatUpdate:
+    # `translation` comes after `request` so Python callers passing the request by position keep working;
+    # Gradio injects the request by its type, so for API clients `translation` is the last parameter.
+    def chat(self, message: str, history: list[dict[str, str]] | None = None, request: gr.Request = None,
+             translation: str = "") -> ChatUpdate:
         """Stream one grounded answer."""
         text = self._message(message)
         self._available(need_chat=True)
@@ -98,7 +100,7 @@ class WebAPI:
             turn.close()
 
     def search(self, question: str, k: int = 6, source: Literal["all", "bible", "docs"] = "all",
-               translation: str = "", request: gr.Request = None) -> SearchResult:
+               request: gr.Request = None, translation: str = "") -> SearchResult:
         """Retrieve verses for a question."""
         question = self._text(question, "question")
         k = _integer(k, "k", 1, MAX_K)
@@ -111,7 +113,7 @@ class WebAPI:
         found.results = self.runtime.engine.translations.retext(found.results, translation)
         return plain_json(found.as_dict())
 
-    def lookup(self, text: str, translation: str = "", request: gr.Request = None) -> LookupResult:
+    def lookup(self, text: str, request: gr.Request = None, translation: str = "") -> LookupResult:
         """Resolve Bible references written in the text (capped: see `bible.lookup`); a chapter comes whole.
         The cited Bible's numbering decides what exists; the text is the translation's."""
         from pastor.bible.lookup import lookup

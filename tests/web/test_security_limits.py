@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from starlette.testclient import TestClient
 
 from pastor.answer.chat import ChatService
+from pastor.bible.translations import Translations
 from pastor.search.retrieval import Retriever
 from pastor.web.api import WebAPI
 from pastor.web.limits import BodyLimit
@@ -37,6 +38,7 @@ class StubEngine:
         self.prominence = None
         self.embedder_error = "sem vetores neste teste"
         self.retriever = Retriever(bible, embedder=None, index=None, lexical=None)
+        self.translations = Translations(bible)
 
     def status(self):
         return {"state": "missing", "prominence": {"enabled": False}}
