@@ -128,6 +128,20 @@ class TestValidatorIsTheSame:
             next(service.turn("o que diz João 3:16?", translation="nvi"))
 
 
+class TestCrisis:
+    def test_the_comforting_verses_are_quoted_in_the_reader_s_translation(self, texts, tmp_path):
+        from tests.answer.test_chat import load_engine
+        from tests.support.core_fixtures import HashEmbedder, settings_for
+        engine = load_engine(settings_for(tmp_path / "data", PASTOR_CORPUS=str(OLD),
+                                          PASTOR_EXTRA_CORPORA=str(MINI_CORPUS)), HashEmbedder(), index=False)
+        service = ChatService(engine.retriever, engine.bible, FakeProvider(), translations=engine.translations)
+        old = list(service.turn("quero me matar"))[-1]
+        new = list(service.turn("quero me matar", translation="mini"))[-1]
+        assert old.mode == new.mode == "crisis" and old.citations == new.citations
+        assert "estaes cançados e opprimidos" in old.answer and "cansados e sobrecarregados" in new.answer
+        assert [s["id"] for s in old.sources] == [s["id"] for s in new.sources]
+
+
 # == the API ========================================================================================
 class TestApi:
     def test_lookup_in_each_translation(self, client):
