@@ -30,8 +30,11 @@ NOT_READY = "O texto bíblico ainda está sendo carregado. Tente de novo em inst
 UNKNOWN_VERSE = "Não encontrei esse versículo no texto carregado."
 # Hands the verse the page script recorded (assets/reader.js) to the open event, with the translation.
 PICKED_VERSE_JS = "(verse, translation) => [window.__pastorContextVerse || verse, translation]"
+# The verse in view; the keyboard on "Fechar" (Esc closes too: assets/reader.js).
 SHOW_VERSE_JS = ("() => { const here = document.querySelector('#context-panel .pastor-here');"
-                 " if (here) here.scrollIntoView({block: 'center'}); }")
+                 " if (here) here.scrollIntoView({block: 'center'});"
+                 " const close = document.querySelector('#context-close');"
+                 " if (close) close.focus({preventScroll: true}); }")
 
 
 class Reader:
