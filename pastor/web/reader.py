@@ -11,6 +11,7 @@ import gradio as gr
 from gradio.context import Context
 
 from pastor.bible.translations import declared
+from pastor.web import render
 from pastor.web.runtime import Runtime
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -52,7 +53,7 @@ class Reader:
         """The selector row and the (hidden) chapter panel; returns the selector, an input of every turn."""
         with gr.Row(elem_id="translation-row", visible=len(self.choices) > 1):
             translation = gr.Radio([(title, key) for key, title, _ in self.choices], value=self.default,
-                                   label="Texto bíblico", elem_id=ELEM_IDS["translation"], scale=0, min_width=260)
+                                   label="Texto bíblico", elem_id=ELEM_IDS["translation"], scale=0, min_width=340)
             credit = gr.Markdown(self.credit_markdown(self.default), elem_id=ELEM_IDS["credit"])
         saved = gr.BrowserState(self.default, storage_key=STORAGE_KEY, secret=STORAGE_SECRET)
         with gr.Column(visible=False, elem_id=ELEM_IDS["panel"]) as panel:
@@ -73,7 +74,7 @@ class Reader:
     # -- handlers ----------------------------------------------------------------------------------
     def credit_markdown(self, key: str) -> str:
         credit = next((c for k, _, c in self.choices if k == key), "")
-        return f"<small>{html.escape(credit)}</small>" if credit else ""
+        return f"<small>{render.escape(credit)}</small>" if credit else ""  # as in the footer: no live link
 
     def resolve(self, key) -> str:
         """A remembered choice that may be stale (another server's, an edited browser): else the default."""
