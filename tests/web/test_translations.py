@@ -86,6 +86,28 @@ class TestTexts:
         assert '<p class="pastor-here" aria-current="true"><sup>4</sup>Ainda que eu ande' in page
 
 
+class TestReaderHandlers:
+    @pytest.fixture
+    def reader(self, texts, tmp_path):
+        from types import SimpleNamespace
+        from pastor.web.reader import Reader
+        settings = app_settings(tmp_path, PASTOR_CORPUS=str(OLD), PASTOR_EXTRA_CORPORA=str(MINI_CORPUS))
+        return Reader(SimpleNamespace(settings=settings, engine=SimpleNamespace(translations=texts)))
+
+    def test_a_stale_remembered_choice_reads_the_default(self, reader):
+        assert reader.restore("mini")[0] == "mini"
+        assert reader.restore("nvi")[0] == reader.restore(None)[0] == reader.restore(["x"])[0] == "mini1911"
+
+    @pytest.mark.parametrize("verse", ["", "JHN 3:99", "<script>", "JHN 3:16; DROP", None, 42])
+    def test_a_bad_verse_id_gets_a_message_not_an_error(self, reader, verse):
+        panel, page = reader.open_chapter(verse, "mini")
+        assert panel["visible"] is True and "Não encontrei esse versículo" in page and "<script>" not in page
+
+    def test_the_chapter_opens_in_the_chosen_text(self, reader):
+        _, page = reader.open_chapter("JHN 3:16", "mini")
+        assert NEW_JOHN in page and "<h3>João 3</h3>" in page
+
+
 # == the citation validator does not depend on the text shown =====================================
 ANSWERS = [
     "Deus amou o mundo (João 3:16) e o Senhor é o meu pastor (Salmos 23:1).",
