@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastor.cli.commands import eval_modes  # noqa: E402
+from pastor.search.evaluation import eval_modes  # noqa: E402
 from pastor.config import get_settings  # noqa: E402
 from pastor.search.adapter import train  # noqa: E402
 from pastor.search.evaluation import evaluate, load_questions  # noqa: E402
@@ -46,8 +46,10 @@ def main() -> None:
 
 
 def _plain(retriever, question: str, mode: str) -> list[str]:
-    flags = {} if mode == "hybrid" else dict(use_lexical=False, use_topics=False, diversify=False)
-    return [h.id for h in retriever.search(question, k=10, gated=False, use_adapter=False, **flags).results]
+    if mode == "hybrid":
+        return [h.id for h in retriever.search(question, k=10, gated=False, off={"adapter"}).results]
+    off = {"adapter", "lexical", "topic"}
+    return [h.id for h in retriever.search(question, k=10, gated=False, off=off, diversify=False).results]
 
 
 def _figure(result: dict) -> str:

@@ -55,7 +55,7 @@ def main() -> None:
     os.environ.setdefault("PASTOR_DOCS_DIR", "")
     from pastor.config import get_settings
     from pastor.search.evaluation import evaluate, format_table
-    from pastor.search.modes import Mode
+    from pastor.search.modes import SearchMode
     from pastor.wiring import build_engine
 
     engine = build_engine(get_settings())
@@ -69,7 +69,7 @@ def main() -> None:
         if query not in searched:
             result = engine.retriever.search(query, k=10)
             searched[query] = [h.id for h in result.results]
-            refused[query] = int(result.mode == Mode.NO_EVIDENCE)
+            refused[query] = int(result.mode == SearchMode.NO_EVIDENCE)
         return searched[query]
 
     names = list(variants("", ""))

@@ -53,7 +53,7 @@ def app_prompt(history_exchanges: int) -> tuple[str, list[dict]]:
     """(system, messages) exactly as the chat service builds them for a RAG turn."""
     from pastor.answer import prompts
     from pastor.bible.usfx import load_bible
-    from pastor.search.modes import Mode
+    from pastor.answer.modes import Mode
 
     bible = load_bible(ROOT / "corpus" / "por-almeida1911.usfx.xml.gz")
     sources = [{"reference": bible.by_id[v].reference, "text": bible.by_id[v].text, "kind": "verse"} for v in VERSES]

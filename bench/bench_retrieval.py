@@ -91,6 +91,7 @@ def main() -> None:
     from pastor.config import get_settings
     from pastor.wiring import build_engine
     from pastor.search.evaluation import load_questions
+    from pastor.search.signals import Query
     engine = build_engine(get_settings())
     questions = [q["question"] for q in load_questions(ROOT / "bench" / "devset.jsonl")]
     for q in questions[:5]:
@@ -101,14 +102,14 @@ def main() -> None:
         engine.retriever.search(q)
         timings["search"].append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
-        engine.retriever.query_vector(q)
+        vector = engine.retriever.encoder.vector(q)
         timings["embed"].append((time.perf_counter() - t) * 1000)
+        query = Query(q, engine.retriever.encoder.words(q), vector=vector)
         t = time.perf_counter()
-        engine.lexical.search(engine.retriever.lexical_query(q), engine.retriever.candidates)
+        engine.retriever.signal("lexical").candidates(query, engine.retriever.config.candidates)
         timings["bm25"].append((time.perf_counter() - t) * 1000)
-        vector = engine.retriever.query_vector(q)
         t = time.perf_counter()
-        engine.retriever._topic_list(q, vector)
+        engine.retriever.signal("topic").candidates(query, engine.retriever.config.candidates)
         timings["topics"].append((time.perf_counter() - t) * 1000)
     for name, values in timings.items():
         print(f"{name}: p50 {percentile(values, 50):.1f} ms, p95 {percentile(values, 95):.1f} ms (n={len(values)})")

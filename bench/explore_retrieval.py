@@ -23,7 +23,8 @@ from pastor.config import get_settings  # noqa: E402
 from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
 from pastor.wiring import build_engine  # noqa: E402
 from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
-from pastor.search.fusion import Hit, fuse  # noqa: E402
+from pastor.search.fusion import Candidates, fuse  # noqa: E402
+from pastor.search.results import Source as Hit  # noqa: E402
 from pastor.search.rows import embed_text  # noqa: E402
 from pastor.search.topical import rerank_by_cosine  # noqa: E402
 from pastor.text.synonyms import expand  # noqa: E402
@@ -36,7 +37,7 @@ class Lab:
 
     def __init__(self, path: str):
         self.engine = build_engine(get_settings())
-        self.vectors, self.topics = self.engine.retriever.index.vectors, self.engine.topics
+        self.vectors, self.topics = self.engine.index.vectors, self.engine.topics
         self.questions = load_questions(path)
         encode = self.engine.embedder.encode
         for q in self.questions:
@@ -60,7 +61,8 @@ class Lab:
 
     def fused(self, q, lists, *, weights, k=120, depth=30, lam=0.01) -> list[Hit]:
         prior = (lambda i: self.engine.prominence.prior(i, lam)) if lam and self.engine.prominence else None
-        return fuse({name: ranked[:depth] for name, ranked in lists.items()}, weights=weights, k=k, prior=prior)
+        return fuse([Candidates(name, weights.get(name, 1.0), ranked[:depth]) for name, ranked in lists.items()],
+                    k=k, prior=prior)
 
     def ids(self, q, hits: list[Hit]) -> list[str]:
         if not wants_passage(q["question"]):

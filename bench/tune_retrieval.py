@@ -8,6 +8,7 @@ Never tune on bench/testset.jsonl or bench/offtopic_test.jsonl: those are for re
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 import json
 import sys
 from pathlib import Path
@@ -18,25 +19,29 @@ from pastor.config import get_settings  # noqa: E402
 from pastor.wiring import build_engine  # noqa: E402
 from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
 from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
-from pastor.search.fusion import fuse  # noqa: E402
+from pastor.search.fusion import Candidates, fuse  # noqa: E402
 from pastor.search.gates import Gate  # noqa: E402
-from pastor.search.modes import Mode  # noqa: E402
+from pastor.answer.modes import Mode  # noqa: E402
+from pastor.search.signals import Query, VectorSignal  # noqa: E402
 
 
 def candidates(engine, question: str, n: int = 100, adapter=None):
     """The three lists of one question; the vector list ranked by the adapted question when an
     adapter is given, the evidence (gates) from the plain one, as in `Retriever`."""
     retriever = engine.retriever
-    query = retriever.query_vector(question)
-    plain = retriever.index.vector_search(query, n)
-    vector = retriever.index.vector_search(adapter.apply(query), n) if adapter is not None else plain
-    lexical = engine.lexical.search(retriever.lexical_query(question), n)
-    topic = retriever._topic_list(question, query, n) if retriever._topics_on else []
-    return vector, lexical, retriever._evidence(question, plain, [lexical], True), topic
+    encoder, signal = retriever.encoder, retriever.signal
+    query = Query(question, encoder.words(question), frozenset({"adapter"}), encoder.vector(question))
+    plain = signal("vector").candidates(query, n)
+    vector = VectorSignal(signal("vector").index, adapter=adapter).candidates(Query(
+        question, query.words, vector=query.vector), n).ranked if adapter is not None else plain.ranked
+    lexical = signal("lexical").candidates(query, n)
+    topic = signal("topic").candidates(query, n).ranked
+    return vector, lexical.ranked, retriever._evidence(query, [[plain, lexical]]), topic
 
 
 def ranking(question, lists, *, weights, k, prior, depth, per_chapter):
-    fused = fuse({name: ranked[:depth] for name, ranked in lists.items()}, weights=weights, k=k, prior=prior)
+    fused = fuse([Candidates(name, weights.get(name, 1.0), ranked[:depth]) for name, ranked in lists.items()],
+                 k=k, prior=prior)
     if per_chapter and not wants_passage(question):
         fused = spread_chapters(fused, 6, per_chapter)
     return [h.id for h in fused]
@@ -87,7 +92,7 @@ def main() -> None:
     dev = args[0] if args else "bench/devset.jsonl"
     off = args[1] if len(args) > 1 else "bench/offtopic_dev.jsonl"
     engine = build_engine(get_settings())
-    engine.retriever.expand_queries = "--no-expand" not in sys.argv
+    engine.retriever.encoder = replace(engine.retriever.encoder, expand_queries="--no-expand" not in sys.argv)
     if not engine.retriever.vectors_ready:
         sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")
     questions = load_questions(dev)

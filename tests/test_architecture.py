@@ -82,3 +82,48 @@ def test_modules_stay_small(path):
                          ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_every_package_says_what_it_holds(path):
     assert ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+
+
+# Return annotations that say "a loose JSON-like mapping": what a response, a status or a record is
+# shaped like. A typed mapping (`dict[str, float]`, a code table `dict[str, str]`) is not one.
+_LOOSE = {"dict", "dict[str, Any]", "dict[str, object]", "list[dict]", "dict | None", "list[dict[str, Any]]"}
+# Shapes written to disk or read back from it (manifests, cache keys, the turn log's lines and the
+# question files), and the engine's status (issue 20, part A: health as typed records). Everything
+# else in `search` and `answer` hands up typed objects; `web/schemas.py` builds the API's dicts.
+NOT_RESPONSES = {
+    "search/index.py": {"as_dict", "expected", "read_manifest", "calibration", "calibrate"},
+    "search/topical.py": {"key"},
+    "search/adapter.py": {"key"},
+    "search/lexcache.py": {"cache_key"},
+    "search/prominence.py": {"derive_prominence"},
+    "search/evaluation.py": {"load_questions", "evaluate"},
+    "search/docindex.py": {"refresh", "status"},
+    "search/engine.py": {"status"},
+    "answer/turnlog.py": {"feedback", "read", "events", "latest_feedback"},
+}
+
+
+def _loose_returns(path: Path) -> list[str]:
+    """Public functions and methods of a module annotated to return a loose dict."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [node.name for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")
+            and node.returns is not None and ast.unparse(node.returns) in _LOOSE]
+
+
+@pytest.mark.parametrize("path", [p for p in _modules() if _package_of_file(p) in ("search", "answer")],
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_search_and_answer_return_typed_objects_not_response_dicts(path):
+    allowed = NOT_RESPONSES.get(str(path.relative_to(PACKAGE)), set())
+    loose = [name for name in _loose_returns(path) if name not in allowed]
+    assert not loose, f"{path.relative_to(PACKAGE)}: {loose} devolvem dict solto; devolva um tipo (web/schemas.py monta o JSON)"
+
+
+def test_the_dict_rule_sees_a_loose_return():
+    """The rule above can fail: it reads `-> dict` and `-> dict[str, Any]`, not a typed mapping."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        sample = Path(folder) / "sample.py"
+        sample.write_text("def answer() -> dict: ...\ndef table() -> dict[str, str]: ...\n"
+                          "def _private() -> dict: ...\nclass A:\n    def shape(self) -> dict[str, Any]: ...\n")
+        assert _loose_returns(sample) == ["answer", "shape"]

@@ -6,6 +6,7 @@ import dataclasses
 import logging
 import threading
 import time
+from dataclasses import asdict
 from typing import Iterator
 
 from pastor.answer import degraded, prompts, safety
@@ -17,16 +18,15 @@ from pastor.answer.citations import NO_ANCHOR_NOTE
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.answer.halt import Halt
 from pastor.answer.pipeline import AnswerFilter
-from pastor.answer.turn import Turn, TurnUpdate
-from pastor.bible.references import find_references
-from pastor.documents.refs import DOC_REF_PATTERN
+from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
 from pastor.providers import ProviderError
-from pastor.search.modes import Mode
-from pastor.search.retrieval import CONVERSATION_REASON, SearchResult
+from pastor.answer.modes import Mode
+from pastor.search.results import SearchResult, Source
+from pastor.search.retrieval import CONVERSATION_REASON
 
 log = logging.getLogger("pastor.answer")
 
-__all__ = ["ChatService", "InputError", "TurnUpdate", "CRISIS_VERSES", "LEXICAL_NOTE"]
+__all__ = ["ChatService", "InputError", "TurnUpdate", "TurnResult", "CRISIS_VERSES", "LEXICAL_NOTE"]
 
 # Verses offered after the safety message in a crisis: God's nearness, refuge and rest.
 CRISIS_VERSES = ("PSA 34:18", "PSA 46:1", "MAT 11:28", "ISA 41:10", "PSA 23:4")
@@ -34,8 +34,8 @@ CRISIS_VERSES = ("PSA 34:18", "PSA 46:1", "MAT 11:28", "ISA 41:10", "PSA 23:4")
 # Marks an answer the model did not finish (Stop, a failure or the deadline after the first words).
 INTERRUPTED_NOTE = "_(resposta interrompida)_"
 
-LEXICAL_NOTE = ("_(O índice semântico ainda está sendo preparado; busquei os versículos por "
-                "palavras-chave.)_\n\n")
+# Notes travel beside the answer (`TurnResult.notes`), never inside its text.
+LEXICAL_NOTE = "O índice semântico ainda está sendo preparado; busquei os versículos por palavras-chave."
 
 
 class ChatService:
@@ -71,8 +71,8 @@ class ChatService:
             yield from self._finish(turn, self._crisis(route, translation))
             return
         if route.name == OUT_OF_SCOPE:
-            yield from self._finish(turn, TurnUpdate("", out_of_scope_reply(route.kind), mode=Mode.OUT_OF_SCOPE,
-                                                     reason=f"fora do escopo pastoral: {route.kind}"))
+            scope = TurnResult(Mode.OUT_OF_SCOPE, f"fora do escopo pastoral: {route.kind}")
+            yield from self._finish(turn, TurnUpdate("", out_of_scope_reply(route.kind), result=scope))
             return
         if route.name == CONVERSATIONAL:
             yield from self._converse(turn, history, cancel, deadline, route.kind)
@@ -82,12 +82,11 @@ class ChatService:
         except DeadlineExceeded:  # the rewrite took the whole turn: search with the previous question, show the verses
             query, rewrite_timed_out = searched_without_model(history, turn.message), True
         t0 = time.perf_counter()
-        result = turn.result = self._in_translation(self.retriever.search(query, k=self.top_k), translation)
+        result = turn.retrieval = self._in_translation(self.retriever.search(query, k=self.top_k), translation)
         turn.lap("retrieval_ms", t0)
         update = turn.update
-        update.query = query if query != turn.message else ""
-        update.mode, update.reason = result.mode, result.reason
-        update.sources = [_source(h) for h in result.results]
+        update.set(query=query if query != turn.message else "", mode=Mode(result.mode), reason=result.reason,
+                   sources=result.results, notes=(result.note,) if result.note else ())
         if result.mode == Mode.NO_EVIDENCE:
             update.answer = prompts.NO_EVIDENCE_MESSAGE
             yield from self._finish(turn)
@@ -98,7 +97,11 @@ class ChatService:
             return
         if not self.provider.generates:
             # Without a model, conversation gets the fixed self-description; anything else the verses.
-            update.answer = prompts.SELF_DESCRIPTION if result.mode == Mode.CONVERSATIONAL else degraded.verses_only(result)
+            if result.mode == Mode.CONVERSATIONAL:
+                update.answer = prompts.SELF_DESCRIPTION
+            else:  # every verse shown is quoted with its reference
+                update.answer = degraded.verses_only(result)
+                update.set(sources=tuple(s.marked(True) for s in result.results))
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
@@ -108,19 +111,20 @@ class ChatService:
         """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
         with the conversation's history (so "não entendi" rephrases the last answer); without one, the
         fixed self-description, or for "não entendi" an invitation to say what was unclear."""
-        turn.result = SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON, [])
-        turn.update.mode, turn.update.reason = Mode.CONVERSATIONAL, CONVERSATION_REASON
+        turn.retrieval = SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON)
+        turn.update.set(mode=Mode.CONVERSATIONAL, reason=CONVERSATION_REASON)
         if not self.provider.generates:
             turn.update.answer = prompts.NOT_UNDERSTOOD if kind == CLARIFY else prompts.SELF_DESCRIPTION
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
 
-    def ask(self, message: str, history: list[dict] | None = None) -> dict:
+    def ask(self, message: str, history: list[dict] | None = None) -> TurnUpdate:
+        """The final update of one turn (for the CLI)."""
         final = None
         for final in self.turn(message, history):
             pass
-        return final.as_dict()
+        return final
 
     # -- steps -------------------------------------------------------------------------------------
     def _standalone(self, turn: Turn, history: list[dict], deadline: Deadline, cancel=None) -> str:
@@ -166,19 +170,19 @@ class ChatService:
         texts = {v.id: self.translations.text(v.id, translation) if self.translations else v.text for v in verses}
         lines = [safety.crisis_message(crisis.kind, self.crisis_contacts), ""]
         lines += [f"> {texts[v.id]} — **{v.reference}**" for v in verses]
-        sources = [{"id": v.id, "reference": v.reference, "text": texts[v.id], "score": 1.0,
-                    "cited": True, "kind": "verse"} for v in verses]
-        return TurnUpdate("", "\n".join(lines), mode=Mode.CRISIS, reason=f"sinal de crise: {crisis.kind}",
-                          citations=[v.reference for v in verses], sources=sources)
+        sources = tuple(Source(v.id, v.reference, texts[v.id], score=1.0, cited=True) for v in verses)
+        return TurnUpdate("", "\n".join(lines), result=TurnResult(
+            Mode.CRISIS, f"sinal de crise: {crisis.kind}", citations=[v.reference for v in verses],
+            sources=list(sources)))
 
     def _generate(self, turn: Turn, history: list[dict], cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
-        update, result = turn.update, turn.result
-        sources = [{"id": h.id, "reference": h.reference, "text": h.text, "kind": h.kind} for h in result.results]
-        system, messages = prompts.build_messages(result.mode, turn.message, sources, history,
+        update = turn.update
+        mode, sources = update.result.mode, update.result.sources
+        system, messages = prompts.build_messages(mode, turn.message, sources, history,
                                                   history_turns=self.history_turns)
         validator = AnswerFilter(system, sources)
-        lexical_only = result.mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready
-        update.answer = LEXICAL_NOTE if lexical_only else ""
+        if mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready:
+            update.set(notes=(LEXICAL_NOTE, *update.result.notes))
         yield update  # "preparando resposta…" is the UI's state until the first token
         # Set when the turn ends for any reason (Stop, deadline, failure): the provider stops generating
         # at once, which for the in-process model frees its slot for the next person.
@@ -213,10 +217,9 @@ class ChatService:
                 close()  # closing the generator closes the provider's HTTP stream
         if cancel is not None and cancel.is_set():
             self._mark_partial(update, "cancelled", "Resposta interrompida.")
-        update.citations = list(validator.citations)
-        update.removed_citations = list(validator.removed)
-        if result.mode != Mode.CONVERSATIONAL and not update.citations and not update.error:
-            update.answer = update.answer.rstrip() + "\n\n" + NO_ANCHOR_NOTE
+        _checked(update, validator)
+        if mode != Mode.CONVERSATIONAL and not update.result.citations and not update.result.error:
+            update.set(notes=(*update.result.notes, NO_ANCHOR_NOTE))
         yield from self._finish(turn)
 
     def _interrupted(self, turn: Turn, validator: AnswerFilter, error: ProviderError) -> None:
@@ -227,44 +230,39 @@ class ChatService:
         except Exception:  # the held-back tail is optional; the shown text is what matters
             log.debug("validator tail dropped after a failure", exc_info=True)
         self._mark_partial(update, error.kind, error.user_message)
-        update.citations = list(validator.citations)
-        update.removed_citations = list(validator.removed)
+        _checked(update, validator)
 
     def _mark_partial(self, update: TurnUpdate, kind: str, message: str) -> None:
         """An answer the model did not finish: the text shown stays, marked; the error says why."""
         update.answer = _marked(update.answer, INTERRUPTED_NOTE)
-        update.error = {"type": kind, "message": message, "provider": self.provider.name, "partial": True}
+        update.set(error=TurnError(kind, message, self.provider.name, partial=True))
 
     def _provider_down(self, turn: Turn, error: ProviderError) -> None:
         """The model failed before its first word: show what retrieval found, never another model.
 
         The members read one short line; how to enable a model goes to the reason (API, logs, status)."""
-        update, result = turn.update, turn.result
-        update.mode = Mode.PROVIDER_UNAVAILABLE
-        update.reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
+        update, result = turn.update, turn.retrieval
+        reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
         update.answer = degraded.provider_down(result, self.provider.member_notice())
-        update.citations = [h.reference for h in result.results]
-        log.warning("provider unavailable: %s", update.reason)
+        # The answer is the verses, each quoted with its reference: all of them are cited.
+        update.set(mode=Mode.PROVIDER_UNAVAILABLE, reason=reason, citations=tuple(h.reference for h in result.results),
+                   sources=tuple(s.marked(True) for s in update.result.sources))
+        log.warning("provider unavailable: %s", reason)
 
     def _finish(self, turn: Turn, final: TurnUpdate | None = None) -> Iterator[TurnUpdate]:
-        """Close the turn: `final` (default: the turn's own update) gets its id, cited sources and log line."""
+        """Close the turn: `final` (default: the turn's own update) gets its id, cited sources first and
+        its log line. A note about the search (references left out) is dropped when the turn failed."""
         final = final or turn.update
         final.turn_id = turn.update.turn_id
         final.provider, final.model = turn.update.provider, turn.update.model
         final.done = True
-        note = getattr(turn.result, "note", "")
-        if note and not final.error:  # references beyond the caps were left out: say so
-            final.answer = final.answer.rstrip() + f"\n\n_({note})_"
-        _mark_cited(final)
+        result = final.result
+        notes = result.notes if not result.error else tuple(n for n in result.notes if n == LEXICAL_NOTE)
+        final.set(notes=notes, sources=tuple(sorted(result.sources, key=lambda s: not s.cited)))
+        turn.update = final
         turn.lap("total_ms", turn.started)
         if self.turnlog is not None:
-            self.turnlog.write({
-                "turn_id": final.turn_id, "question": turn.message, "mode": final.mode, "reason": final.reason,
-                "retrieved": [{"id": s["id"], "score": s["score"]} for s in final.sources],
-                "query": final.query, "answer": final.answer, "citations": final.citations,
-                "removed_citations": final.removed_citations, "provider": final.provider,
-                "model": final.model, "error": final.error, "latency": turn.timings,
-            })
+            self.turnlog.write(_log_record(turn))
         yield final
 
 
@@ -272,19 +270,21 @@ def _marked(answer: str, note: str) -> str:
     return f"{answer.rstrip()}\n\n{note}" if answer.strip() else note
 
 
-def _source(hit) -> dict:
-    return {"id": hit.id, "reference": hit.reference, "text": hit.text, "score": round(hit.score, 6),
-            "cited": False, "kind": hit.kind}
+def _checked(update: TurnUpdate, validator: AnswerFilter) -> None:
+    """The validator's verdict on the answer: its citations, what it removed and the sources cited."""
+    cited = validator.cited_ids
+    update.set(citations=tuple(validator.citations), removed_citations=tuple(validator.removed),
+               sources=tuple(s.marked(s.id in cited) for s in update.result.sources))
 
 
-def _mark_cited(update: TurnUpdate) -> None:
-    """Flag the sources the answer cites and list them first."""
-    cited: set[str] = set()
-    for match in find_references(update.answer):
-        if match.reference is not None and not match.error:
-            cited.update(match.reference.verse_ids())
-    # Whole document references only: `faq.json#p0-c1` is not cited by `faq.json#p0-c12`.
-    cited.update(match.group() for match in DOC_REF_PATTERN.finditer(update.answer))
-    for source in update.sources:
-        source["cited"] = source["cited"] or source["id"] in cited
-    update.sources.sort(key=lambda s: not s["cited"])
+def _log_record(turn: Turn) -> dict[str, object]:
+    """The turn log's line for a finished turn (a log record, not a response)."""
+    final, result = turn.update, turn.update.result
+    return {
+        "turn_id": final.turn_id, "question": turn.message, "mode": result.mode, "reason": result.reason,
+        "retrieved": [{"id": s.id, "score": round(s.score, 6)} for s in result.sources],
+        "query": result.query, "answer": final.answer, "notes": list(result.notes),
+        "citations": list(result.citations), "removed_citations": list(result.removed_citations),
+        "provider": final.provider, "model": final.model,
+        "error": asdict(result.error) if result.error else None, "latency": turn.timings,
+    }

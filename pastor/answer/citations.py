@@ -25,6 +25,7 @@ class ValidationResult:
     text: str
     citations: list[str] = field(default_factory=list)  # canonical verse refs and doc refs kept
     removed: list[str] = field(default_factory=list)  # unsupported citations, as written
+    cited_ids: frozenset[str] = frozenset()  # the verse and document ids the kept citations name
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class Found(NamedTuple):
     label: str
     supported: bool
     kind: str = "verse"  # "verse" | "doc" | "pseudo"
+    ids: tuple[str, ...] = ()  # the verse ids (or the document id) a supported citation names
 
 
 # -- finding citations -----------------------------------------------------------------------------
@@ -59,12 +61,13 @@ def _supported(match, allowed_verses) -> bool:
 
 def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset()) -> list[Found]:
     """Every citation-shaped span of a (canonical) text, supported or not, in order."""
-    found = [Found(m.start(), m.end(), m.group(), m.group() in allowed_docs, "doc")
+    found = [Found(m.start(), m.end(), m.group(), m.group() in allowed_docs, "doc", (m.group(),))
              for m in DOC_REF_PATTERN.finditer(text)]
     for match in find_references(text):
         if not _overlaps(match.start, match.end, found):
             ok = _supported(match, allowed_verses)
-            found.append(Found(match.start, match.end, match.reference.format() if ok else match.text, ok))
+            found.append(Found(match.start, match.end, match.reference.format() if ok else match.text, ok,
+                               ids=tuple(match.reference.verse_ids()) if ok else ()))
     for start, end in pseudo_references(text):
         if not _overlaps(start, end, found):
             found.append(Found(start, end, text[start:end], False, "pseudo"))
@@ -189,9 +192,11 @@ def validate(text: str, allowed_verses: set[str], allowed_docs: set[str] = froze
     """Remove every citation the sources do not support; keep the supported ones as written."""
     view = canonical(text)
     planned = plan(view.text, fold(view.text), allowed_verses, allowed_docs)
-    labels = [c.label for c in output_citations(planned.output.text, allowed_verses, allowed_docs)]
+    kept = output_citations(planned.output.text, allowed_verses, allowed_docs)
+    labels = [c.label for c in kept]
     removed = [view.slice(i.start, i.end) for i in planned.items
                if not i.kept and any(a <= i.start and i.end <= b for a, b in planned.deletions)]
     shown = apply(text, original_deletions(view, planned.deletions)).text
-    return ValidationResult(shown, list(dict.fromkeys(labels)), removed + list(planned.repaired))
+    cited = frozenset(i for c in kept if c.supported for i in c.ids)
+    return ValidationResult(shown, list(dict.fromkeys(labels)), removed + list(planned.repaired), cited)
 

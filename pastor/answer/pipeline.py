@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from pastor.answer.leaks import LeakFilter
 from pastor.answer.markers import SourceMarkers
 from pastor.answer.prompts import SELF_DESCRIPTION
 from pastor.answer.streaming import StreamingValidator
+from pastor.search.results import Source
 
 
 def private_instructions(system: str) -> str:
@@ -18,15 +21,20 @@ class AnswerFilter:
     reference, runs of the instructions go, and only supported citations stay. Each stage holds back
     only what may still change, so the streamed text is always a prefix of `finish`'s result."""
 
-    def __init__(self, system: str, sources: list[dict]):
-        self.markers = SourceMarkers([s.get("reference", "") for s in sources])
+    def __init__(self, system: str, sources: Sequence[Source]):
+        self.markers = SourceMarkers([s.reference for s in sources])
         self.leaks = LeakFilter(private_instructions(system))
-        self.citations_check = StreamingValidator({s["id"] for s in sources if s.get("kind") == "verse"},
-                                                  {s["id"] for s in sources if s.get("kind") == "doc"})
+        self.citations_check = StreamingValidator({s.id for s in sources if s.kind == "verse"},
+                                                  {s.id for s in sources if s.kind == "doc"})
 
     @property
     def citations(self) -> list[str]:
         return self.citations_check.citations
+
+    @property
+    def cited_ids(self) -> frozenset[str]:
+        """The verse and document ids the kept citations name (set by `finish`)."""
+        return self.citations_check.cited_ids
 
     @property
     def removed(self) -> list[str]:
@@ -47,7 +55,7 @@ class AnswerFilter:
         return self.citations_check.feed(unleaked) + self.citations_check.finish()
 
 
-def filter_answer(text: str, system: str, sources: list[dict]) -> str:
+def filter_answer(text: str, system: str, sources: Sequence[Source]) -> str:
     """The whole answer through the same filters at once (what streaming must add up to)."""
     answer = AnswerFilter(system, sources)
     return answer.feed(text) + answer.finish()

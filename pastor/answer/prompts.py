@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from pastor.bible.references import find_references
 from pastor.text.fold import fold
 from pastor.text.smalltalk import is_greeting_or_thanks
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
+from pastor.search.results import Source
 
 MODES = (Mode.RAG, Mode.LEXICAL_FALLBACK, Mode.REFERENCE, Mode.CONVERSATIONAL, Mode.CRISIS)
 
@@ -97,14 +99,14 @@ def _neutralise(text: str) -> str:
     return flat.replace(_END, "«FIM»")
 
 
-def format_sources(sources: list[dict]) -> str:
+def format_sources(sources: Sequence[Source]) -> str:
     """Numbered source blocks between begin/end markers that say they are data; a church document's
     text in quotation marks, as quoted material."""
     lines = [_BEGIN]
     for number, source in enumerate(sources, 1):
-        label = _neutralise(source.get("reference", ""))
-        text = _neutralise(source.get("text", ""))
-        if source.get("kind") == "doc":
+        label = _neutralise(source.reference)
+        text = _neutralise(source.text)
+        if source.kind == "doc":
             text = _DOC_QUOTE.format(text)
         lines.append(f"[FONTE {number}] {label} — {text}")
     lines.append(_END)
@@ -131,7 +133,7 @@ def _history(history: list[dict] | None, turns: int) -> list[dict]:
     return clean[-2 * turns:] if turns > 0 else []
 
 
-def build_messages(mode: str, question: str, sources: list[dict], history: list[dict] | None = None, *,
+def build_messages(mode: Mode, question: str, sources: Sequence[Source], history: list[dict] | None = None, *,
                    history_turns: int) -> tuple[str, list[dict]]:
     """(system prompt, messages) for one turn in the given mode, with the last `history_turns` exchanges.
 

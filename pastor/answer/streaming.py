@@ -151,6 +151,7 @@ class StreamingValidator:
         self.allowed_docs = frozenset(allowed_docs)
         self.citations: list[str] = []
         self.removed: list[str] = []
+        self.cited_ids: frozenset[str] = frozenset()  # what the kept citations name, once finished
         self._buffer = ""
         self._canonical = IncrementalCanonical()
         self._folded = ""  # fold() of the canonical view
@@ -213,7 +214,7 @@ class StreamingValidator:
     def finish(self) -> str:
         """The rest of the validated answer; `citations` and `removed` are set from here on."""
         result = validate(self._buffer, self.allowed_verses, self.allowed_docs)
-        self.citations, self.removed = result.citations, result.removed
+        self.citations, self.removed, self.cited_ids = result.citations, result.removed, result.cited_ids
         self._released = len(self._buffer)
         out, self._emitted = result.text[len(self._emitted):], result.text
         return out

@@ -1,31 +1,57 @@
-"""A chat turn's state: what the page and API show (`TurnUpdate`) and what the service tracks (`Turn`)."""
+"""A chat turn's state: its typed outcome (`TurnResult`), what the page and API are sent (`TurnUpdate`)
+and what the service tracks (`Turn`)."""
 
 from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
+
+from pastor.answer.modes import Mode
+from pastor.search.results import SearchResult, Source
+
+
+@dataclass(frozen=True)
+class TurnError:
+    """Why a turn's answer is missing or cut: the provider's error kind (or `cancelled`), the
+    Portuguese message, the provider, and whether the shown text is a partial answer."""
+
+    type: str
+    message: str
+    provider: str = ""
+    partial: bool = False
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """Everything a turn produced besides its text: filled in as the turn goes (each change a new
+    record, never an edit), final once `done`."""
+
+    mode: Mode | None = None
+    reason: str = ""
+    query: str = ""  # what retrieval searched when a follow-up was rewritten; empty otherwise
+    citations: list[str] = field(default_factory=list)  # supported citations, as shown
+    removed_citations: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # Portuguese notes shown with the answer, never inside it
+    sources: list[Source] = field(default_factory=list)  # cited first once the turn is done
+    error: TurnError | None = None
 
 
 @dataclass
 class TurnUpdate:
-    """What the UI/API shows: the validated answer so far, and at the end everything else."""
+    """What the UI/API shows: the validated answer so far and the turn's result so far."""
 
     turn_id: str
     answer: str
     done: bool = False
-    mode: str = ""
-    reason: str = ""
-    query: str = ""  # what retrieval searched when a follow-up was rewritten; empty otherwise
-    citations: list[str] = field(default_factory=list)
-    removed_citations: list[str] = field(default_factory=list)
-    sources: list[dict] = field(default_factory=list)
+    result: TurnResult = field(default_factory=TurnResult)
     provider: str = ""
     model: str = ""
-    error: dict | None = None
 
-    def as_dict(self) -> dict:
-        return asdict(self)
+    def set(self, **changes) -> None:
+        """Change fields of the result (it is frozen: a new one replaces it); sequences are copied."""
+        self.result = replace(self.result, **{k: list(v) if isinstance(v, (list, tuple)) else v
+                                              for k, v in changes.items()})
 
 
 @dataclass
@@ -36,12 +62,16 @@ class Turn:
     update: TurnUpdate
     started: float = field(default_factory=time.perf_counter)
     timings: dict[str, float] = field(default_factory=dict)
-    result: object | None = None  # the SearchResult, once retrieval ran
+    retrieval: SearchResult | None = None  # once retrieval ran
 
     @classmethod
     def start(cls, message: str, provider) -> "Turn":
         update = TurnUpdate(uuid.uuid4().hex[:16], "", provider=provider.name, model=provider.model)
         return cls(message, update)
+
+    @property
+    def result(self) -> TurnResult:
+        return self.update.result
 
     def lap(self, name: str, since: float) -> None:
         """Record the milliseconds spent since `since` under `name`."""

@@ -64,11 +64,11 @@ class Translations:
         return verse.text if verse is not None else None
 
     def retext(self, hits, key: str | None = ""):
-        """Search hits (dataclasses with id, text, kind) with each verse's text in the translation."""
+        """Search sources (frozen dataclasses with id, text, kind), as a tuple, each verse in the translation."""
         if self.get(key).bible is self.cited:
-            return list(hits)
-        return [dataclasses.replace(h, text=self.text(h.id, key) or h.text) if h.kind == "verse" else h
-                for h in hits]
+            return tuple(hits)
+        return tuple(dataclasses.replace(h, text=self.text(h.id, key) or h.text) if h.kind == "verse" else h
+                     for h in hits)
 
     def retext_lookup(self, found: dict, key: str | None = "") -> dict:
         """A `bible.lookup` result with each verse's text in the translation (ids and references unchanged)."""

@@ -7,7 +7,7 @@ import sys
 import time
 
 from pastor.config import get_settings
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 
 
 def _dump(data) -> None:
@@ -78,19 +78,19 @@ def _adapter_line(engine) -> str:
 # -- search --------------------------------------------------------------------------------------
 def cmd_search(args) -> int:
     engine = _engine()
-    result = engine.retriever.search(args.question, k=args.k, source=args.source).as_dict()
+    result = engine.retriever.search(args.question, k=args.k, source=args.source)
     if args.json:
-        _dump({"mode": result["mode"], "reason": result["reason"], "results": result["results"]})
+        _dump({"mode": result.mode, "reason": result.reason, "results": [_hit(s) for s in result.results]})
         return 0
-    print(f"modo: {result['mode']} — {result['reason']}")
-    for i, hit in enumerate(result["results"], 1):
-        print(f"{i}. {hit['reference']} ({hit['score']:.4f}) {hit['text']}")
+    print(f"modo: {result.mode} — {result.reason}")
+    for i, hit in enumerate(result.results, 1):
+        print(f"{i}. {hit.reference} ({hit.score:.4f}) {hit.text}")
     return 0
 
 
 # -- eval ----------------------------------------------------------------------------------------
 def cmd_eval(args) -> int:
-    from pastor.search.evaluation import QuestionSetError, evaluate_modes, format_table, load_questions
+    from pastor.search.evaluation import QuestionSetError, eval_modes, evaluate_modes, format_table, load_questions
     try:
         questions = load_questions(args.file)  # before loading the engine: a bad file fails fast
     except QuestionSetError as exc:
@@ -123,32 +123,6 @@ def _fold_adapters(engine, path, questions):
     return fold_adapters(engine.retriever, questions)
 
 
-# Each signal alone (no diversity step), then everything fused.
-SINGLE = {"vector": dict(use_lexical=False, use_topics=False),
-          "lexical": dict(use_vectors=False, use_topics=False),
-          "topic": dict(use_vectors=False, use_lexical=False)}
-ABLATION = {"hybrid − temas": dict(use_topics=False),
-            "hybrid − diversidade": dict(diversify=False),
-            "hybrid − adaptador": dict(use_adapter=False)}
-
-
-def eval_modes(retriever, k: int, ablation: bool = False, adapters: dict | None = None) -> dict:
-    """Ranking functions per mode for `evaluate_modes`: fused, each signal alone, ablations.
-    `adapters` (question → query adapter) replaces the retriever's adapter per question."""
-    def ranked(**flags):
-        def search(q):
-            if adapters is not None:
-                retriever.adapter = adapters[q]
-            return [h.id for h in retriever.search(q, k=k, gated=False, **flags).results]
-        return search
-
-    modes = {"hybrid": ranked()}
-    modes.update({name: ranked(**flags, diversify=False) for name, flags in SINGLE.items()})
-    if ablation:
-        modes.update({name: ranked(**flags) for name, flags in ABLATION.items()})
-    return modes
-
-
 # -- ask -----------------------------------------------------------------------------------------
 def cmd_ask(args) -> int:
     from pastor.answer.checks import InputError
@@ -163,14 +137,29 @@ def cmd_ask(args) -> int:
     except (InputError, ProviderError) as exc:
         print(f"erro: {getattr(exc, 'user_message', None) or exc}", file=sys.stderr)
         return 2
+    turn = result.result
     if args.json:
-        _dump({key: result[key] for key in ("turn_id", "mode", "reason", "answer", "citations",
-                                            "removed_citations", "sources", "provider", "model")})
+        _dump({"turn_id": result.turn_id, "mode": turn.mode, "reason": turn.reason, "answer": result.answer,
+               "notes": list(turn.notes), "citations": list(turn.citations),
+               "removed_citations": list(turn.removed_citations),
+               "sources": [{"id": s.id, "reference": s.reference, "text": s.text, "score": round(s.score, 6),
+                            "cited": s.cited, "kind": s.kind} for s in turn.sources],
+               "provider": result.provider, "model": result.model})
     else:
-        print(result["answer"])
-        print(f"\n[modo: {result['mode']}; fontes: {', '.join(s['reference'] for s in result['sources'])}]")
+        print("\n\n".join([result.answer, *turn.notes]))
+        print(f"\n[modo: {turn.mode}; fontes: {', '.join(s.reference for s in turn.sources)}]")
     # The answer is printed either way; the status tells a script that the model did not answer.
-    return 1 if result.get("error") or result["mode"] == Mode.PROVIDER_UNAVAILABLE else 0
+    return 1 if turn.error or turn.mode == Mode.PROVIDER_UNAVAILABLE else 0
+
+
+def _hit(source) -> dict:
+    """One search hit as the CLI prints it: fused score, then rank and score in each registered signal."""
+    from pastor.search.signals import NAMES
+    hit = {"id": source.id, "reference": source.reference, "text": source.text, "score": round(source.score, 6)}
+    for name in NAMES:
+        score = source.score_in(name)
+        hit[f"{name}_rank"], hit[f"{name}_score"] = source.rank_in(name), None if score is None else round(score, 6)
+    return {**hit, "kind": source.kind}
 
 
 def register_chat(sub) -> None:

@@ -100,11 +100,11 @@ def train(retriever, questions: Sequence[dict], training: Training = Training(),
 
 
 def _examples(retriever, questions: Sequence[dict]) -> tuple[np.ndarray, list[list[int]], np.ndarray]:
-    """The questions embedded exactly as a search embeds them (`Retriever.query_vector`), their gold
-    verses as rows of the verse matrix, and that matrix."""
-    ids, verses = verse_matrix(retriever.index.vectors.ids, retriever.index.vectors.matrix)
+    """The questions embedded exactly as a search embeds them (the retriever's `QueryEncoder`), their
+    gold verses as rows of the verse matrix (of the vector signal), and that matrix."""
+    ids, verses = verse_matrix(*retriever.signal("vector").rows())
     row = {doc_id: i for i, doc_id in enumerate(ids)}
-    vectors = np.array([retriever.query_vector(q["question"]) for q in questions], dtype=np.float32)
+    vectors = np.array([retriever.encoder.vector(q["question"]) for q in questions], dtype=np.float32)
     gold = [[row[g] for g in q["gold"] if g in row] for q in questions]
     return vectors, gold, verses
 

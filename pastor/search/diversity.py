@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from pastor.search.fusion import Hit
+from pastor.search.results import Source
 from pastor.text.fold import fold
 
 # Words that ask for a passage rather than an answer: then neighbouring verses are the point.
@@ -22,7 +22,7 @@ def chapter_of(hit_id: str) -> str | None:
     return head if sep and " " in head else None
 
 
-def spread_chapters(hits: Sequence[Hit], slots: int, per_chapter: int) -> list[Hit]:
+def spread_chapters(hits: Sequence[Source], slots: int, per_chapter: int) -> list[Source]:
     """Reorder so the first `slots` hits hold at most `per_chapter` verses of any chapter.
 
     Hits pushed out keep their order after the chosen ones (nothing is dropped), and if the list

@@ -42,7 +42,7 @@ class Engine:
     # -- loading ---------------------------------------------------------------------------------
     def load(self) -> "Engine":
         """Corpus, extra translations, BM25 and prominence; raises CorpusError if no corpus."""
-        from pastor.search.retrieval import Retriever
+        from pastor.search.assembly import SearchResources, retriever_from_settings
         self.bible = load_bible(self.settings.corpus)
         # The default extra is Bíblia Livre; when it is also the main text it adds nothing.
         self.extras = [b for b in map(load_bible, self.settings.extra_corpora) if b.sha256 != self.bible.sha256]
@@ -53,14 +53,9 @@ class Engine:
         self._load_embedder()
         self.topics = self._load_topics()
         self._load_docs()
-        self.retriever = Retriever(
-            self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical,
-            prominence=self.prominence, prominence_weight=self.settings.prominence_weight,
-            rrf_k=self.settings.rrf_k, candidates=self.settings.candidates,
-            lexical_weight=self.settings.lexical_weight, modernize=self.settings.modernize,
-            smalltalk=_smalltalk(), extra_sources=[self.docs] if self.docs is not None else [],
-            topics=self.topics, topic_weight=self.settings.topic_weight, per_chapter=self.settings.per_chapter,
-            adapter_weight=self.settings.adapter_weight)
+        self.retriever = retriever_from_settings(self.settings, SearchResources(
+            self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical, topics=self.topics,
+            prominence=self.prominence, documents=[self.docs] if self.docs is not None else []))
         self.retriever.adapter = self.load_adapter(train=False)
         return self
 

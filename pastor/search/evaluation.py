@@ -193,6 +193,30 @@ def evaluate_modes(searchers: Mapping[str, Callable[[str], list[str]]],
     return {mode: evaluate(search, questions, k) for mode, search in searchers.items()}
 
 
+def eval_modes(retriever, k: int, ablation: bool = False, adapters: Mapping | None = None) -> dict[str, Callable]:
+    """Ranking functions per mode for `evaluate_modes`, from the retriever's signals: fused, each signal
+    alone (no diversity step), and with `ablation` the hybrid without each optional signal, without the
+    diversity step and without each part of a signal (the query adapter). `adapters` (question → query
+    adapter) replaces the retriever's adapter per question (cross-validation on its own training file)."""
+    names = frozenset(s.name for s in retriever.signals)
+
+    def ranked(off=frozenset(), diversify=True):
+        def search(question):
+            if adapters is not None:
+                retriever.adapter = adapters[question]
+            result = retriever.search(question, k=k, gated=False, off=frozenset(off), diversify=diversify)
+            return [source.id for source in result.results]
+        return search
+
+    modes = {"hybrid": ranked()}
+    modes.update({s.name: ranked(names - {s.name}, diversify=False) for s in retriever.signals})
+    if ablation:
+        modes.update({f"hybrid − {s.label}": ranked({s.name}) for s in retriever.signals if s.optional})
+        modes["hybrid − diversidade"] = ranked(diversify=False)
+        modes.update({f"hybrid − {label}": ranked({part}) for s in retriever.signals for part, label in s.parts})
+    return modes
+
+
 # --- Report --------------------------------------------------------------------------------
 
 def format_table(results: Mapping[str, Mapping]) -> str:

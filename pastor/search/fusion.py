@@ -1,73 +1,52 @@
-"""The scored hit that travels from fusion to the API, and reciprocal rank fusion of ranked lists."""
+"""Weighted reciprocal rank fusion of the signals' ranked lists into `Source`s."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
 
-# The ranked lists a hit can come from; each has a `<name>_rank` and `<name>_score` on `Hit`.
-SIGNALS = ("vector", "lexical", "topic")
-
-
-@dataclass
-class Hit:
-    """One search result: fused score, where it ranked in each signal, and (once resolved) its text."""
-
-    id: str
-    reference: str = ""
-    text: str = ""
-    score: float = 0.0
-    vector_rank: int | None = None
-    vector_score: float | None = None
-    lexical_rank: int | None = None
-    lexical_score: float | None = None
-    topic_rank: int | None = None
-    topic_score: float | None = None
-    kind: str = "verse"  # "verse" | "doc"
-    prior: float = 0.0
-
-    def as_dict(self) -> dict:
-        data = asdict(self)
-        data.pop("prior")
-        for key, value in data.items():
-            if isinstance(value, float):
-                data[key] = round(value, 6)
-        return data
-
-    def ranked_in(self, signal: str) -> bool:
-        return getattr(self, f"{signal}_rank") is not None
-
+from pastor.search.results import SignalRank, Source
 
 Ranked = Sequence[tuple[str, float]]
 
 
-def fuse(lists: Mapping[str, Ranked], *, weights: Mapping[str, float] | None = None, k: int = 60,
-         prior: Callable[[str], float] | None = None) -> list[Hit]:
-    """Fuse named ranked (id, score) lists: score = Σ w/(k + rank) + prior(id); ids de-duplicated.
+@dataclass(frozen=True)
+class Candidates:
+    """What one signal returns for one question: its name, its weight in the fusion and its ranked
+    (id, score) list; `evidence` is the list the gates read (by default the ranked list itself)."""
 
-    Ranks are 1-based; an id repeated inside one list keeps its best (first) rank. A missing
-    weight is 1."""
-    fused: dict[str, Hit] = {}
-    for signal, ranked in lists.items():
-        if signal not in SIGNALS:
-            raise ValueError(f"sinal desconhecido: {signal!r}")
-        weight = 1.0 if weights is None else weights.get(signal, 1.0)
-        for rank, (doc_id, score) in enumerate(_unique(ranked), 1):
-            hit = fused.setdefault(doc_id, Hit(doc_id))
-            setattr(hit, f"{signal}_rank", rank)
-            setattr(hit, f"{signal}_score", score)
-            hit.score += weight / (k + rank)
-    if prior is not None:
-        for hit in fused.values():
-            hit.prior = prior(hit.id)
-            hit.score += hit.prior
-    return sorted(fused.values(), key=lambda h: (-h.score, h.id))
+    signal: str
+    weight: float
+    ranked: Ranked
+    evidence: Ranked | None = None
+
+    @property
+    def for_gates(self) -> Ranked:
+        return self.ranked if self.evidence is None else self.evidence
+
+
+def fuse(lists: Iterable[Candidates], *, k: int = 60, prior: Callable[[str], float] | None = None) -> list[Source]:
+    """Fuse ranked lists: score = Σ weight/(k + rank) + prior(id); ids de-duplicated.
+
+    Ranks are 1-based; an id repeated inside one list keeps its best (first) rank."""
+    scores: dict[str, float] = {}
+    ranks: dict[str, dict[str, SignalRank]] = {}
+    for candidates in lists:
+        for rank, (doc_id, score) in enumerate(_unique(candidates.ranked), 1):
+            ranks.setdefault(doc_id, {})[candidates.signal] = SignalRank(rank, score)
+            scores[doc_id] = scores.get(doc_id, 0.0) + candidates.weight / (k + rank)
+    fused = []
+    for doc_id, score in scores.items():
+        share = prior(doc_id) if prior is not None else 0.0
+        fused.append(Source(doc_id, score=score + share if prior is not None else score, ranks=ranks[doc_id],
+                            prior=share))
+    return sorted(fused, key=lambda s: (-s.score, s.id))
 
 
 def rrf(vector: Ranked, lexical: Ranked, *, k: int = 60, prior: Callable[[str], float] | None = None,
-        vector_weight: float = 1.0, lexical_weight: float = 1.0) -> list[Hit]:
+        vector_weight: float = 1.0, lexical_weight: float = 1.0) -> list[Source]:
     """`fuse` of a vector list and a BM25 list."""
-    return fuse({"vector": vector, "lexical": lexical}, weights={"vector": vector_weight, "lexical": lexical_weight},
+    return fuse([Candidates("vector", vector_weight, vector), Candidates("lexical", lexical_weight, lexical)],
                 k=k, prior=prior)
 
 

@@ -365,6 +365,14 @@ class VerseIndex:
         """Top-n verse ids by cosine, de-duplicated across translations (best row wins)."""
         return self.vectors.vector_search(vector, n)
 
+    def scores_for(self, ids: Sequence[str], vector: np.ndarray) -> dict[str, float]:
+        """The cosine of the query to each given verse id being served (ids without a row left out)."""
+        return self.vectors.scores_for(ids, vector)
+
+    def rows(self) -> tuple[list[str], np.ndarray]:
+        """The ids and the matrix of the vectors being served (one row per verse and translation)."""
+        return self.vectors.ids, self.vectors.matrix
+
     def calibrate(self, pairs: int = 4000, seed: int = 7, vectors: VectorTable | None = None) -> dict:
         """Cosine distribution of random unrelated verse pairs (different books) of `vectors`
         (default: the ones being served)."""

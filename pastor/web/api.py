@@ -4,6 +4,7 @@
 # document each endpoint's output shape in `view_api()` (strings would show as "Any").
 import logging
 import threading
+from dataclasses import replace
 from typing import Literal
 
 import gradio as gr
@@ -11,8 +12,9 @@ import gradio as gr
 from pastor.bible.translations import UnknownTranslation
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
+from pastor.search.signals import NAMES as SIGNALS
 from pastor.web.schemas import (ChatUpdate, FeedbackResult, LookupResult, ModelStatus, ReindexResult, SearchResult, Status,
-                                plain_json)
+                                chat_json, plain_json, search_json)
 
 log = logging.getLogger("pastor.web")
 
@@ -31,12 +33,11 @@ DESCRIPTIONS = {
     "chat": ("Conversa com o Pastor Online (streaming). Cada resultado parcial é "
              "{turn_id, answer, done: false} com a resposta já validada até ali; o último tem done: true "
              "e também mode, reason, query (a pergunta usada na busca, quando reescrita), citations, "
-             "removed_citations, sources, provider, model e error. "
+             "removed_citations, sources, provider, model, error e notes (observações sobre a resposta). "
              "history: lista opcional de {role: 'user'|'assistant', content}. " + TRANSLATION_HELP),
     "search": ("Busca versículos para uma pergunta: {mode, reason, results: [{id, reference, text, score, "
-               "vector_rank, vector_score, lexical_rank, lexical_score, topic_rank, topic_score, kind}], "
-               "references, not_found}. k: 1 a 50; "
-               "source: 'all', 'bible' ou 'docs'. " + TRANSLATION_HELP),
+               + "".join(f"{name}_rank, {name}_score, " for name in SIGNALS)
+               + "kind}], references, not_found}. k: 1 a 50; source: 'all', 'bible' ou 'docs'. " + TRANSLATION_HELP),
     "lookup": ("Resolve referências bíblicas escritas no texto (ex.: 'João 3:16', 'Sl 23'): "
                "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}; "
                "reason diz por quê: livro não reconhecido, capítulo ou versículo inexistente, livro sem "
@@ -90,10 +91,7 @@ class WebAPI:
         turn = self.runtime.chat.turn(text, history, cancel, translation=translation)
         try:
             for update in turn:
-                if update.done:
-                    yield plain_json(update.as_dict())
-                else:
-                    yield {"turn_id": update.turn_id, "answer": update.answer, "done": False}
+                yield chat_json(update)
         finally:
             # Runs when the client cancels or goes away too: the model's stream is closed.
             cancel.set()
@@ -109,9 +107,10 @@ class WebAPI:
         self._available()
         translation = self._translation(translation)
         self._rate_limit(request, self.runtime.limiters["search"])
-        found = self.runtime.engine.retriever.search(question, k=k, source=source)
-        found.results = self.runtime.engine.translations.retext(found.results, translation)
-        return plain_json(found.as_dict())
+        engine = self.runtime.engine
+        found = engine.retriever.search(question, k=k, source=source)
+        found = replace(found, results=engine.translations.retext(found.results, translation))
+        return plain_json(search_json(found))
 
     def lookup(self, text: str, request: gr.Request = None, translation: str = "") -> LookupResult:
         """Resolve Bible references written in the text (capped: see `bible.lookup`); a chapter comes whole.

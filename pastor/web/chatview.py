@@ -4,10 +4,13 @@ label, the mode line and the copy text. Everything from the model or the corpus 
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from pastor.answer.chat import INTERRUPTED_NOTE
+from pastor.answer.modes import Mode
 from pastor.bible.references import find_references
 from pastor.documents.refs import DOC_REF_PATTERN
+from pastor.search.results import Source
 from pastor.text.canonical import canonical
 from pastor.web.render import MODE_LABELS, escape, one_line
 
@@ -42,20 +45,6 @@ def _cite(shown: str, target: str | None) -> str:
 
 
 # -- answers ---------------------------------------------------------------------------------------
-def cited_ids(citations) -> set[str]:
-    """Verse ids of the citations, given either as ids (`JHN 3:16`) or references (`João 3:16`)."""
-    ids: set[str] = set()
-    for citation in citations or ():
-        citation = str(citation).strip()
-        if re.fullmatch(r"[1-4]?[A-Z]{2,3} \d+:\d+", citation):
-            ids.add(citation)
-            continue
-        for match in find_references(citation):
-            if match.reference is not None and not match.error:
-                ids.update(match.reference.verse_ids())
-    return ids
-
-
 def _spans(answer: str, wanted: set[str] | None):
     """(start, end, verse or document ids, label) of each reference to mark, in order, without
     overlaps. References are read on the canonical view (as the validator reads them), so a
@@ -78,14 +67,16 @@ def _spans(answer: str, wanted: set[str] | None):
     return spans
 
 
-def answer_html(answer: str, sources=(), turn_id: str = "", citations=None) -> str:
+def answer_html(answer: str, sources: Sequence[Source] = (), turn_id: str = "", final: bool = False) -> str:
     """The answer escaped, each supported citation shown in its reference's own form and linked to
     its entry in the sources: the only links an answer has.
 
-    With `citations` None (while streaming) every valid reference is marked: the streamed text is
-    already validated. A reference the chat service set in bold loses the bold (a citation is not emphasis)."""
-    wanted = None if citations is None else cited_ids(citations)
-    known = {s.get("id") for s in sources or ()}
+    Which sources are cited comes from the turn (the validator's verdict), never from this text: once
+    `final`, only references to cited sources are marked; while streaming every valid reference is
+    (the streamed text is already validated). A reference the chat service set in bold loses the bold
+    (a citation is not emphasis)."""
+    wanted = {s.id for s in sources if s.cited} if final else None
+    known = {s.id for s in sources}
     parts, pos = [], 0
     for start, end, ids, label in _spans(answer, wanted):
         if answer[max(0, start - 2):start] == "**" and answer[end:end + 2] == "**":
@@ -97,19 +88,23 @@ def answer_html(answer: str, sources=(), turn_id: str = "", citations=None) -> s
     return "".join(parts)
 
 
-def copy_text(answer: str, sources) -> str:
-    """What "Copiar" puts on the clipboard: the answer as plain text, then the cited passages."""
-    text = answer.replace("**", "").strip()
-    cited = [s for s in sources or () if s.get("cited")]
+def notes_html(notes: Sequence[str]) -> str:
+    """The turn's notes (keyword search only, references left out, no citation kept), under the answer."""
+    return "\n\n".join(f"_({escape(one_line(note))})_" for note in notes)
+
+
+def copy_text(answer: str, sources: Sequence[Source], notes: Sequence[str] = ()) -> str:
+    """What "Copiar" puts on the clipboard: the answer as plain text, its notes, then the cited passages."""
+    text = "\n\n".join([answer.replace("**", "").strip(), *notes]).strip()
+    cited = [s for s in sources if s.cited]
     if cited:
-        text += "\n\nReferências:\n" + "\n".join(f"- {one_line(s.get('reference', ''))}: {one_line(s.get('text', ''))}"
-                                                 for s in cited)
+        text += "\n\nReferências:\n" + "\n".join(f"- {one_line(s.reference)}: {one_line(s.text)}" for s in cited)
     return text
 
 
-def actions_html(answer: str, sources) -> str:
+def actions_html(answer: str, sources: Sequence[Source], notes: Sequence[str] = ()) -> str:
     """The copy button under a final answer; the text it copies rides along, hidden, as escaped HTML."""
-    hidden = escape(copy_text(answer, sources)).replace("\n", "<br>")
+    hidden = escape(copy_text(answer, sources, notes)).replace("\n", "<br>")
     return ('<div class="pastor-actions"><button type="button" class="pastor-copy" '
             'title="Copiar a resposta com as referências">'
             f'📋 Copiar</button><span class="pastor-copytext" aria-hidden="true">{hidden}</span></div>')
@@ -123,53 +118,53 @@ def relevance(score: float, low: float, high: float) -> str:
     return next(label for floor, label in RELEVANCE if place >= floor)
 
 
-def sources_html(sources: list[dict], turn_id: str = "", credits=()) -> str:
+def sources_html(sources: Sequence[Source], turn_id: str = "", credits=()) -> str:
     """The passages consulted, cited first: each an HTML block, so a document's `#` or `*` stays text."""
     if not sources:
         return "_Nenhuma fonte consultada nesta resposta._"
-    scores = [float(s.get("score") or 0) for s in sources]
-    ordered = sorted(sources, key=lambda s: not s.get("cited"))
+    scores = [round(s.score, 6) for s in sources]
+    ordered = sorted(sources, key=lambda s: not s.cited)
     blocks = [_source_block(s, turn_id, min(scores), max(scores)) for s in ordered]
     blocks += [f"<small>{escape(c)}</small>" for c in credits]
     return "\n\n".join(blocks)
 
 
-def _source_block(source: dict, turn_id: str, low: float, high: float) -> str:
-    icon = "📄" if source.get("kind") == "doc" else "📖"
-    score = float(source.get("score") or 0)
+def _source_block(source: Source, turn_id: str, low: float, high: float) -> str:
+    icon = "📄" if source.kind == "doc" else "📖"
+    score = round(source.score, 6)
     label = relevance(score, low, high)
     number = f"{score:.4f}".replace(".", ",")
     tip = _attr(f"pontuação da busca {number}; relevância comparada às outras fontes desta resposta")
-    cited = ('<span class="pastor-cited">✅ citado na resposta</span>' if source.get("cited")
+    cited = ('<span class="pastor-cited">✅ citado na resposta</span>' if source.cited
              else '<span class="pastor-uncited">não citado</span>')
-    return (f'<div class="pastor-source {anchor(turn_id, source.get("id", ""))}">'
-            f'<b class="pastor-ref">{icon} {escape(one_line(source.get("reference", "")))}</b> · '
+    return (f'<div class="pastor-source {anchor(turn_id, source.id)}">'
+            f'<b class="pastor-ref">{icon} {escape(one_line(source.reference))}</b> · '
             f'<span class="pastor-rel pastor-rel-{label}" title="{tip}">relevância {label}</span> · {cited}'
-            f'<br><span class="pastor-quote">{escape(one_line(source.get("text", "")))}</span>'
+            f'<br><span class="pastor-quote">{escape(one_line(source.text))}</span>'
             f'{context_link(source)}</div>')
 
 
-def context_link(source: dict) -> str:
+def context_link(source: Source) -> str:
     """A verse's "ler o capítulo": the page script (assets/reader.js) opens its chapter in the page.
     The verse id rides in the fragment, as Gradio's sanitiser keeps `href` but drops data attributes."""
-    found = re.fullmatch(r"([1-4]?[A-Z]{2,3}) (\d+):(\d+)", str(source.get("id", "")))
-    if source.get("kind", "verse") != "verse" or not found:
+    found = re.fullmatch(r"([1-4]?[A-Z]{2,3}) (\d+):(\d+)", source.id)
+    if source.kind != "verse" or not found:
         return ""
     return (f' <a class="pastor-context" href="#ler-{"-".join(found.groups())}" '
             'title="Ler o capítulo com este versículo em destaque">📜 ler o capítulo</a>')
 
 
-def sources_title(sources: list[dict]) -> str:
-    cited = sum(1 for s in sources if s.get("cited"))
+def sources_title(sources: Sequence[Source]) -> str:
+    cited = sum(1 for s in sources if s.cited)
     return f"📖 Fontes consultadas ({len(sources)}; {cited} citada{'s' if cited != 1 else ''})"
 
 
 # -- the line under the chat ------------------------------------------------------------------------------
-def mode_text(mode: str) -> str:
+def mode_text(mode: Mode | str) -> str:
     return f"Modo: {MODE_LABELS.get(mode, mode or '—')}"
 
 
-def mode_html(mode: str, reason: str = "", query: str = "") -> str:
+def mode_html(mode: Mode | str, reason: str = "", query: str = "") -> str:
     """The mode in plain words, the rewritten search discreetly, the technical reason as a tooltip."""
     if not mode:
         return ""

@@ -6,9 +6,9 @@ import logging
 
 import gradio as gr
 
-from pastor.answer.chat import LEXICAL_NOTE, InputError
+from pastor.answer.chat import InputError
 from pastor.web import chatview, render
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 
@@ -44,14 +44,16 @@ def plain_messages(messages) -> list[dict]:
 
 
 def answer_markdown(update, pending: bool) -> str:
-    """What the chat shows for an update: escaped, citations linked, a waiting line before text."""
-    if update.error and not update.error.get("partial") and update.error.get("type") != "cancelled":
+    """What the chat shows for an update: escaped, citations linked, its notes, a waiting line before text."""
+    result = update.result
+    if result.error and not result.error.partial and result.error.type != "cancelled":
         return "⚠️ " + render.escape(update.answer)
-    text = chatview.answer_html(update.answer, update.sources, update.turn_id,
-                                update.citations if update.done else None)
+    text = chatview.answer_html(update.answer, result.sources, update.turn_id, final=update.done)
+    if result.notes:
+        text = (text.rstrip() + "\n\n" if text.strip() else "") + chatview.notes_html(result.notes)
     if pending:
         text = (text.rstrip() + "\n\n" if text.strip() else "") + chatview.PREPARING
-    if update.mode == Mode.CRISIS:
+    if result.mode == Mode.CRISIS:
         text = chatview.CRISIS_MARK + text
     return text
 
@@ -148,33 +150,33 @@ class Handlers:
             runtime.turns.end(session, cancel)
 
     def _final(self, update, text: str, display: list[dict], answer_at: int, convo: dict):
+        result = update.result
         shown = answer_markdown(update, False)
-        if not update.error or update.error.get("partial"):
-            shown += "\n\n" + chatview.actions_html(update.answer, update.sources)
+        if not result.error or result.error.partial:
+            shown += "\n\n" + chatview.actions_html(update.answer, result.sources, result.notes)
         display[answer_at] = _assistant(shown)
-        if update.sources:
+        if result.sources:
             display.append(self._sources_message(update))
         history = list(convo["history"])
-        if not update.error and update.mode != Mode.PROVIDER_UNAVAILABLE:
-            # Neither the keyword-search note nor a verses-only answer is the model's side of the conversation.
-            answer = update.answer.removeprefix(LEXICAL_NOTE)
-            history += [{"role": "user", "content": text}, {"role": "assistant", "content": answer}]
-        elif update.mode == Mode.PROVIDER_UNAVAILABLE:
+        if not result.error and result.mode != Mode.PROVIDER_UNAVAILABLE:
+            # A verses-only answer is not the model's side of the conversation (notes never are: they are apart).
+            history += [{"role": "user", "content": text}, {"role": "assistant", "content": update.answer}]
+        elif result.mode == Mode.PROVIDER_UNAVAILABLE:
             # The question alone, unanswered: a follow-up is searched with it (the model's prompt drops it).
             history.append({"role": "user", "content": text})
         keep = 2 * self.runtime.settings.history_turns
         turn_ids = {**convo["turn_ids"], answer_at: update.turn_id}
-        if update.sources:
+        if result.sources:
             turn_ids[answer_at + 1] = update.turn_id
         convo = {**convo, "history": history[-keep:] if keep else [], "turn_ids": turn_ids, "last": text}
-        mode = chatview.mode_html(update.mode, update.reason, update.query)
+        mode = chatview.mode_html(result.mode or "", result.reason, result.query)
         return list(display), gr.skip(), mode, gr.skip(), convo
 
     def _sources_message(self, update) -> dict:
         """The sources of a turn as the collapsible message under its answer."""
-        sources = chatview.sources_html(update.sources, update.turn_id, self.runtime.attributions())
-        return {"role": "assistant", "content": sources,
-                "metadata": {"title": chatview.sources_title(update.sources), "status": "done"}}
+        sources = update.result.sources
+        return {"role": "assistant", "content": chatview.sources_html(sources, update.turn_id, self.runtime.attributions()),
+                "metadata": {"title": chatview.sources_title(sources), "status": "done"}}
 
     def respond_example(self, chat: list, convo: dict, data: gr.SelectData, request: gr.Request,
                         translation: str = ""):
@@ -198,7 +200,7 @@ class Handlers:
         if display and display[-1]["role"] == "assistant" and "metadata" not in display[-1]:
             shown = display[-1]["content"].replace(chatview.PREPARING, "").rstrip()
             display[-1] = _assistant((shown + "\n\n" if shown else "") + chatview.INTERRUPTED)
-            if update is not None and update.sources:
+            if update is not None and update.result.sources:
                 display.append(self._sources_message(update))
         return display
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 
 MODE_LABELS = {
     Mode.RAG: "busca semântica",

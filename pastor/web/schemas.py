@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, Optional, TypedDict
+
+from pastor.answer.turn import TurnError, TurnUpdate
+from pastor.search.results import SearchResult as Search, Source as FoundSource
+from pastor.search.signals import NAMES as SIGNALS
 
 # gradio_client treats any dict with a string "path" as a file to download (a 403 from /status
 # when documents are on); outputs carry file names under "file" instead.
@@ -33,21 +37,16 @@ class ChatUpdate(TypedDict, total=False):
     sources: list[Source]
     provider: str
     model: str
-    error: dict[str, str] | None
+    error: dict[str, Any] | None
+    notes: list[str]  # Portuguese notes about the answer (keyword search only, references left out…)
 
 
-class SearchHit(TypedDict):
-    id: str
-    reference: str
-    text: str
-    score: float
-    vector_rank: int | None
-    vector_score: float | None
-    lexical_rank: int | None
-    lexical_score: float | None
-    topic_rank: int | None
-    topic_score: float | None
-    kind: str
+# One rank and one score per registered signal (`vector_rank`, `vector_score`, …): a new signal shows
+# up here, in the API's description and in the evaluation table without another edit.
+SearchHit = TypedDict("SearchHit", {
+    "id": str, "reference": str, "text": str, "score": float,
+    **{f"{name}_{part}": Optional[kind] for name in SIGNALS for part, kind in (("rank", int), ("score", float))},
+    "kind": str})
 
 
 class NotFound(TypedDict):
@@ -142,6 +141,47 @@ class FeedbackResult(TypedDict):
     ok: bool
     turn_id: str
     rating: str
+
+
+# -- the one place the API's shapes are built from the typed results ------------------------------------
+def source_json(source: FoundSource) -> Source:
+    return {"id": source.id, "reference": source.reference, "text": source.text, "score": round(source.score, 6),
+            "cited": source.cited, "kind": source.kind}
+
+
+def hit_json(source: FoundSource) -> SearchHit:
+    hit = {"id": source.id, "reference": source.reference, "text": source.text, "score": round(source.score, 6)}
+    for name in SIGNALS:
+        score = source.score_in(name)
+        hit[f"{name}_rank"] = source.rank_in(name)
+        hit[f"{name}_score"] = round(score, 6) if score is not None else None
+    hit["kind"] = source.kind
+    return hit
+
+
+def search_json(result: Search) -> SearchResult:
+    return {"mode": result.mode, "reason": result.reason, "results": [hit_json(s) for s in result.results],
+            "references": list(result.references),
+            "not_found": [{"text": n.text, "reason": n.reason} for n in result.not_found], "note": result.note}
+
+
+def error_json(error: TurnError | None) -> dict[str, Any] | None:
+    if error is None:
+        return None
+    return {"type": error.type, "message": error.message, "provider": error.provider, "partial": error.partial}
+
+
+def chat_json(update: TurnUpdate) -> ChatUpdate:
+    """A partial update: turn_id, answer and done; the final one: every key."""
+    if not update.done:
+        return {"turn_id": update.turn_id, "answer": update.answer, "done": False}
+    result = update.result
+    return plain_json({
+        "turn_id": update.turn_id, "answer": update.answer, "done": True, "mode": result.mode or "",
+        "reason": result.reason, "query": result.query, "citations": list(result.citations),
+        "removed_citations": list(result.removed_citations), "sources": [source_json(s) for s in result.sources],
+        "provider": update.provider, "model": update.model, "error": error_json(result.error),
+        "notes": list(result.notes)})
 
 
 def plain_json(value):

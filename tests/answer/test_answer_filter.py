@@ -5,15 +5,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from pastor.search.results import Source
 from pastor.answer.leaks import LEAK_WORDS, LeakFilter, words
 from pastor.answer.markers import SourceMarkers
 from pastor.answer.pipeline import AnswerFilter, filter_answer, private_instructions
 from pastor.answer.prompts import SELF_DESCRIPTION, SYSTEM_PROMPT, build_messages
 from tests.answer.test_security_citations import BYPASSES, appears
 
-SOURCES = [{"id": "JHN 3:16", "reference": "João 3:16", "kind": "verse", "text": "Porque Deus amou o mundo"},
-           {"id": "PSA 23:1", "reference": "Salmos 23:1", "kind": "verse", "text": "O Senhor é o meu pastor"},
-           {"id": "estatuto.md#p0-c3", "reference": "estatuto.md#p0-c3", "kind": "doc", "text": "A sede fica"}]
+SOURCES = [Source(id="JHN 3:16", reference="João 3:16", kind="verse", text="Porque Deus amou o mundo"),
+           Source(id="PSA 23:1", reference="Salmos 23:1", kind="verse", text="O Senhor é o meu pastor"),
+           Source(id="estatuto.md#p0-c3", reference="estatuto.md#p0-c3", kind="doc", text="A sede fica")]
 SYSTEM = build_messages("rag", "oi", SOURCES, history_turns=0)[0]
 PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 chunkings = st.lists(st.integers(1, 13), min_size=1, max_size=20)
@@ -52,7 +53,7 @@ class TestSourceMarkers:
     ])
     @pytest.mark.parametrize("size", [1, 3, 11])
     def test_a_marker_becomes_the_sources_own_reference(self, written, shown, size):
-        refs = [s["reference"] for s in SOURCES]
+        refs = [s.reference for s in SOURCES]
         assert streamed(lambda: SourceMarkers(refs), written, [size])[0] == shown
 
     def test_a_marker_is_a_supported_citation_on_the_page(self):

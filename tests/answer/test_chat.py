@@ -8,6 +8,9 @@ import threading
 
 import pytest
 
+from pastor.answer.turn import TurnError, TurnResult, TurnUpdate
+from pastor.search.results import Source
+from pastor.web.schemas import source_json
 from pastor.answer import prompts, safety
 from pastor.answer.chat import INTERRUPTED_NOTE, CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError
 from pastor.wiring import build_chat
@@ -90,13 +93,13 @@ class TestInventedReferences:
         provider.enqueue("Em João 3:16 lemos que Deus amou o mundo. Veja também João 3:17 e Hezequias 3:16. "
                          "Medite em João 3:16-18 com calma. Deus ama você (João 3:16).")
         answers, final = run(chat, JOHN)
-        assert final.mode == "reference"
-        assert [s["id"] for s in final.sources] == ["JHN 3:16"]
+        assert final.result.mode == "reference"
+        assert [s.id for s in final.result.sources] == ["JHN 3:16"]
         for invented in ("3:17", "Hezequias", "3:16-18"):
             assert invented not in final.answer
         assert final.answer.count("João 3:16") == 2
-        assert final.citations == ["João 3:16"]
-        assert set(final.removed_citations) == {"João 3:17", "Hezequias 3:16", "João 3:16-18"}
+        assert final.result.citations == ["João 3:16"]
+        assert set(final.result.removed_citations) == {"João 3:17", "Hezequias 3:16", "João 3:16-18"}
         assert NO_ANCHOR_NOTE not in final.answer
         # No invented reference is ever shown, not even for a moment while streaming.
         assert not any("3:17" in a or "Hezequias" in a for a in answers)
@@ -107,22 +110,22 @@ class TestInventedReferences:
         _, final = run(chat, PETER)
         assert "Mateus 18:22-23" not in final.answer
         assert "(Mateus 18:21-22)" in final.answer and "(Mateus 18:22)" in final.answer
-        assert final.citations == ["Mateus 18:21-22", "Mateus 18:22"]
-        assert final.removed_citations == ["Mateus 18:22-23"]
+        assert final.result.citations == ["Mateus 18:21-22", "Mateus 18:22"]
+        assert final.result.removed_citations == ["Mateus 18:22-23"]
 
     def test_sources_cited_are_marked_and_listed_first(self, chat, provider):
         provider.enqueue("Jesus respondeu: setenta vezes sete (Mateus 18:22).")
         _, final = run(chat, PETER)
-        assert [(s["id"], s["cited"]) for s in final.sources] == [("MAT 18:22", True), ("MAT 18:21", False)]
-        assert all(set(s) == {"id", "reference", "text", "score", "cited", "kind"} for s in final.sources)
+        assert [(s.id, s.cited) for s in final.result.sources] == [("MAT 18:22", True), ("MAT 18:21", False)]
+        assert all(set(source_json(s)) == {"id", "reference", "text", "score", "cited", "kind"} for s in final.result.sources)
 
     def test_note_when_nothing_supported_remains(self, chat, provider):
         provider.enqueue("Como diz João 3:17, Deus cuida de você.")
         _, final = run(chat, JOHN)
         assert "3:17" not in final.answer
-        assert final.answer.endswith(NO_ANCHOR_NOTE)
-        assert final.citations == [] and final.removed_citations == ["João 3:17"]
-        assert [s["cited"] for s in final.sources] == [False]
+        assert final.result.notes == [NO_ANCHOR_NOTE] and NO_ANCHOR_NOTE not in final.answer
+        assert final.result.citations == [] and final.result.removed_citations == ["João 3:17"]
+        assert [s.cited for s in final.result.sources] == [False]
 
     def test_document_reference_survives_and_an_invented_one_goes(self, chat, chat_engine, provider):
         docs = [h for h in chat_engine.retriever.search(CHURCH, k=chat.top_k).results if h.kind == "doc"]
@@ -130,20 +133,19 @@ class TestInventedReferences:
         provider.enqueue(f"A igreja tem sede em Vale Sereno ({real}). Veja também estatuto.md#p9-c9.")
         _, final = run(chat, CHURCH)
         assert real in final.answer and "estatuto.md#p9-c9" not in final.answer
-        assert final.citations == [real] and final.removed_citations == ["estatuto.md#p9-c9"]
-        cited = [s for s in final.sources if s["cited"]]
-        assert [(s["id"], s["kind"]) for s in cited] == [(real, "doc")]
-        assert final.sources[0]["id"] == real
+        assert final.result.citations == [real] and final.result.removed_citations == ["estatuto.md#p9-c9"]
+        cited = [s for s in final.result.sources if s.cited]
+        assert [(s.id, s.kind) for s in cited] == [(real, "doc")]
+        assert final.result.sources[0].id == real
         assert NO_ANCHOR_NOTE not in final.answer
 
     def test_a_document_reference_is_matched_whole(self):
-        from pastor.answer.chat import TurnUpdate, _mark_cited
-        sources = [{"id": f"estatuto.md#p0-c{i}", "reference": f"estatuto.md#p0-c{i}", "text": "…", "score": 0.1,
-                    "cited": False, "kind": "doc"} for i in (1, 12)]
-        update = TurnUpdate("t", "Veja o estatuto (estatuto.md#p0-c12).", sources=sources)
-        _mark_cited(update)
-        assert [(s["id"], s["cited"]) for s in update.sources] == [("estatuto.md#p0-c12", True),
-                                                                   ("estatuto.md#p0-c1", False)]
+        from pastor.answer.pipeline import AnswerFilter
+        sources = [Source(f"estatuto.md#p0-c{i}", f"estatuto.md#p0-c{i}", "…", "doc", 0.1) for i in (1, 12)]
+        checked = AnswerFilter("", sources)
+        checked.feed("Veja o estatuto (estatuto.md#p0-c12).")
+        checked.finish()
+        assert checked.cited_ids == {"estatuto.md#p0-c12"}  # the validator's verdict marks the sources
 
     def test_sources_reach_the_model_inside_the_data_markers(self, chat, provider):
         provider.enqueue("Deus amou o mundo (João 3:16).")
@@ -159,20 +161,20 @@ class TestModes:
     def test_no_evidence_makes_no_model_call(self, chat, provider):
         _, final = run(chat, OFF_TOPIC)
         assert provider.calls == 0
-        assert (final.mode, final.answer, final.sources) == ("no_evidence", prompts.NO_EVIDENCE_MESSAGE, [])
-        assert final.reason
+        assert (final.result.mode, final.answer, final.result.sources) == ("no_evidence", prompts.NO_EVIDENCE_MESSAGE, [])
+        assert final.result.reason
 
     def test_missing_reference_makes_no_model_call(self, chat, provider):
         _, final = run(chat, "o que diz João 3:17?")
         assert provider.calls == 0
-        assert final.mode == "no_evidence" and "não existe" in final.reason
+        assert final.result.mode == "no_evidence" and "não existe" in final.result.reason
         assert final.answer == prompts.NO_EVIDENCE_MESSAGE
 
     def test_conversational_turn_is_one_call_without_sources(self, chat, provider):
         provider.enqueue("Bom dia! Estou aqui para conversar e orar com você.")
         _, final = run(chat, "Bom dia, pastor!")
         assert provider.calls == 1
-        assert final.mode == "conversational" and final.sources == []
+        assert final.result.mode == "conversational" and final.result.sources == []
         sent = provider.last_system + "".join(m["content"] for m in provider.last_messages)
         assert "[FONTE" not in sent and "INÍCIO DAS FONTES" not in sent
         assert provider.last_messages[-1]["content"] == "Bom dia, pastor!"
@@ -181,26 +183,26 @@ class TestModes:
     @pytest.mark.parametrize("message", ["quem é você?", "kkkkk", "olá, pode me ajudar?", "não entendi"])
     def test_questions_about_the_assistant_are_conversation(self, chat, provider, message):
         _, final = run(chat, message)
-        assert final.mode == "conversational" and final.sources == [] and provider.calls == 1
+        assert final.result.mode == "conversational" and final.result.sources == [] and provider.calls == 1
 
     def test_without_a_model_conversation_gets_the_self_description(self, chat_engine):
         provider = NoneProvider()
         _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), "quem é você?")
-        assert (final.mode, final.answer, provider.calls) == ("conversational", prompts.SELF_DESCRIPTION, 0)
+        assert (final.result.mode, final.answer, provider.calls) == ("conversational", prompts.SELF_DESCRIPTION, 0)
         assert NO_ANCHOR_NOTE not in final.answer
 
     def test_rag_turn_with_the_echo_model(self, chat, provider):
         _, final = run(chat, FORGIVE)
-        assert final.mode == "rag" and provider.calls == 1
-        assert final.citations and final.removed_citations == []
-        assert final.sources[0]["cited"] is True
+        assert final.result.mode == "rag" and provider.calls == 1
+        assert final.result.citations and final.result.removed_citations == []
+        assert final.result.sources[0].cited is True
 
     def test_lexical_note_while_vectors_are_not_ready(self, tmp_path, provider):
         engine = load_engine(settings_for(tmp_path / "data"), HashEmbedder(), index=False)
         provider.enqueue("Jesus disse: setenta vezes sete (Mateus 18:22).")
         _, final = run(ChatService(engine.retriever, engine.bible, provider), FORGIVE)
-        assert final.mode == "lexical_fallback"
-        assert final.answer.startswith(LEXICAL_NOTE)
+        assert final.result.mode == "lexical_fallback"
+        assert final.result.notes[0] == LEXICAL_NOTE and LEXICAL_NOTE not in final.answer
         assert "(Mateus 18:22)" in final.answer
 
     def test_no_model_configured_lists_the_verses(self, chat_engine):
@@ -208,7 +210,7 @@ class TestModes:
         _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)
         assert final.answer.startswith(prompts.NONE_PROVIDER_INTRO)
         assert "— **João 3:16**" in final.answer
-        assert provider.calls == 0 and final.sources[0]["cited"] is True
+        assert provider.calls == 0 and final.result.sources[0].cited is True
 
 
 class TestCrisis:
@@ -217,20 +219,20 @@ class TestCrisis:
         ("Meu marido me bate todos os dias", ("**190**", "**180**", "**100**", "**112**", "**800 202 148**"))])
     def test_routed_before_retrieval_without_the_model(self, chat, provider, queries, message, lines):
         _, final = run(chat, message)
-        assert final.mode == "crisis" and final.reason.startswith("sinal de crise:")
+        assert final.result.mode == "crisis" and final.result.reason.startswith("sinal de crise:")
         assert provider.calls == 0 and queries == []
         kind = safety.detect_crisis(message).kind
         assert final.answer.startswith(safety.crisis_message(kind))
         # Every number shown is a configured help line or belongs to a verse quoted below it.
         configured = set(re.findall(r"\d+", " ".join(" ".join(c[:4]) for c in safety.DEFAULT_CONTACTS)))
         assert set(re.findall(r"\d+", safety.crisis_message(kind))) <= configured
-        quoted = " ".join(s["reference"] + " " + s["text"] for s in final.sources)
+        quoted = " ".join(s.reference + " " + s.text for s in final.result.sources)
         assert set(re.findall(r"\d+", final.answer)) <= configured | set(re.findall(r"\d+", quoted))
         assert all(line in final.answer for line in lines)  # the help lines of this kind of crisis
         assert final.answer.startswith("**Ligue agora")  # help lines first: on screen when the reply arrives
-        assert [s["id"] for s in final.sources] == list(CRISIS_VERSES)  # all five are in the tiny corpus
-        assert all(s["cited"] for s in final.sources)
-        assert final.citations == [s["reference"] for s in final.sources]
+        assert [s.id for s in final.result.sources] == list(CRISIS_VERSES)  # all five are in the tiny corpus
+        assert all(s.cited for s in final.result.sources)
+        assert final.result.citations == [s.reference for s in final.result.sources]
         assert final.turn_id
 
 
@@ -251,12 +253,12 @@ class TestNumbersAfterReferences:
     @pytest.mark.parametrize("message", ["Salmos 23; 2024", "Sl 23 e 1000", "Leio o Salmo 23 e 1000 vezes me consolo"])
     def test_the_message_is_answered(self, chat, provider, message):
         _, final = run(chat, message)
-        assert final.error is None and final.mode == "reference"
+        assert final.result.error is None and final.result.mode == "reference"
 
     def test_a_model_writing_them_does_not_break_the_stream(self, chat, provider):
         provider.enqueue("Salmos 23; 2024 foi um ano difícil. Sl 23 e 1000 vezes Jo 3:16, Leio o Salmo 23 e 1000 vezes.")
         answers, final = run(chat, JOHN)
-        assert final.error is None and final.citations == ["João 3:16"]
+        assert final.result.error is None and final.result.citations == ["João 3:16"]
         assert "2024" in final.answer and "Salmo" not in final.answer and "Sl 23" not in final.answer
 
 
@@ -271,21 +273,21 @@ class TestFollowUp:
         _, final = run(chat, "e quantas vezes?", HISTORY)
         assert queries == ["Quantas vezes devo perdoar meu irmão?"]
         assert provider.calls == 2
-        assert final.citations == ["Mateus 18:22"]
+        assert final.result.citations == ["Mateus 18:22"]
 
     def test_failed_rewrite_searches_with_the_previous_question(self, chat, provider, queries):
         provider.enqueue({"error": "timeout"}, "Estou aqui com você.")
         _, final = run(chat, "e quantas vezes?", HISTORY)
         assert queries == ["Como posso perdoar meu irmão? e quantas vezes?"]
-        assert final.query == queries[0]  # shown as "busquei: …"
+        assert final.result.query == queries[0]  # shown as "busquei: …"
         assert provider.calls == 2
 
     def test_without_a_model_a_follow_up_is_searched_with_the_previous_question(self, chat_engine, queries):
         chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
         _, final = run(chat, "e o que mais a Bíblia diz sobre isso?", HISTORY)
         assert queries == ["Como posso perdoar meu irmão? e o que mais a Bíblia diz sobre isso?"]
-        assert final.query == queries[0]
-        assert any(s["id"] in ("EPH 4:32", "MAT 6:14", "MAT 18:21", "MAT 18:22") for s in final.sources)
+        assert final.result.query == queries[0]
+        assert any(s.id in ("EPH 4:32", "MAT 6:14", "MAT 18:21", "MAT 18:22") for s in final.result.sources)
 
     def test_without_a_model_a_question_that_stands_alone_is_searched_alone(self, chat_engine, queries):
         chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
@@ -294,25 +296,25 @@ class TestFollowUp:
         _, short = run(chat, "ansiedade", HISTORY)  # short, but points back at nothing: a new subject
         assert queries == ["Estou de luto pela minha mãe e não consigo dormir", "e o que mais a Bíblia diz sobre isso?",
                            "ansiedade"]
-        assert final.query == first.query == short.query == ""
+        assert final.result.query == first.result.query == short.result.query == ""
 
     def test_the_rewritten_query_is_reported(self, chat, provider):
         provider.enqueue("Quantas vezes devo perdoar meu irmão?", "Setenta vezes sete (Mateus 18:22).")
         _, final = run(chat, "e quantas vezes?", HISTORY)
-        assert final.query == "Quantas vezes devo perdoar meu irmão?"
+        assert final.result.query == "Quantas vezes devo perdoar meu irmão?"
         _, plain = run(chat, "quantas vezes devo perdoar meu irmão quando ele me ofende", HISTORY)
-        assert plain.query == ""
+        assert plain.result.query == ""
 
     def test_a_short_reference_mid_conversation_is_looked_up_not_rewritten(self, chat, provider, queries):
         provider.enqueue("Quantas vezes devo perdoar?")  # what a rewrite would have returned
         _, final = run(chat, "Sl 23", HISTORY)
-        assert queries == ["Sl 23"] and final.mode == "reference" and final.query == ""
-        assert final.sources and final.sources[0]["id"].startswith("PSA 23:")
+        assert queries == ["Sl 23"] and final.result.mode == "reference" and final.result.query == ""
+        assert final.result.sources and final.result.sources[0].id.startswith("PSA 23:")
 
     def test_a_greeting_mid_conversation_stays_a_greeting(self, chat, provider, queries):
         provider.enqueue("Quantas vezes devo perdoar?", "Tudo bem, graças a Deus! Estou aqui.")
         _, final = run(chat, "oi, tudo bem?", HISTORY)
-        assert queries == [] and final.mode == "conversational"  # neither rewritten nor searched
+        assert queries == [] and final.result.mode == "conversational"  # neither rewritten nor searched
         assert provider.calls == 1
 
     def test_standalone_question_is_not_rewritten(self, chat, provider, queries):
@@ -347,7 +349,7 @@ class TestFailures:
         expected = FakeProvider().error("stream").user_message
         # What was shown stays, marked as cut; the error says why.
         assert final.answer == f"Deus amou o mundo de tal maneira que\n\n{INTERRUPTED_NOTE}"
-        assert final.error == {"type": "stream", "message": expected, "provider": "fake", "partial": True}
+        assert final.result.error == TurnError("stream", expected, "fake", partial=True)
         assert log.read()[-1]["error"]["type"] == "stream"
 
     def test_cancel_stops_the_turn(self, chat, provider):
@@ -360,8 +362,7 @@ class TestFailures:
             if final.answer:
                 cancel.set()
         assert final.done
-        assert final.error == {"type": "cancelled", "message": "Resposta interrompida.", "provider": "fake",
-                               "partial": True}
+        assert final.result.error == TurnError("cancelled", "Resposta interrompida.", "fake", partial=True)
         assert len(final.answer) < len(full) / 2 and final.answer.endswith(INTERRUPTED_NOTE)
         assert NO_ANCHOR_NOTE not in final.answer
 
@@ -390,11 +391,11 @@ class TestTurnLog:
         for key in ("timestamp", "turn_id", "question", "mode", "reason", "retrieved", "answer", "citations",
                     "removed_citations", "provider", "model", "latency"):
             assert key in record, key
-        assert record["turn_id"] == result["turn_id"] and record["question"] == PETER
-        assert record["mode"] == "reference" and record["reason"] == result["reason"]
+        assert record["turn_id"] == result.turn_id and record["question"] == PETER
+        assert record["mode"] == "reference" and record["reason"] == result.result.reason
         assert {r["id"] for r in record["retrieved"]} == {"MAT 18:21", "MAT 18:22"}
         assert all(isinstance(r["score"], float) for r in record["retrieved"])
-        assert record["answer"] == result["answer"]
+        assert record["answer"] == result.answer
         assert record["removed_citations"] == ["Hezequias 3:16"]
         assert (record["provider"], record["model"]) == ("fake", "fake")
         assert {"retrieval_ms", "first_token_ms", "total_ms"} <= set(record["latency"])
@@ -402,8 +403,8 @@ class TestTurnLog:
 
     def test_feedback_attaches_to_a_turn(self, chat, log):
         result = chat.ask(OFF_TOPIC)
-        log.feedback(result["turn_id"], "up", "ajudou")
-        assert log.read()[-1]["turn_id"] == result["turn_id"]
+        log.feedback(result.turn_id, "up", "ajudou")
+        assert log.read()[-1]["turn_id"] == result.turn_id
 
 
 # -- wiring ----------------------------------------------------------------------------------------
@@ -417,14 +418,13 @@ class TestBuildChat:
         assert chat.turnlog.path == tmp_path / "data" / "logs" / "turns.jsonl"
         assert chat.turnlog.max_bytes == 4096
         result = chat.ask(FORGIVE)
-        assert len([s for s in result["sources"] if s["kind"] == "verse"]) <= 3
-        assert chat.turnlog.read()[0]["turn_id"] == result["turn_id"]
+        assert len([s for s in result.result.sources if s.kind == "verse"]) <= 3
+        assert chat.turnlog.read()[0]["turn_id"] == result.turn_id
 
     def test_ask_returns_the_final_update(self, chat):
         result = chat.ask(JOHN)
-        assert set(result) == {"turn_id", "answer", "done", "mode", "reason", "query", "citations", "removed_citations",
-                               "sources", "provider", "model", "error"}
-        assert result["done"] is True and result["error"] is None
+        assert isinstance(result, TurnUpdate) and isinstance(result.result, TurnResult)
+        assert result.done is True and result.result.error is None and result.result.mode == "reference"
 
 
 class TestRealEmbedder:
@@ -432,27 +432,27 @@ class TestRealEmbedder:
         engine = load_engine(settings_for(tmp_path / "data", EMBEDDING_MODEL="use-multilingual"), real_embedder)
         provider = FakeProvider(chunk=4)  # the echo quotes the first sources it was given
         _, final = run(ChatService(engine.retriever, engine.bible, provider), "Estou muito ansioso com tudo")
-        assert final.mode == "rag"
-        assert final.citations and final.removed_citations == []
-        assert final.sources[0]["cited"] and final.sources[0]["id"] in {"PHP 4:6", "1PE 5:7"}
+        assert final.result.mode == "rag"
+        assert final.result.citations and final.result.removed_citations == []
+        assert final.result.sources[0].cited and final.result.sources[0].id in {"PHP 4:6", "1PE 5:7"}
 
 
 class TestOutOfScope:
     def test_medical_advice_gets_the_kind_fixed_reply_without_search_or_model(self, chat, provider, queries):
         _, final = run(chat, "qual remédio devo tomar pra dor de cabeça?")
-        assert final.mode == "out_of_scope" and final.reason == "fora do escopo pastoral: medical"
+        assert final.result.mode == "out_of_scope" and final.result.reason == "fora do escopo pastoral: medical"
         assert "médico ou de um farmacêutico" in final.answer and "orar" in final.answer
-        assert provider.calls == 0 and queries == [] and final.sources == []
+        assert provider.calls == 0 and queries == [] and final.result.sources == []
 
     def test_not_understood_without_a_model_asks_what_was_unclear(self, chat_engine, queries):
         chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
         _, final = run(chat, "não entendi, pode explicar de outro jeito?", HISTORY)
-        assert final.mode == "conversational" and final.answer == prompts.NOT_UNDERSTOOD and queries == []
+        assert final.result.mode == "conversational" and final.answer == prompts.NOT_UNDERSTOOD and queries == []
         _, final = run(chat, "boa noite, tudo bem com o senhor?", HISTORY)
         assert final.answer == prompts.SELF_DESCRIPTION
 
     def test_not_understood_asks_the_model_with_the_history_instead_of_searching(self, chat, provider, queries):
         provider.enqueue("Vou explicar de outro jeito: Deus perdoa sempre.")
         _, final = run(chat, "não entendi, pode explicar de outro jeito?", HISTORY)
-        assert final.mode == "conversational" and queries == [] and provider.calls == 1
+        assert final.result.mode == "conversational" and queries == [] and provider.calls == 1
         assert "outro jeito" in final.answer

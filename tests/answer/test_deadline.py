@@ -13,6 +13,7 @@ from pastor.providers import load_provider
 from pastor.search.lexical import LexicalIndex
 from pastor.search.retrieval import Retriever
 from tests.support.loopback_servers import LoopbackServer, OpenAIProtocol, Script
+from tests.support.helpers import retriever_over
 
 HISTORY = [{"role": "user", "content": "Pedro perguntou quantas vezes devo perdoar meu irmão"},
            {"role": "assistant", "content": "Setenta vezes sete (Mateus 18:22)."}]
@@ -63,7 +64,7 @@ class TestTheWholeTurn:
         trips the per-read timeout (5 s); the turn's 2 s deadline ends it while the rewrite's body
         is still arriving, and the reply, which has no time left, is never requested."""
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
-        retriever = Retriever(mini_bible, embedder=None, index=None, lexical=lexical)
+        retriever = retriever_over(mini_bible, embedder=None, index=None, lexical=lexical)
         with LoopbackServer(OpenAIProtocol(), Script(trickle_body=True, delay=0.05)) as server:
             provider = openai_at(server.url, timeout=5)
             assert provider.client is not None  # the SDK is imported before the turn's clock starts
@@ -73,27 +74,27 @@ class TestTheWholeTurn:
         assert not any(r.body.get("stream") for r in server.requests)  # the reply was never asked for
         # The turn still ends as without a model: the follow-up searched with the previous question
         # (issue 22; "e depois?" alone found nothing) shows the verses it finds, saying the model timed out.
-        assert final["query"] == f"{HISTORY[0]['content']} {FOLLOW_UP}"
-        assert final["mode"] == "provider_unavailable" and "(timeout)" in final["reason"] and final["error"] is None
-        assert "MAT 18:21" in [s["id"] for s in final["sources"]]
+        assert final.result.query == f"{HISTORY[0]['content']} {FOLLOW_UP}"
+        assert final.result.mode == "provider_unavailable" and "(timeout)" in final.result.reason
+        assert final.result.error is None and "MAT 18:21" in [s.id for s in final.result.sources]
 
     def test_a_rewrite_past_the_deadline_still_shows_the_verses_the_message_finds(self, mini_bible):
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
-        retriever = Retriever(mini_bible, embedder=None, index=None, lexical=lexical)
+        retriever = retriever_over(mini_bible, embedder=None, index=None, lexical=lexical)
         with LoopbackServer(OpenAIProtocol(), Script(trickle_body=True, delay=0.05)) as server:
             provider = openai_at(server.url, timeout=5)
             final = ChatService(retriever, mini_bible, provider, deadline=2.0).ask(
                 "e quanto a perdoar meu irmão?", HISTORY)
-        assert final["mode"] == "provider_unavailable" and "(timeout)" in final["reason"]
-        assert "demorou mais de" in final["reason"] and final["sources"] and final["error"] is None
+        assert final.result.mode == "provider_unavailable" and "(timeout)" in final.result.reason
+        assert "demorou mais de" in final.result.reason and final.result.sources and final.result.error is None
 
     def test_a_prompt_rewrite_leaves_the_reply_its_time(self, mini_bible):
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
-        retriever = Retriever(mini_bible, embedder=None, index=None, lexical=lexical)
+        retriever = retriever_over(mini_bible, embedder=None, index=None, lexical=lexical)
         script = Script(deltas=("Pedro perguntou quantas vezes devo perdoar meu irmão",))
         with LoopbackServer(OpenAIProtocol(), script) as server:
             chat = ChatService(retriever, mini_bible, openai_at(server.url, timeout=5), deadline=30)
             final = chat.ask(FOLLOW_UP, HISTORY)
-        assert final["query"] == "Pedro perguntou quantas vezes devo perdoar meu irmão"
+        assert final.result.query == "Pedro perguntou quantas vezes devo perdoar meu irmão"
         assert [r.body.get("stream", False) for r in server.requests] == [False, True]
-        assert final["error"] is None
+        assert final.result.error is None

@@ -12,7 +12,7 @@ from pastor.answer.degraded import PROVIDER_DOWN_NO_VERSES
 from pastor.providers.base import MEMBER_NOTICE
 from pastor.providers.fake import FakeProvider
 from pastor.providers.ollama_provider import OllamaProvider
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from tests.answer.test_chat import FORGIVE, JOHN, load_engine, run
 from tests.support.core_fixtures import HashEmbedder, settings_for
 from tests.support.helpers import free_port
@@ -36,28 +36,28 @@ def closed_ollama() -> OllamaProvider:
 def test_unreachable_ollama_shows_the_passage_asked_for_and_the_fix(chat_engine, closed_ollama):
     chat = ChatService(chat_engine.retriever, chat_engine.bible, closed_ollama)
     _, final = run(chat, JOHN)
-    assert final.mode == Mode.PROVIDER_UNAVAILABLE == "provider_unavailable"
-    assert final.error is None  # a degraded answer, not a failure: the verses are the answer
+    assert final.result.mode == Mode.PROVIDER_UNAVAILABLE == "provider_unavailable"
+    assert final.result.error is None  # a degraded answer, not a failure: the verses are the answer
     assert final.answer.startswith("_O assistente está sem modelo de linguagem; mostrando os versículos encontrados:_")
     assert chat_engine.bible.by_id["JHN 3:16"].text in final.answer and "**João 3:16**" in final.answer
     for setup in ("ollama pull", "LLM_PROVIDER", "OPENAI_API_KEY", "OLLAMA_HOST", closed_ollama.base_url):
         assert setup not in final.answer  # members never read setup instructions
-        assert setup in final.reason  # the operator does (API reason, log, status page)
-    assert final.reason.startswith("ollama indisponível (unreachable)") and "busca: reference" in final.reason
-    assert [s["id"] for s in final.sources] == ["JHN 3:16"] and final.sources[0]["cited"]
-    assert final.citations == ["João 3:16"]
+        assert setup in final.result.reason  # the operator does (API reason, log, status page)
+    assert final.result.reason.startswith("ollama indisponível (unreachable)") and "busca: reference" in final.result.reason
+    assert [s.id for s in final.result.sources] == ["JHN 3:16"] and final.result.sources[0].cited
+    assert final.result.citations == ["João 3:16"]
     assert (final.provider, final.model) == ("ollama", "qwen2.5:1.5b")
 
 
 def test_unreachable_ollama_shows_the_top_verses_of_a_question(chat_engine, closed_ollama):
     chat = ChatService(chat_engine.retriever, chat_engine.bible, closed_ollama)
     _, final = run(chat, FORGIVE)
-    assert final.mode == Mode.PROVIDER_UNAVAILABLE
+    assert final.result.mode == Mode.PROVIDER_UNAVAILABLE
     assert final.answer.startswith(f"_{MEMBER_NOTICE[0].upper()}{MEMBER_NOTICE[1:]}:_")
-    assert final.sources and final.sources[0]["id"] == "MAT 18:21"
-    for source in final.sources:
-        assert f"> {source['text']} — **{source['reference']}**" in final.answer
-    assert "busca: rag" in final.reason or "busca: lexical_fallback" in final.reason
+    assert final.result.sources and final.result.sources[0].id == "MAT 18:21"
+    for source in final.result.sources:
+        assert f"> {source.text} — **{source.reference}**" in final.answer
+    assert "busca: rag" in final.result.reason or "busca: lexical_fallback" in final.result.reason
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -65,28 +65,28 @@ def test_any_failure_before_the_first_word_degrades(chat_engine, kind):
     provider = FakeProvider()
     provider.enqueue({"error": kind})
     _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)
-    assert final.mode == Mode.PROVIDER_UNAVAILABLE and f"({kind})" in final.reason
-    assert "João 3:16" in final.answer and final.error is None
-    assert provider.setup_hint() in final.reason and provider.setup_hint() not in final.answer
+    assert final.result.mode == Mode.PROVIDER_UNAVAILABLE and f"({kind})" in final.result.reason
+    assert "João 3:16" in final.answer and final.result.error is None
+    assert provider.setup_hint() in final.result.reason and provider.setup_hint() not in final.answer
 
 
 def test_small_talk_without_a_model_says_what_still_works(chat_engine, closed_ollama):
     _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, closed_ollama), "Bom dia!")
-    assert final.mode == Mode.PROVIDER_UNAVAILABLE and final.sources == []
-    assert final.answer == PROVIDER_DOWN_NO_VERSES and "ollama pull" in final.reason
+    assert final.result.mode == Mode.PROVIDER_UNAVAILABLE and final.result.sources == []
+    assert final.answer == PROVIDER_DOWN_NO_VERSES and "ollama pull" in final.result.reason
 
 
 def test_no_evidence_never_calls_the_model_nor_degrades(chat_engine, closed_ollama):
     _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, closed_ollama),
                    "Qual a receita de bolo de cenoura?")
-    assert final.mode == Mode.NO_EVIDENCE
+    assert final.result.mode == Mode.NO_EVIDENCE
 
 
 def test_a_reachable_model_answers_normally(chat_engine):
     provider = FakeProvider()
     provider.enqueue("Deus amou o mundo de tal maneira (João 3:16).")
     _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)
-    assert final.mode == Mode.REFERENCE and final.citations == ["João 3:16"]
+    assert final.result.mode == Mode.REFERENCE and final.result.citations == ["João 3:16"]
     assert final.answer.startswith("Deus amou o mundo") and "ollama pull" not in final.answer
 
 
@@ -94,20 +94,20 @@ def test_a_reachable_model_answers_normally(chat_engine):
 def test_a_model_silent_past_the_deadline_shows_the_verses(chat_engine):
     chat = ChatService(chat_engine.retriever, chat_engine.bible, HangingProvider(), deadline=0.5)
     _, final = run(chat, JOHN)
-    assert final.mode == Mode.PROVIDER_UNAVAILABLE and "(timeout)" in final.reason
-    assert chat_engine.bible.by_id["JHN 3:16"].text in final.answer and final.error is None
-    assert final.sources and final.sources[0]["id"] == "JHN 3:16"
+    assert final.result.mode == Mode.PROVIDER_UNAVAILABLE and "(timeout)" in final.result.reason
+    assert chat_engine.bible.by_id["JHN 3:16"].text in final.answer and final.result.error is None
+    assert final.result.sources and final.result.sources[0].id == "JHN 3:16"
 
 
 def test_a_failure_mid_answer_keeps_the_text_marks_it_and_keeps_the_sources(chat_engine):
     provider = FakeProvider()
     provider.enqueue({"error": "stream", "text": "Deus amou o mundo, como diz João 3:16, e "})
     _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)
-    assert final.mode == Mode.REFERENCE
+    assert final.result.mode == Mode.REFERENCE
     assert final.answer.startswith("Deus amou o mundo, como diz João 3:16")
     assert final.answer.endswith(INTERRUPTED_NOTE)
-    assert final.error["type"] == "stream" and final.error["partial"] is True
-    assert final.citations == ["João 3:16"] and final.sources[0]["cited"]
+    assert final.result.error.type == "stream" and final.result.error.partial is True
+    assert final.result.citations == ["João 3:16"] and final.result.sources[0].cited
 
 
 def test_a_deadline_mid_answer_keeps_the_text(chat_engine):
@@ -115,7 +115,7 @@ def test_a_deadline_mid_answer_keeps_the_text(chat_engine):
                        deadline=0.5)
     _, final = run(chat, JOHN)
     assert final.answer.startswith("Deus é amor e cuida") and final.answer.endswith(INTERRUPTED_NOTE)
-    assert final.error["type"] == "timeout" and final.error["partial"] and final.sources
+    assert final.result.error.type == "timeout" and final.result.error.partial and final.result.sources
 
 
 def test_stop_marks_the_answer_interrupted_and_keeps_the_sources(chat_engine):
@@ -127,8 +127,8 @@ def test_stop_marks_the_answer_interrupted_and_keeps_the_sources(chat_engine):
         if "Deus é amor" in update.answer:
             cancel.set()
     final = updates[-1]
-    assert final.done and final.answer.endswith(INTERRUPTED_NOTE) and final.error["type"] == "cancelled"
-    assert final.sources and final.mode == Mode.REFERENCE
+    assert final.done and final.answer.endswith(INTERRUPTED_NOTE) and final.result.error.type == "cancelled"
+    assert final.result.sources and final.result.mode == Mode.REFERENCE
 
 
 def test_the_deadline_stops_the_provider_generating(chat_engine):

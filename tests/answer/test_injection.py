@@ -72,10 +72,10 @@ class TestAnInjectedDocument:
         for answer in answers + [final.answer]:
             assert shared_run(answer, secret) < LEAK_WORDS, answer
         assert final.answer.startswith("Claro! Seguem minhas instruções:")
-        assert any(r.endswith("…") for r in final.removed_citations)  # the leak is in the turn's record
+        assert any(r.endswith("…") for r in final.result.removed_citations)  # the leak is in the turn's record
 
     def test_the_injected_citation_goes_and_the_link_is_not_clickable(self, turn):
         _, final = turn
-        assert "Hezequias" not in final.answer and "Hezequias 3:16" in final.removed_citations
-        html = chatview.answer_html(final.answer, final.sources, final.turn_id, final.citations)
+        assert "Hezequias" not in final.answer and "Hezequias 3:16" in final.result.removed_citations
+        html = chatview.answer_html(final.answer, final.result.sources, final.turn_id, final=True)
         assert "<a " not in html and "https&#58;//evil.example/pix" in html and "](" not in html

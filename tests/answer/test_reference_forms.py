@@ -7,8 +7,9 @@ import pytest
 
 from pastor.answer.citations import validate
 from pastor.answer.streaming import StreamingValidator
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from pastor.search.retrieval import Retriever
+from tests.support.helpers import retriever_over
 
 
 def streamed(text: str, allowed: set[str], size: int) -> str:
@@ -19,7 +20,7 @@ def streamed(text: str, allowed: set[str], size: int) -> str:
 
 @pytest.fixture(scope="module")
 def retriever(almeida):
-    return Retriever(almeida, embedder=None, index=None, lexical=None)
+    return retriever_over(almeida, embedder=None, index=None, lexical=None)
 
 
 class TestChat:
@@ -44,7 +45,7 @@ class TestChat:
     ])
     def test_refused_with_the_reason(self, retriever, question, reason):
         result = retriever.search(question)
-        assert result.mode == Mode.NO_EVIDENCE and result.results == []
+        assert result.mode == Mode.NO_EVIDENCE and result.results == ()
         assert result.reason.startswith(reason)
 
 

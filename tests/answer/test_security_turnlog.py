@@ -28,10 +28,10 @@ class TestStorageFaults:
         (tmp_path / "logs").write_text("não é uma pasta")  # every write under it fails, as read-only
         log = TurnLog(tmp_path / "logs" / "turnos")
         final = chat_for(log).ask("o que diz João 3:16?")
-        assert final["done"] and "João 3:16" in final["answer"] and final["error"] is None
+        assert final.done and "João 3:16" in final.answer and final.result.error is None
         assert log.warning and "só na memória" in log.warning
-        assert [r["turn_id"] for r in log.memory] == [final["turn_id"]]
-        assert log.feedback(final["turn_id"], "up")["rating"] == "up"  # feedback still finds it
+        assert [r["turn_id"] for r in log.memory] == [final.turn_id]
+        assert log.feedback(final.turn_id, "up")["rating"] == "up"  # feedback still finds it
 
     def test_the_status_tab_shows_the_warning(self, tmp_path):
         from pastor.web.runtime import Runtime
@@ -66,7 +66,7 @@ class TestStorageFaults:
             check_message("\ud800\udfff", 100)
         log = TurnLog(tmp_path)
         final = chat_for(log).ask("o que diz João 3:16? \ud800")
-        assert final["done"] and log.read()[0]["turn_id"] == final["turn_id"]
+        assert final.done and log.read()[0]["turn_id"] == final.turn_id
 
     def test_the_log_itself_survives_a_surrogate(self, tmp_path):
         log = TurnLog(tmp_path)
@@ -78,14 +78,14 @@ class TestPrivacy:
     def test_log_text_off_stores_no_question_and_no_answer(self, tmp_path, chat_for):
         log = TurnLog(tmp_path, log_text=False)
         final = chat_for(log).ask(QUESTION)
-        log.feedback(final["turn_id"], "down", "Joana achou a resposta fria")
+        log.feedback(final.turn_id, "down", "Joana achou a resposta fria")
         text = log.path.read_text(encoding="utf-8")
-        for private in ("Joana", "Flores", "medo", final["answer"][:30]):
+        for private in ("Joana", "Flores", "medo", final.answer[:30]):
             assert private not in text
         turn, feedback = log.read()
         assert set(turn) <= {"type", "timestamp", "turn_id", "mode", "retrieved", "citations",
                              "removed_citations", "provider", "model", "latency"}
-        assert turn["turn_id"] == final["turn_id"] and turn["mode"] == final["mode"]
+        assert turn["turn_id"] == final.turn_id and turn["mode"] == final.result.mode
         assert all(set(r) == {"id", "score"} for r in turn["retrieved"])
         assert feedback["rating"] == "down" and "comment" not in feedback
 
@@ -164,7 +164,7 @@ class TestUnwritableDataDir:
         runtime.engine.stop_indexing(30)  # the background build fails at once: nothing to write to
         assert runtime.phase == "ready"
         final = runtime.chat.ask("o que diz João 3:16?")
-        assert final["done"] and "João 3:16" in final["answer"] and final["error"] is None
+        assert final.done and "João 3:16" in final.answer and final.result.error is None
         status = runtime.status()
         assert "só na memória" in status["storage_warning"]
         assert any("indexação" in e for e in status["errors"])

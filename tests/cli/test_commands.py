@@ -20,7 +20,7 @@ from tests.support.core_fixtures import FAKE_MODEL, MINI, MINI_VERSES, copy_docs
 from tests.support.helpers import ROOT
 HIT_KEYS = {"id", "reference", "text", "score", "vector_rank", "vector_score", "lexical_rank", "lexical_score"}
 METRICS = {"n", "recall@10", "mrr@10", "ndcg@10", "p50_ms", "p95_ms"}
-ASK_KEYS = {"turn_id", "mode", "reason", "answer", "citations", "removed_citations", "sources", "provider", "model"}
+ASK_KEYS = {"turn_id", "mode", "reason", "answer", "notes", "citations", "removed_citations", "sources", "provider", "model"}
 DOC_REF = re.compile(r"^[\w./-]+\.(md|txt|csv|json)#p\d+-c\d+$")
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
 

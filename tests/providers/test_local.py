@@ -9,17 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from pastor.search.results import Source
 from pastor.answer import prompts
 from pastor.providers import ProviderError
 from pastor.providers.fairslot import FairSlot
 from pastor.providers.local_provider import LocalProvider, state_text
 from pastor.providers.local_store import COMPLETE_MARK, ModelStore
 from pastor.providers.local_torch import TorchRuntime
-from pastor.search.modes import Mode
-from tests.support.helpers import wait_for
+from pastor.answer.modes import Mode
+from tests.support.helpers import retriever_over, wait_for
 from tests.support.model_fixtures import WIRED_REPLY
 
-SOURCES = [{"reference": "Mateus 6:34", "text": "Não vos inquieteis, pois, pelo dia de amanhã", "kind": "verse"}]
+SOURCES = [Source("Mateus 6:34", reference="Mateus 6:34", text="Não vos inquieteis, pois, pelo dia de amanhã", kind="verse")]
 
 
 def rag_prompt(question: str = "Estou com medo do futuro"):
@@ -197,7 +198,7 @@ def test_a_rewrite_abandoned_at_the_deadline_frees_the_model(endless_model, mini
     from pastor.search.retrieval import Retriever
     provider = ready(endless_model, temperature=0, max_new_tokens=100_000)
     lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
-    chat = ChatService(Retriever(mini_bible, embedder=None, index=None, lexical=lexical), mini_bible, provider,
+    chat = ChatService(retriever_over(mini_bible, embedder=None, index=None, lexical=lexical), mini_bible, provider,
                        deadline=1.0)
     history = [{"role": "user", "content": "Tenho medo."}, {"role": "assistant", "content": "Estou aqui."}]
     chat.ask("e agora?", history)  # a follow-up: rewritten by a call the endless model never finishes

@@ -69,7 +69,7 @@ class TestHeldOutQuality:
         assert status["enabled"] and status["file"] == "devset.jsonl" and status["questions"] >= 271
 
     def test_fused_beats_each_signal_and_the_old_setup(self, engine):
-        from pastor.cli.commands import eval_modes
+        from pastor.search.evaluation import eval_modes
         from pastor.search.evaluation import evaluate_modes, load_questions
         from tests.support.helpers import ROOT
         results = evaluate_modes(eval_modes(engine.retriever, 10), load_questions(ROOT / "bench" / "testset.jsonl"))

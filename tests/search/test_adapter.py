@@ -9,7 +9,7 @@ import pytest
 
 from pastor.search.adapter import (AdapterStore, QueryAdapter, Training, fit, fold_adapters, train,
                                    verse_matrix)
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 
 FEAR = "estou com medo do futuro"
 QUICK = Training(passes=60, temperature=0.1, l2=0.0, learning_rate=0.05)
@@ -117,7 +117,7 @@ class TestTrainOnTheIndex:
         questions = [{"question": q, "gold": g} for q, g in TRAINING_ROWS]
         adapter = train(retriever, questions, QUICK, file="perguntas.jsonl")
         assert adapter.info["questions"] == 5 and adapter.info["file"] == "perguntas.jsonl"
-        plain = retriever.query_vector(FEAR)
+        plain = retriever.encoder.vector(FEAR)
         assert engine.index.vector_search(plain, 1)[0][0] == "MAT 6:34"  # the words of the question
         assert engine.index.vector_search(adapter.apply(plain), 1)[0][0] == "PHP 4:6"
 
@@ -152,25 +152,26 @@ class TestSearch:
         return engine.retriever
 
     def test_the_vector_list_follows_the_adapted_question(self, adapted):
-        hits = adapted.search(FEAR, use_lexical=False, use_topics=False, diversify=False, gated=False).results
-        plain = adapted.search(FEAR, use_lexical=False, use_topics=False, diversify=False, gated=False,
-                               use_adapter=False).results
+        hits = adapted.search(FEAR, diversify=False, gated=False, off={"lexical", "topic"}).results
+        plain = adapted.search(FEAR, diversify=False, gated=False, off={"lexical", "topic", "adapter"}).results
         assert hits[0].id == "PHP 4:6" and plain[0].id == "MAT 6:34"
 
     def test_scores_stay_plain_cosines(self, adapted):
         """The per-hit gate and relevance labels are calibrated on the plain question's cosine."""
-        hits = adapted.search(FEAR, use_lexical=False, use_topics=False, gated=False).results
-        cosines = adapted.index.vectors.scores_for([h.id for h in hits], adapted.query_vector(FEAR))
-        assert all(h.vector_score == pytest.approx(cosines[h.id]) for h in hits)
+        hits = adapted.search(FEAR, gated=False, off={"lexical", "topic"}).results
+        cosines = adapted.signal("vector").cosines([h.id for h in hits], adapted.encoder.vector(FEAR))
+        assert all(h.score_in("vector") == pytest.approx(cosines[h.id]) for h in hits)
 
     def test_the_gates_decide_as_without_the_adapter(self, adapted):
         for question in (FEAR, "receita de bolo de chocolate", "perdoar meu irmão"):
-            on, off = adapted.search(question), adapted.search(question, use_adapter=False)
+            on, off = adapted.search(question), adapted.search(question, off={"adapter"})
             assert (on.mode, on.reason) == (off.mode, off.reason)
 
     def test_the_adapted_vector_list_weighs_adapter_weight(self, adapted):
-        assert adapted._weights(True)["vector"] == adapted.adapter_weight == 2.0
-        assert adapted._weights(False)["vector"] == 1.0
+        from pastor.search.signals import Query
+        vector, question = adapted.signal("vector"), adapted.encoder.vector(FEAR)
+        assert vector.candidates(Query(FEAR, FEAR, vector=question), 5).weight == vector.adapter_weight == 2.0
+        assert vector.candidates(Query(FEAR, FEAR, frozenset({"adapter"}), question), 5).weight == 1.0
 
     def test_an_adapter_of_another_dimension_is_ignored(self, engine):
         engine.retriever.adapter = QueryAdapter(np.zeros((3, 3)))

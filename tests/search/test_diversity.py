@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pastor.search.diversity import chapter_of, spread_chapters, wants_passage
-from pastor.search.fusion import Hit
+from pastor.search.results import Source as Hit
 
 
 def ids(hits) -> list[str]:

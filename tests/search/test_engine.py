@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.embedders.base import EmbedderError
 from pastor.search.engine import Engine
 from pastor.wiring import build_engine
@@ -45,7 +45,7 @@ class TestStatus:
         engine = make_engine(index=False, PASTOR_PROMINENCE=str(PROMINENCE), PASTOR_PROMINENCE_WEIGHT="0.01")
         assert engine.status()["prominence"] == {"enabled": True, "file": "expected_prominence.tsv",
                                                  "verses": 24, "weight": 0.01}
-        assert engine.retriever.prominence is engine.prominence and engine.retriever.prominence_weight == 0.01
+        assert engine.retriever.prior("JHN 3:16") == engine.prominence.prior("JHN 3:16", 0.01)
 
     def test_prominence_off_when_the_file_is_missing(self, make_engine, tmp_path):
         status = make_engine(index=False, PASTOR_PROMINENCE=str(tmp_path / "nao-ha.tsv")).status()
@@ -69,7 +69,7 @@ class TestStatus:
         assert (extra["file"], extra["verses"]) == ("mini_extra.usfx.xml", 8)
         assert status["index"]["rows"] == status["index"]["total"] == MINI_VERSES + EXTRA_ALIGNED
         # BM25 reads the extra wording too ("Jeová" is only in the extra translation).
-        hits = engine.retriever.search("Jeová", use_vectors=False, gated=False).results
+        hits = engine.retriever.search("Jeová", gated=False, off={"vector"}).results
         assert hits[0].id == "PSA 23:1"
 
     def test_an_extra_that_is_the_main_text_is_not_loaded_twice(self, make_engine):
@@ -260,7 +260,7 @@ class TestWiring:
         topics = engine.status()["topics"]
         assert topics["enabled"] is True and topics["entries"] >= 1
         hits = engine.retriever.search("forgiveness of enemies", k=25, gated=False).results
-        assert {"MAT 6:14", "EPH 4:32"} <= {h.id for h in hits if h.topic_rank is not None}
+        assert {"MAT 6:14", "EPH 4:32"} <= {h.id for h in hits if h.rank_in("topic") is not None}
 
     def test_topics_off_when_the_setting_is_empty(self, engine):
         assert engine.topics is None and engine.status()["topics"]["enabled"] is False

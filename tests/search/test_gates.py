@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.gates import Calibration, Evidence, Gate
 from pastor.text.topics import is_pastoral
 

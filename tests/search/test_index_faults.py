@@ -8,14 +8,16 @@ import threading
 
 import pytest
 
+from pastor.web.schemas import hit_json, search_json
 from pastor.search import index as index_module
 from pastor.search.index import READ_ONLY_NOTICE, VerseIndex
 from pastor.search.lexical import LexicalIndex
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.retrieval import Retriever
 from pastor.text.smalltalk import is_conversational
 from tests.support.core_fixtures import HashEmbedder
 from tests.support.mounts import fill, read_only_view, small_disk, used_bytes
+from tests.support.helpers import retriever_over
 
 CHURCH = "Onde fica a sede da igreja em Vale Sereno?"  # answered by the church's documents
 QUESTIONS = ("Pedro perguntou quantas vezes devo perdoar meu irmão", "estou com medo do futuro",
@@ -25,11 +27,11 @@ QUESTIONS = ("Pedro perguntou quantas vezes devo perdoar meu irmão", "estou com
 def make_retriever(bible, data_dir, embedder=None) -> Retriever:
     index = VerseIndex(data_dir, embedder or HashEmbedder(), batch_size=8)
     lexical = LexicalIndex([v.id for v in bible.verses], [v.text for v in bible.verses])
-    return Retriever(bible, embedder=index.embedder, index=index, lexical=lexical, smalltalk=is_conversational)
+    return retriever_over(bible, embedder=index.embedder, index=index, lexical=lexical, smalltalk=True)
 
 
 def answers(retriever: Retriever) -> list[dict]:
-    return [retriever.search(q).as_dict() for q in QUESTIONS]
+    return [search_json(retriever.search(q)) for q in QUESTIONS]
 
 
 def assert_hybrid(results: list[dict]) -> None:
@@ -41,7 +43,7 @@ def assert_hybrid(results: list[dict]) -> None:
 @pytest.fixture
 def built(tmp_path, mini_bible):
     retriever = make_retriever(mini_bible, tmp_path / "data")
-    assert retriever.index.build(mini_bible).state == "complete"
+    assert retriever.signal("vector").index.build(mini_bible).state == "complete"
     before = answers(retriever)
     assert_hybrid(before)
     return retriever, before
@@ -58,7 +60,7 @@ def beside_files(index: VerseIndex) -> list[str]:
 class TestDuringARebuild:
     def test_the_same_hybrid_results_while_the_new_table_fills(self, built, mini_bible):
         retriever, before = built
-        index, embedder = retriever.index, retriever.index.embedder
+        index, embedder = retriever.signal("vector").index, retriever.signal("vector").index.embedder
         embedder.block_on_call = embedder.calls + 2  # the rebuild's second batch waits for the test
         worker = threading.Thread(target=index.build, args=(mini_bible,), kwargs={"rebuild": True})
         worker.start()
@@ -77,7 +79,7 @@ class TestDuringARebuild:
 class TestAfterAFailedRebuild:
     def test_any_error_keeps_the_old_index_serving_and_removes_the_new_table(self, built, mini_bible):
         retriever, before = built
-        index, embedder = retriever.index, retriever.index.embedder
+        index, embedder = retriever.signal("vector").index, retriever.signal("vector").index.embedder
         embedder.fail_on_call = embedder.calls + 3  # two batches of the new table are committed first
         with pytest.raises(Exception, match="falha simulada"):
             index.build(mini_bible, rebuild=True)
@@ -99,26 +101,26 @@ class TestAfterAFailedRebuild:
         real = index_module.write_json
         monkeypatch.setattr(index_module, "write_json", full_after_two)
         with pytest.raises(OSError):
-            retriever.index.build(mini_bible, rebuild=True)
+            retriever.signal("vector").index.build(mini_bible, rebuild=True)
         assert answers(retriever) == before
-        assert "No space left on device (manifest.next.json)" in retriever.index.status.error
-        assert beside_files(retriever.index) == []
+        assert "No space left on device (manifest.next.json)" in retriever.signal("vector").index.status.error
+        assert beside_files(retriever.signal("vector").index) == []
 
     def test_a_full_disk_gets_its_space_back(self, tmp_path, mini_bible):
         with small_disk(tmp_path / "disk", 4096) as disk:
             retriever = make_retriever(mini_bible, disk / "data")
-            retriever.index.build(mini_bible)
+            retriever.signal("vector").index.build(mini_bible)
             before = answers(retriever)
             assert_hybrid(before)
             filler = fill(disk)
             used = used_bytes(disk)
             with pytest.raises(Exception):
-                retriever.index.build(mini_bible, rebuild=True)
+                retriever.signal("vector").index.build(mini_bible, rebuild=True)
             assert answers(retriever) == before
-            assert "a reindexação falhou" in retriever.index.status.error
-            assert beside_files(retriever.index) == [] and used_bytes(disk) <= used
+            assert "a reindexação falhou" in retriever.signal("vector").index.status.error
+            assert beside_files(retriever.signal("vector").index) == [] and used_bytes(disk) <= used
             filler.unlink()  # space returns: the next rebuild completes
-            assert retriever.index.build(mini_bible, rebuild=True).state == "complete"
+            assert retriever.signal("vector").index.build(mini_bible, rebuild=True).state == "complete"
             assert answers(retriever) == before
 
 
@@ -127,9 +129,9 @@ class TestReadOnlyDataDirectory:
         _, before = built
         with read_only_view(tmp_path / "data", tmp_path / "readonly") as data:
             retriever = make_retriever(mini_bible, data)
-            assert retriever.index.open(mini_bible).state == "complete"
-            status = retriever.index.build(mini_bible)
-            assert status.state == "complete" and retriever.index.notice == READ_ONLY_NOTICE
+            assert retriever.signal("vector").index.open(mini_bible).state == "complete"
+            status = retriever.signal("vector").index.build(mini_bible)
+            assert status.state == "complete" and retriever.signal("vector").index.notice == READ_ONLY_NOTICE
             assert answers(retriever) == before
             with pytest.raises(OSError):
                 (data / "probe").write_text("x")  # the mount really refuses writes, root's too
@@ -139,10 +141,10 @@ class TestReadOnlyDataDirectory:
         with read_only_view(tmp_path / "empty", tmp_path / "readonly") as data:
             retriever = make_retriever(mini_bible, data)
             with pytest.raises(OSError):
-                retriever.index.build(mini_bible)
-            assert retriever.index.status.state == "error"
-            assert "Read-only file system" in retriever.index.status.error
-            assert str(tmp_path) not in retriever.index.status.error
+                retriever.signal("vector").index.build(mini_bible)
+            assert retriever.signal("vector").index.status.state == "error"
+            assert "Read-only file system" in retriever.signal("vector").index.status.error
+            assert str(tmp_path) not in retriever.signal("vector").index.status.error
 
 
 class TestTheEngine:
@@ -169,7 +171,7 @@ class TestTheEngine:
         from pastor.search.engine import Engine
         first = make_engine(PASTOR_DOCS_DIR=str(docs_dir))
         before = answers(first.retriever)
-        church = first.retriever.search(CHURCH).as_dict()
+        church = search_json(first.retriever.search(CHURCH))
         assert any(hit["kind"] == "doc" for hit in church["results"])
         with read_only_view(make_settings().data_dir, tmp_path / "readonly") as data:
             engine = Engine(make_settings(PASTOR_DATA_DIR=str(data), PASTOR_DOCS_DIR=str(docs_dir))).load()
@@ -178,4 +180,4 @@ class TestTheEngine:
             assert status["state"] == "complete" and status["index_notice"] == READ_ONLY_NOTICE
             assert status["errors"] == [] and status["documents"]["read_only"] is True
             assert answers(engine.retriever) == before
-            assert engine.retriever.search(CHURCH).as_dict() == church
+            assert search_json(engine.retriever.search(CHURCH)) == church

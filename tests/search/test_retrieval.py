@@ -6,14 +6,17 @@ import re
 
 import pytest
 
+from pastor.search.results import NotFound
+from pastor.web.schemas import hit_json, search_json
 from pastor.search import retrieval
-from pastor.search.modes import Mode
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.gates import Gate
 from pastor.search.index import VerseIndex
 from pastor.search.lexical import LexicalIndex
 from pastor.search.retrieval import CONVERSATION_REASON, Retriever
 from pastor.text.smalltalk import is_conversational
 from tests.support.core_fixtures import MINI_VERSES, HashEmbedder, copy_docs, settings_for
+from tests.support.helpers import retriever_over
 
 
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
@@ -31,7 +34,7 @@ def make_retriever(bible, embedder, data_dir, *, build=True, **options) -> Retri
     lexical = LexicalIndex([v.id for v in bible.verses], [v.text for v in bible.verses])
     options.setdefault("smalltalk", is_conversational)
     options.setdefault("gate", GATE)
-    return Retriever(bible, embedder=embedder, index=index, lexical=lexical, **options)
+    return retriever_over(bible, embedder=embedder, index=index, lexical=lexical, **options)
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +44,7 @@ def shared(tmp_path_factory, mini_bible):
 
 
 def kept_by_gate(retriever: Retriever, hit) -> bool:
-    return hit.lexical_rank is not None or retriever.gate.keep_vector_hit(hit.vector_score, retriever.calibration)
+    return hit.rank_in("lexical") is not None or retriever.config.gate.keep_vector_hit(hit.score_in("vector"), retriever.calibration)
 
 
 # -- explicit references ---------------------------------------------------------------------------
@@ -50,7 +53,7 @@ class TestReferenceMode:
         result = shared.search("o que diz João 3:16?")
         assert result.mode == Mode.REFERENCE
         assert result.reason == "referência explícita: João 3:16"
-        assert result.references == ["João 3:16"]
+        assert result.references == ("João 3:16",)
         [hit] = result.results
         assert (hit.id, hit.reference, hit.kind, hit.score) == ("JHN 3:16", "João 3:16", "verse", 1.0)
         assert hit.text.startswith("Porque Deus amou o mundo")
@@ -59,7 +62,7 @@ class TestReferenceMode:
         result = shared.search("Compare Mateus 18:21-22 com Jo 3.16, por favor")
         assert result.mode == Mode.REFERENCE
         assert [h.id for h in result.results] == ["MAT 18:21", "MAT 18:22", "JHN 3:16"]
-        assert result.references == ["Mateus 18:21-22", "João 3:16"]
+        assert result.references == ("Mateus 18:21-22", "João 3:16")
 
     def test_reference_beats_smalltalk_and_topic(self, shared):
         result = shared.search("Bom dia! Estou com medo; o que diz Isaías 41:10?")
@@ -70,14 +73,14 @@ class TestReferenceMode:
         result = shared.search("João 3:16 e João 3:17")
         assert result.mode == Mode.REFERENCE
         assert [h.id for h in result.results] == ["JHN 3:16"]
-        assert [n["text"] for n in result.not_found] == ["João 3:17"]
+        assert [n.text for n in result.not_found] == ["João 3:17"]
 
     def test_only_missing_references_is_no_evidence_with_the_reason(self, shared):
         result = shared.search("o que diz João 3:17?")
         assert result.mode == Mode.NO_EVIDENCE
-        assert result.results == []
+        assert result.results == ()
         assert "versículo 17 não existe" in result.reason
-        assert result.not_found == [{"text": "João 3:17", "reason": result.reason}]
+        assert result.not_found == (NotFound("João 3:17", result.reason),)
 
     def test_long_passages_are_capped(self, shared, monkeypatch):
         monkeypatch.setattr(retrieval, "MAX_REFERENCE_VERSES", 1)
@@ -91,12 +94,12 @@ class TestConversationalMode:
                                          "olá, pode me ajudar?", "não entendi"])
     def test_greetings_thanks_and_questions_about_the_assistant(self, shared, message):
         result = shared.search(message)
-        assert (result.mode, result.reason, result.results) == (Mode.CONVERSATIONAL, CONVERSATION_REASON, [])
+        assert (result.mode, result.reason, result.results) == (Mode.CONVERSATIONAL, CONVERSATION_REASON, ())
 
     @pytest.mark.parametrize("message", ["Salmos 23; 2024", "Sl 23 e 1000", "Leio o Salmo 23 e 1000 vezes me consolo"])
     def test_numbers_after_a_reference_never_break_the_search(self, shared, message):
         result = shared.search(message)  # the year or count is not a chapter: only Psalm 23 is read
-        assert (result.mode, result.references) == (Mode.REFERENCE, ["Salmos 23"])
+        assert (result.mode, result.references) == (Mode.REFERENCE, ("Salmos 23",))
 
     def test_without_a_smalltalk_detector_it_is_searched(self, tmp_path, mini_bible):
         retriever = make_retriever(mini_bible, HashEmbedder(), tmp_path, smalltalk=None)
@@ -111,7 +114,7 @@ class TestHybridModes:
         assert result.reason.startswith("melhor similaridade")
         top = result.results[0]
         assert top.id == "MAT 18:21"
-        assert (top.vector_rank, top.lexical_rank) == (1, 1)
+        assert (top.rank_in("vector"), top.rank_in("lexical")) == (1, 1)
         assert all(h.kind == "verse" for h in result.results)
 
     def test_every_rag_hit_passes_the_per_hit_gate(self, shared):
@@ -134,12 +137,12 @@ class TestHybridModes:
         result = retriever.search(FORGIVE)
         assert result.mode == Mode.LEXICAL_FALLBACK
         assert "das palavras aparecem no texto" in result.reason
-        assert result.results and all(h.lexical_rank is not None for h in result.results)
+        assert result.results and all(h.rank_in("lexical") is not None for h in result.results)
 
     def test_no_evidence_for_an_off_topic_question(self, shared):
         result = shared.search(OFF_TOPIC)
         assert result.mode == Mode.NO_EVIDENCE
-        assert result.results == []
+        assert result.results == ()
         assert "similaridade vetorial fraca" in result.reason
 
     def test_k_limits_the_results(self, shared):
@@ -155,21 +158,21 @@ class TestVectorsNotReady:
         assert result.mode == Mode.LEXICAL_FALLBACK
         assert result.reason.startswith("índice vetorial indisponível")
         assert result.results[0].id == "MAT 18:21"
-        assert all(h.vector_rank is None for h in result.results)
+        assert all(h.rank_in("vector") is None for h in result.results)
         assert embedder.calls == 0  # no query vector when there is nothing to compare it with
 
     def test_the_query_vector_embeds_the_expanded_question(self, tmp_path, mini_bible):
         embedder = HashEmbedder()
         retriever = make_retriever(mini_bible, embedder, tmp_path, build=False)
-        retriever.query_vector("tenho medo")
+        retriever.encoder.vector("tenho medo")
         assert embedder.texts[-1].startswith("tenho medo ") and "temor" in embedder.texts[-1]
-        retriever.expand_queries = False
-        retriever.query_vector("tenho medo")
+        from pastor.search.signals import QueryEncoder
+        QueryEncoder(embedder, expand_queries=False).vector("tenho medo")
         assert embedder.texts[-1] == "tenho medo"
 
     def test_no_index_at_all(self, mini_bible):
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
-        retriever = Retriever(mini_bible, embedder=None, index=None, lexical=lexical)
+        retriever = retriever_over(mini_bible, embedder=None, index=None, lexical=lexical)
         assert retriever.calibration is None
         assert retriever.search(FORGIVE).mode == Mode.LEXICAL_FALLBACK
         assert retriever.search(OFF_TOPIC).mode == Mode.NO_EVIDENCE
@@ -184,19 +187,19 @@ class TestSignals:
         assert len(result.results) == 6
 
     def test_vectors_only(self, shared):
-        result = shared.search(FORGIVE, k=10, use_lexical=False, gated=False)
+        result = shared.search(FORGIVE, k=10, gated=False, off={"lexical"})
         assert len(result.results) == 10
-        assert all(h.lexical_rank is None and h.vector_rank is not None for h in result.results)
-        assert [h.vector_rank for h in result.results] == list(range(1, 11))
+        assert all(h.rank_in("lexical") is None and h.rank_in("vector") is not None for h in result.results)
+        assert [h.rank_in("vector") for h in result.results] == list(range(1, 11))
 
     def test_lexical_only(self, shared):
-        result = shared.search(FORGIVE, k=10, use_vectors=False, gated=False)
+        result = shared.search(FORGIVE, k=10, gated=False, off={"vector"})
         assert result.results
-        assert all(h.vector_rank is None and h.lexical_rank is not None for h in result.results)
+        assert all(h.rank_in("vector") is None and h.rank_in("lexical") is not None for h in result.results)
 
     def test_both_signals_share_candidates(self, shared):
         hybrid = shared.search(FORGIVE, k=MINI_VERSES, gated=False).results
-        assert any(h.vector_rank and h.lexical_rank for h in hybrid)
+        assert any(h.rank_in("vector") and h.rank_in("lexical") for h in hybrid)
         assert len({h.id for h in hybrid}) == len(hybrid)
 
     def test_prominence_prior_lifts_a_verse(self, tmp_path, mini_bible):
@@ -214,7 +217,7 @@ class TestSignals:
         assert switched_off.search(FORGIVE, gated=False).results[0].id == "MAT 18:21"
 
     def test_result_dicts(self, shared):
-        data = shared.search(FORGIVE).as_dict()
+        data = search_json(shared.search(FORGIVE))
         assert set(data) == {"mode", "reason", "results", "references", "not_found", "note"}
         hit = data["results"][0]
         assert set(hit) == {"id", "reference", "text", "score", "vector_rank", "vector_score",
@@ -255,7 +258,7 @@ class TestDocumentSources:
         verses = [h for h in hits if h.kind == "verse"]
         docs = [h for h in hits if h.kind == "doc"]
         assert len(verses) == 3 and 0 < len(docs) <= retrieval.DOC_SLOTS
-        assert hits == verses + docs  # Scripture first, then the documents
+        assert list(hits) == verses + docs  # Scripture first, then the documents
 
     def test_reference_mode_ignores_the_source(self, with_docs):
         assert with_docs.search("João 3:16", source="docs").results[0].id == "JHN 3:16"

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from pastor.web.schemas import hit_json, search_json
 from pastor.bible.topical import Entry, Reference
 from pastor.search.index import VerseIndex
 from pastor.search.lexical import LexicalIndex
@@ -15,6 +16,7 @@ from pastor.search.retrieval import Retriever
 from pastor.search.topical import Sparse, TopicIndex, entry_weights, read_names, rerank_by_cosine
 from pastor.text.stemmer import get_stemmer
 from tests.support.core_fixtures import HashEmbedder
+from tests.support.helpers import retriever_over
 
 NAVE = [
     {"section": "F", "subject": "FORGIVENESS", "entry": "-OF ENEMIES MAT 6:14; EPH 4:32; COL 3:13; MAT 18:21-22"},
@@ -128,18 +130,18 @@ class TestRetrieverTopicList:
         index = VerseIndex(tmp_path / "data", built.embedder, batch_size=16)
         index.build(mini_bible)
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
-        return Retriever(mini_bible, embedder=built.embedder, index=index, lexical=lexical, topics=built,
+        return retriever_over(mini_bible, embedder=built.embedder, index=index, lexical=lexical, topics=built,
                          topic_weight=1.0)
 
     def test_the_topic_list_is_fused_and_reported(self, retriever):
         hits = retriever.search("sorrow comfort", k=25, gated=False).results
-        ranked = {h.id for h in hits if h.topic_rank is not None}
+        ranked = {h.id for h in hits if h.rank_in("topic") is not None}
         assert {"MAT 5:4", "2CO 1:3", "PSA 34:18", "REV 21:4"} <= ranked
         assert "GEN 1:1" not in ranked  # filed under no topic
-        assert all(h.as_dict()["topic_rank"] == h.topic_rank for h in hits)
+        assert all(hit_json(h)["topic_rank"] == h.rank_in("topic") for h in hits)
 
     def test_it_can_be_switched_off(self, retriever):
-        hits = retriever.search("sorrow comfort", k=10, gated=False, use_topics=False).results
-        assert all(h.topic_rank is None for h in hits)
-        retriever.topic_weight = 0.0
-        assert all(h.topic_rank is None for h in retriever.search("sorrow comfort", gated=False).results)
+        hits = retriever.search("sorrow comfort", k=10, gated=False, off={"topic"}).results
+        assert all(h.rank_in("topic") is None for h in hits)
+        retriever.signal("topic").weight = 0.0
+        assert all(h.rank_in("topic") is None for h in retriever.search("sorrow comfort", gated=False).results)

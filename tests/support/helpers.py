@@ -50,3 +50,20 @@ def css_colour(css: str, selector: str, prop: str = "color") -> str:
             if found:
                 return found.group(1)
     raise AssertionError(f"{selector} sem {prop} no CSS")
+
+
+def retriever_over(bible, **given):
+    """A retriever built as the app builds one (`search.assembly`), over the resources named in `given`
+    (embedder, index, lexical, topics, prominence, documents, adapter); any other key overrides a
+    retrieval setting's declared default (`candidates=30`, `smalltalk=True`…)."""
+    from dataclasses import fields
+
+    from pastor.search.assembly import build_retriever
+    from pastor.search.retrieval import RetrievalConfig
+    from pastor.search.signals import SearchResources
+    if "extra_sources" in given:
+        given["documents"] = given.pop("extra_sources")
+    resource_names = {f.name for f in fields(SearchResources)}
+    resources = SearchResources(bible, **{k: v for k, v in given.items() if k in resource_names})
+    config = RetrievalConfig.declared(**{k: v for k, v in given.items() if k not in resource_names})
+    return build_retriever(config, resources)

@@ -5,19 +5,24 @@ from __future__ import annotations
 import re
 from html import unescape
 
+from dataclasses import replace
+
+from pastor.search.results import Source
 from pastor.web import chatview
 from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT
 
 XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> ![rastreio](http://mal.example/p.png)'
 
 SOURCES = [
-    {"id": "PSA 23:1", "reference": "Salmos 23:1", "text": "O Senhor é o meu pastor.", "score": 0.0112,
-     "cited": False, "kind": "verse"},
-    {"id": "JHN 3:16", "reference": "João 3:16", "text": "Porque Deus amou o mundo " + XSS, "score": 0.0131,
-     "cited": True, "kind": "verse"},
-    {"id": "faq.json#p0-c1", "reference": "faq.json#p0-c1", "text": "# Horários\n**Culto** às 19h", "score": 0.0049,
-     "cited": False, "kind": "doc"},
+    Source("PSA 23:1", "Salmos 23:1", "O Senhor é o meu pastor.", "verse", 0.0112),
+    Source("JHN 3:16", "João 3:16", "Porque Deus amou o mundo " + XSS, "verse", 0.0131, cited=True),
+    Source("faq.json#p0-c1", "faq.json#p0-c1", "# Horários\n**Culto** às 19h", "doc", 0.0049),
 ]
+
+
+def marked(*cited: str) -> list[Source]:
+    """SOURCES as a finished turn has them when the validator kept citations of `cited` (ids)."""
+    return [s.marked(s.id in cited) for s in SOURCES]
 
 
 def assert_inert(html: str) -> None:
@@ -30,15 +35,15 @@ def link(turn: str, source_id: str, shown: str) -> str:
 
 class TestAnswer:
     def test_each_citation_links_to_its_source_entry(self):
-        shown = chatview.answer_html("Veja João 3:16 e também Salmos 23:1.", SOURCES, "t1", ["João 3:16", "Salmos 23:1"])
+        shown = chatview.answer_html("Veja João 3:16 e também Salmos 23:1.", marked("JHN 3:16", "PSA 23:1"), "t1", final=True)
         assert shown == f"Veja {link('t1', 'JHN 3:16', 'João 3:16')} e também {link('t1', 'PSA 23:1', 'Salmos 23:1')}."
 
     def test_citations_are_not_bold(self):
-        shown = chatview.answer_html("> texto — **João 3:16**", SOURCES, "t1", ["João 3:16"])
+        shown = chatview.answer_html("> texto — **João 3:16**", marked("JHN 3:16"), "t1", final=True)
         assert shown == f"> texto — {link('t1', 'JHN 3:16', 'João 3:16')}" and "**" not in shown
 
     def test_only_the_listed_citations_are_marked_at_the_end(self):
-        shown = chatview.answer_html("Veja João 3:16 e Salmos 23:1.", SOURCES, "t1", ["JHN 3:16"])
+        shown = chatview.answer_html("Veja João 3:16 e Salmos 23:1.", marked("JHN 3:16"), "t1", final=True)
         assert shown.endswith(" e Salmos 23:1.") and shown.count("pastor-cite") == 1
 
     def test_while_streaming_every_valid_reference_is_marked_in_its_own_form(self):
@@ -49,11 +54,11 @@ class TestAnswer:
         assert "pastor-cite" not in chatview.answer_html("Veja João 3:99", SOURCES, "t1")
 
     def test_document_references_link_too(self):
-        shown = chatview.answer_html("Veja faq.json#p0-c1.", SOURCES, "t1", [])
+        shown = chatview.answer_html("Veja faq.json#p0-c1.", marked(), "t1", final=True)
         assert link("t1", "faq.json#p0-c1", "faq.json#p0-c1") in shown
 
     def test_html_around_citations_is_escaped(self):
-        shown = chatview.answer_html(XSS + " João 3:16", SOURCES, "t1", ["João 3:16"])
+        shown = chatview.answer_html(XSS + " João 3:16", marked("JHN 3:16"), "t1", final=True)
         assert_inert(shown) and shown.endswith(link("t1", "JHN 3:16", "João 3:16"))
 
     def test_anchors_are_css_class_safe_and_distinct_per_turn(self):
@@ -135,7 +140,7 @@ class TestNoLinksButCitations:
 
     def rendered(self) -> str:
         from markdown_it import MarkdownIt
-        return MarkdownIt("commonmark").render(chatview.answer_html(self.ANSWER, SOURCES, "t1", ["João 3:16"]))
+        return MarkdownIt("commonmark").render(chatview.answer_html(self.ANSWER, marked("JHN 3:16"), "t1", final=True))
 
     def test_the_only_link_is_the_citation(self):
         html = self.rendered()
@@ -144,7 +149,7 @@ class TestNoLinksButCitations:
     def test_nothing_an_autolinker_reads_is_left(self):
         # The page's Markdown (marked, GFM) autolinks `scheme://`, `www.` and e-mail addresses in the
         # source it is given: none is left there, only character references the browser displays.
-        source = chatview.answer_html(self.ANSWER, SOURCES, "t1", ["João 3:16"])
+        source = chatview.answer_html(self.ANSWER, marked("JHN 3:16"), "t1", final=True)
         assert "://" not in source and "www." not in source and not re.search(r"\w@\w", source)
         assert "](" not in source and "<https" not in source
 
@@ -155,6 +160,6 @@ class TestNoLinksButCitations:
             assert shown in text
 
     def test_user_text_and_sources_are_inert_too(self):
-        source = dict(SOURCES[2], text="Pague em [pix](https://evil.example) ou www.evil.example")
+        source = replace(SOURCES[2], text="Pague em [pix](https://evil.example) ou www.evil.example")
         html = chatview.sources_html([source], "t1")
         assert "](" not in html and "://" not in html and "www." not in html

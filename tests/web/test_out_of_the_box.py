@@ -13,7 +13,7 @@ import pytest
 
 from pastor.config import SPEC, SECRET_VARS, Settings
 from pastor.search.engine import Engine
-from pastor.search.modes import Mode
+from pastor.answer.modes import Mode
 from pastor.web.page import EXAMPLES
 from tests.support.helpers import ROOT, free_port, wait_for
 

@@ -16,10 +16,12 @@ from starlette.testclient import TestClient
 from pastor.answer.chat import ChatService
 from pastor.bible.translations import Translations
 from pastor.search.retrieval import Retriever
+from pastor.web.schemas import chat_json
 from pastor.web.api import WebAPI
 from pastor.web.limits import BodyLimit
 from pastor.web.runtime import REINDEX_DISABLED, Runtime
 from tests.support.app_fixtures import MINI_CORPUS, SpyProvider, app_settings
+from tests.support.helpers import retriever_over
 
 AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)
 
@@ -37,7 +39,7 @@ class StubEngine:
         self.index = None
         self.prominence = None
         self.embedder_error = "sem vetores neste teste"
-        self.retriever = Retriever(bible, embedder=None, index=None, lexical=None)
+        self.retriever = retriever_over(bible, embedder=None, index=None, lexical=None)
         self.translations = Translations(bible)
 
     def status(self):
@@ -67,12 +69,12 @@ class TestAmplification:
         assert len(result["references"]) == 10 and "20 referências" in result["note"]
 
     def test_a_chat_turn_gets_at_most_40_verses_and_says_so(self, tmp_path, almeida):
-        chat = ChatService(Retriever(almeida, embedder=None, index=None, lexical=None), almeida,
+        chat = ChatService(retriever_over(almeida, embedder=None, index=None, lexical=None), almeida,
                            SpyProvider(chunk=50))
         final = chat.ask(AMPLIFICATION[:4000])
-        assert len(final["sources"]) == 40
-        assert "ficaram de fora" in final["answer"]
-        assert len(json.dumps(final, ensure_ascii=False).encode()) < 100_000
+        assert len(final.result.sources) == 40
+        assert any("ficaram de fora" in note for note in final.result.notes)
+        assert len(json.dumps(chat_json(final), ensure_ascii=False).encode()) < 100_000
 
 
 # == rate limits ====================================================================================
@@ -150,12 +152,12 @@ class TestDeadline:
     def test_a_trickling_model_is_cut_off_with_a_portuguese_message(self, mini_bible):
         provider = SpyProvider(chunk=1, delay=0.2)
         provider.enqueue("Deus está perto de você, leia João 3:16. " * 20)
-        chat = ChatService(Retriever(mini_bible, embedder=None, index=None, lexical=None), mini_bible,
+        chat = ChatService(retriever_over(mini_bible, embedder=None, index=None, lexical=None), mini_bible,
                            provider, deadline=0.5)
         final = chat.ask("o que diz João 3:16?")
         # Nothing the validator could release reached the reader: the verses, not an error.
-        assert final["mode"] == "provider_unavailable" and "(timeout)" in final["reason"]
-        assert "demorou mais de" in final["reason"] and "**João 3:16**" in final["answer"]
+        assert final.result.mode == "provider_unavailable" and "(timeout)" in final.result.reason
+        assert "demorou mais de" in final.result.reason and "**João 3:16**" in final.answer
         assert provider.closed.wait(5)  # the model's stream is closed, not left running
 
     def test_llm_timeout_is_the_deadline(self, tmp_path, engine):
@@ -237,13 +239,13 @@ class TestNoLeaks:
 def test_a_stop_during_a_silent_model_ends_the_wait(mini_bible):
     provider = SpyProvider(chunk=1, delay=5)
     provider.enqueue("Resposta lenta. João 3:16")
-    chat = ChatService(Retriever(mini_bible, embedder=None, index=None, lexical=None), mini_bible, provider)
+    chat = ChatService(retriever_over(mini_bible, embedder=None, index=None, lexical=None), mini_bible, provider)
     cancel = threading.Event()
     turn = chat.turn("o que diz João 3:16?", [], cancel)
     next(turn)
     cancel.set()
     final = list(turn)[-1]
-    assert final.done and final.error["type"] == "cancelled"
+    assert final.done and final.result.error.type == "cancelled"
 
 
 def test_the_banner_says_search_keeps_its_vectors_during_a_rebuild():

@@ -12,6 +12,7 @@ from pastor.bible.translations import Translations, UnknownTranslation, declared
 from pastor.bible.usfx import load_bible
 from pastor.config import ConfigError, ROOT, Settings
 from pastor.providers.fake import FakeProvider
+from pastor.search.results import Source
 from pastor.web.reader import chapter_html
 from tests.support.app_fixtures import FIXTURES, MINI_CORPUS, LiveServer, app_settings
 
@@ -122,8 +123,8 @@ class TestValidatorIsTheSame:
     def test_citations_and_removals_match(self, texts, answer):
         outcomes = []
         for key in texts.keys:
-            sources = [{"id": i, "reference": texts.cited.by_id[i].reference, "text": texts.text(i, key),
-                        "kind": "verse"} for i in ("JHN 3:16", "PSA 23:1", "PSA 23:4", "EPH 4:32")]
+            sources = [Source(i, texts.cited.by_id[i].reference, texts.text(i, key))
+                       for i in ("JHN 3:16", "PSA 23:1", "PSA 23:4", "EPH 4:32")]
             validator = AnswerFilter("", sources)
             shown = "".join(validator.feed(answer[i:i + 5]) for i in range(0, len(answer), 5)) + validator.finish()
             outcomes.append((shown, list(validator.citations), list(validator.removed)))
@@ -141,11 +142,11 @@ class TestValidatorIsTheSame:
             provider.enqueue("Deus amou o mundo (João 3:16); veja também Apocalipse 22:21.")
             service = ChatService(engine.retriever, engine.bible, provider, translations=engine.translations)
             finals[key] = list(service.turn("o que diz João 3:16?", translation=key))[-1]
-        old, new = finals["mini1911"], finals["mini"]
-        assert (old.answer, old.citations, old.removed_citations, old.mode) == \
-            (new.answer, new.citations, new.removed_citations, new.mode)
-        assert [s["id"] for s in old.sources] == [s["id"] for s in new.sources] == ["JHN 3:16"]
-        assert OLD_JOHN in old.sources[0]["text"] and NEW_JOHN in new.sources[0]["text"]
+        old, new = finals["mini1911"].result, finals["mini"].result
+        assert finals["mini1911"].answer == finals["mini"].answer
+        assert (old.citations, old.removed_citations, old.mode) == (new.citations, new.removed_citations, new.mode)
+        assert [s.id for s in old.sources] == [s.id for s in new.sources] == ["JHN 3:16"]
+        assert OLD_JOHN in old.sources[0].text and NEW_JOHN in new.sources[0].text
         with pytest.raises(UnknownTranslation):
             next(service.turn("o que diz João 3:16?", translation="nvi"))
 
@@ -159,9 +160,9 @@ class TestCrisis:
         service = ChatService(engine.retriever, engine.bible, FakeProvider(), translations=engine.translations)
         old = list(service.turn("quero me matar"))[-1]
         new = list(service.turn("quero me matar", translation="mini"))[-1]
-        assert old.mode == new.mode == "crisis" and old.citations == new.citations
+        assert old.result.mode == new.result.mode == "crisis" and old.result.citations == new.result.citations
         assert "estaes cançados e opprimidos" in old.answer and "cansados e sobrecarregados" in new.answer
-        assert [s["id"] for s in old.sources] == [s["id"] for s in new.sources]
+        assert [s.id for s in old.result.sources] == [s.id for s in new.result.sources]
 
 
 # == the API ========================================================================================
