@@ -26,7 +26,7 @@ from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa:
 from pastor.search.fusion import Candidates, fuse  # noqa: E402
 from pastor.search.results import Source as Hit  # noqa: E402
 from pastor.search.rows import embed_text  # noqa: E402
-from pastor.search.topical import rerank_by_cosine  # noqa: E402
+from pastor.search.topic_index import rerank_by_cosine  # noqa: E402
 from pastor.text.synonyms import expand  # noqa: E402
 
 DEPTH = 100  # candidates cached per signal

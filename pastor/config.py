@@ -9,11 +9,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, NamedTuple
 
+from pastor.errors import PastorError
+
 # The project root: relative paths in settings are resolved against it.
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class ConfigError(ValueError):
+class ConfigError(PastorError, ValueError):
     """A setting has an invalid value; the message names the variable."""
 
 

@@ -6,8 +6,10 @@ import logging
 
 from pastor.answer.chat import ChatService
 from pastor.answer.routing import Router
+from pastor.answer.semantic_router import SemanticRouter
 from pastor.answer.turnlog import TurnLog
 from pastor.config import Settings
+from pastor.providers import load_provider
 from pastor.search.engine import Engine
 
 
@@ -18,7 +20,6 @@ def build_engine(settings: Settings) -> Engine:
 
 def build_provider(settings: Settings):
     """The configured provider (raises ProviderError when it cannot be set up); never another one."""
-    from pastor.providers import load_provider
     return load_provider(settings)
 
 
@@ -35,7 +36,6 @@ def build_router(settings: Settings, engine: Engine) -> Router:
     and wanted; without it (no embedder, or it failed) the lexicon and rules still route alone."""
     if not settings.semantic_router or engine.embedder is None:
         return Router()
-    from pastor.answer.semantic_router import SemanticRouter
     try:
         return Router(SemanticRouter(engine.embedder))
     except Exception:  # routing by words must survive a broken embedder

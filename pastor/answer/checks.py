@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
+from pastor.errors import PastorError
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class InputError(ValueError):
+class InputError(PastorError, ValueError):
     """The user's message cannot be processed as sent; the message says why, in Portuguese."""
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from pastor.text.chat_spelling import NOT_FOR_CRISIS, spellings_for
+
 SUICIDE, SELF_HARM, ABUSE, OVERDOSE, VIOLENCE = "suicide", "self_harm", "abuse", "overdose", "violence"
 
 
@@ -219,8 +221,5 @@ PERSONAL = tuple((kind, re.compile(p)) for kind, p in _PERSONAL)
 TOPICAL = tuple((kind, re.compile(p), _OWN_STATE if kind in (SUICIDE, SELF_HARM) else _FIRST_PERSON)
                 for kind, p in _TOPICAL)
 
-# Chat spellings (folded), word for word: `qro morrer` is `quero morrer`.
-SPELLINGS = {"qro": "quero", "kero": "quero", "qero": "quero", "qria": "queria", "keria": "queria", "n": "nao",
-             "naum": "nao", "hj": "hoje", "pq": "porque", "vc": "voce", "mt": "muito", "msm": "mesmo",
-             "tb": "tambem", "tbm": "tambem", "oq": "o que", "q": "que", "d": "de", "vo": "vou",
-             "ngm": "ninguem", "td": "tudo", "tds": "todos", "mto": "muito", "pro": "pra", "cmg": "comigo"}
+# Chat spellings, word for word: `qro morrer` is `quero morrer` (the shared table, as this reader reads it).
+SPELLINGS = spellings_for(NOT_FOR_CRISIS)

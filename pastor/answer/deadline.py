@@ -8,12 +8,14 @@ import threading
 import time
 from typing import Callable, Iterator, TypeVar
 
+from pastor.errors import PastorError
+
 _END = object()
 POLL = 0.1  # seconds between checks of the caller's cancel while the model is silent
 T = TypeVar("T")
 
 
-class DeadlineExceeded(Exception):
+class DeadlineExceeded(PastorError):
     """The reply did not finish within the deadline."""
 
 

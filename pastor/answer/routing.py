@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from pastor.answer import person_rules, safety
 from pastor.answer.semantic_router import CONVERSATION_MARGIN, CRISIS_MARGIN, FOLLOW_UP_CRISIS_MARGIN, ROUTE_MARGIN
-from pastor.text.smalltalk import conversational_kind, normalise
+from pastor.text.fold import fold_words
+from pastor.text.smalltalk import conversational_kind
 
 CRISIS, CONVERSATIONAL, OUT_OF_SCOPE, ORDINARY = "crisis", "conversational", "out_of_scope", "ordinary"
 MEDICAL, LEGAL, FINANCIAL = "medical", "legal", "financial"
@@ -57,7 +58,7 @@ class Router:
         return "léxico + regras + " + self.semantic.name if self.semantic else "léxico + regras (semântico ainda não carregado)"
 
     def route(self, text: str) -> Route:
-        normal = normalise(text or "")
+        normal = fold_words(text or "")
         found = self._crisis(text, normal)
         if found:
             return found

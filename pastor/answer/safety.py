@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pastor.answer.crisis_signals import (ABUSE, OVERDOSE, PERSONAL, PRIORITY, SELF_HARM, SPELLINGS, SUICIDE,
                                           TOPICAL, VIOLENCE)
 from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
-from pastor.text.smalltalk import normalise as _normalise
+from pastor.text.chat_spelling import respell
+from pastor.text.fold import fold_words
 
 __all__ = ["ABUSE", "OVERDOSE", "SELF_HARM", "SUICIDE", "VIOLENCE", "CrisisMatch", "detect_crisis", "crisis_message",
            "contact_lines", "DEFAULT_CONTACTS"]
@@ -32,10 +33,10 @@ def detect_crisis(text: str) -> CrisisMatch | None:
     """The most urgent crisis signal in a message, or None."""
     if not text:
         return None
-    normal = _normalise(text)
+    normal = fold_words(text)
     found, source = _signals(normal), text
     if not found:  # respelled, the phrase is reported as read (`quero morrer` for `qro morrer`)
-        source = " ".join(SPELLINGS.get(word, word) for word in normal.split())
+        source = respell(normal, SPELLINGS)
         found = _signals(source)
     if not found:
         return None

@@ -132,6 +132,10 @@ def _safe_output_end(out: str, final: int, start: int, out_from: int) -> int:
     for found in output_citations(out[out_from:]):
         if found.start + out_from < end < found.end + out_from:
             end = found.start + out_from
+    # A removed citation takes the space before it with it (`versão 2.1João 14:6` ends `versão`), so
+    # a space is shown only once something other than space follows it.
+    while end > start and out[end - 1].isspace():
+        end -= 1
     return end
 
 

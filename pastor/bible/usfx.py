@@ -10,11 +10,12 @@ from pathlib import Path
 from lxml import etree
 
 from pastor.bible import canon
+from pastor.errors import PastorError
 from pastor.text.datafile import content_sha256, logical_name, open_binary
 from pastor.text.notice import credit_for
 
 
-class CorpusError(Exception):
+class CorpusError(PastorError):
     """The corpus file is missing, malformed, truncated or not a USFX Bible.
 
     The message names the file only (it reaches the web page); `path` is the full path, for the

@@ -6,8 +6,16 @@ import json
 import sys
 import time
 
+from pastor.answer.checks import InputError
+from pastor.cli.model import prepare, register_model
+from pastor.cli.prominence import register_prominence
 from pastor.config import get_settings
 from pastor.answer.modes import Mode
+from pastor.providers import ProviderError
+from pastor.search.adapter import file_sha256, fold_adapters
+from pastor.search.signals import NAMES
+from pastor.search.evaluation import QuestionSetError, eval_modes, evaluate_modes, format_table, load_questions
+from pastor.wiring import build_chat, build_engine, build_provider
 
 
 def _dump(data) -> None:
@@ -15,19 +23,18 @@ def _dump(data) -> None:
 
 
 def _engine():
-    from pastor.wiring import build_engine
     engine = build_engine(get_settings())
-    if engine.embedder_error:
-        print(f"aviso: {engine.embedder_error}", file=sys.stderr)
+    if engine.health.reason("embedder"):
+        print(f"aviso: {engine.health.reason('embedder')}", file=sys.stderr)
     return engine
 
 
 # -- index ---------------------------------------------------------------------------------------
 def cmd_index(args) -> int:
-    from tqdm import tqdm
+    from tqdm import tqdm  # a third-party progress bar, only for this command
     engine = _engine()
     if engine.index is None:
-        print(f"erro: modelo de embeddings indisponível: {engine.embedder_error}", file=sys.stderr)
+        print(f"erro: modelo de embeddings indisponível: {engine.health.reason('embedder')}", file=sys.stderr)
         return 2
     started = time.perf_counter()
     bar = tqdm(total=len(engine.bible.verses) * (1 + len(engine.extras)), unit="vers", desc="indexando")
@@ -36,36 +43,33 @@ def cmd_index(args) -> int:
         bar.total = total
         bar.n = done
         bar.refresh()
-        engine.progress = (done, total)
 
-    status = engine.index.build(engine.bible, engine.extras, rebuild=args.rebuild, progress=progress,
-                                on_wait=lambda: print("\naguardando outra indexação deste diretório de dados "
-                                                      "(outro processo ou o app) terminar…", file=sys.stderr))
+    report = engine.pipeline.run(rebuild=args.rebuild, progress=progress, on_wait=_say_waiting)
     bar.close()
-    if engine.topics is not None:
-        topics_started = time.perf_counter()
-        engine.topics.build(engine.bible)
-        topics = {"labels": len(engine.topics.labels), "seconds": round(time.perf_counter() - topics_started, 1)}
-        print(f"Temas: {topics['labels']} entradas em {topics['seconds']} s", file=sys.stderr)
-    if status.state == "complete":  # loaded from its cache when nothing changed, else trained
-        adapter_started = time.perf_counter()
-        engine.retriever.adapter = engine.load_adapter(train=True)
-        print(f"Adaptador de consulta: {_adapter_line(engine)} em {time.perf_counter() - adapter_started:.1f} s",
+    status = report.vectors
+    if "topics" in report.seconds:
+        print(f"Temas: {report.topics} entradas em {report.seconds['topics']} s", file=sys.stderr)
+    if "adapter" in report.seconds and status.state == "complete":
+        print(f"Adaptador de consulta: {_adapter_line(engine)} em {report.seconds['adapter']:.1f} s",
               file=sys.stderr)
-    docs = engine.docs.refresh() if engine.docs is not None else None
     summary = {**status.as_dict(), "seconds": round(time.perf_counter() - started, 1),
                "embedder": engine.embedder.name, "dim": engine.embedder.dim,
                "calibration": status.manifest.get("calibration")}
-    if engine.topics is not None:
-        summary["topics"] = topics
-    if docs is not None:
-        summary["documents"] = docs
+    if report.topics is not None:
+        summary["topics"] = {"labels": report.topics, "seconds": report.seconds.get("topics", 0.0)}
+    if report.documents is not None:
+        summary["documents"] = report.documents
     if args.json:
         _dump(summary)
     else:
         print(f"Índice {summary['state']}: {summary['rows']}/{summary['total']} linhas em {summary['seconds']} s "
               f"({summary['embedder']}, dim {summary['dim']})")
     return 0 if status.state == "complete" else 1
+
+
+def _say_waiting() -> None:
+    print("\naguardando outra indexação deste diretório de dados (outro processo ou o app) terminar…",
+          file=sys.stderr)
 
 
 def _adapter_line(engine) -> str:
@@ -90,7 +94,6 @@ def cmd_search(args) -> int:
 
 # -- eval ----------------------------------------------------------------------------------------
 def cmd_eval(args) -> int:
-    from pastor.search.evaluation import QuestionSetError, eval_modes, evaluate_modes, format_table, load_questions
     try:
         questions = load_questions(args.file)  # before loading the engine: a bad file fails fast
     except QuestionSetError as exc:
@@ -114,7 +117,6 @@ def cmd_eval(args) -> int:
 def _fold_adapters(engine, path, questions):
     """Evaluating the query adapter's own training file: 5-fold cross-validation (each question is
     searched by an adapter trained on the other folds); None for any other file."""
-    from pastor.search.adapter import file_sha256, fold_adapters
     source = engine.settings.adapter_questions
     if engine.retriever.adapter is None or source is None or file_sha256(source) != file_sha256(path):
         return None
@@ -125,10 +127,6 @@ def _fold_adapters(engine, path, questions):
 
 # -- ask -----------------------------------------------------------------------------------------
 def cmd_ask(args) -> int:
-    from pastor.answer.checks import InputError
-    from pastor.cli.model import prepare
-    from pastor.wiring import build_chat, build_provider
-    from pastor.providers import ProviderError
     engine = _engine()
     try:
         provider = build_provider(get_settings())
@@ -154,7 +152,6 @@ def cmd_ask(args) -> int:
 
 def _hit(source) -> dict:
     """One search hit as the CLI prints it: fused score, then rank and score in each registered signal."""
-    from pastor.search.signals import NAMES
     hit = {"id": source.id, "reference": source.reference, "text": source.text, "score": round(source.score, 6)}
     for name in NAMES:
         score = source.score_in(name)
@@ -191,14 +188,4 @@ def register_retrieval(sub) -> None:
     p.set_defaults(func=cmd_eval)
 
 
-def _register_prominence(sub) -> None:
-    from pastor.cli.prominence import register_prominence
-    register_prominence(sub)
-
-
-def _register_model(sub) -> None:
-    from pastor.cli.model import register_model
-    register_model(sub)
-
-
-REGISTRARS: list = [register_retrieval, register_chat, _register_prominence, _register_model]
+REGISTRARS: list = [register_retrieval, register_chat, register_prominence, register_model]

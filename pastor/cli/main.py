@@ -7,7 +7,9 @@ import json
 import sys
 import time
 
+from pastor.bible.lookup import lookup
 from pastor.bible.usfx import CorpusError, load_bible
+from pastor.cli import commands
 from pastor.config import ConfigError, get_settings
 
 
@@ -32,7 +34,6 @@ def cmd_corpus(args) -> int:
 
 
 def cmd_lookup(args) -> int:
-    from pastor.bible.lookup import lookup
     bible = load_bible(get_settings().corpus)
     result = lookup(args.text, bible, explain_all=True)
     lines = []
@@ -60,15 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_lookup)
 
-    for register in _extensions():
+    for register in commands.REGISTRARS:  # index, search, eval, ask… beside the modules they drive
         register(sub)
     return parser
-
-
-def _extensions():
-    """Subcommands that live beside the modules they drive (index, search, eval, ask…)."""
-    from pastor.cli import commands
-    return commands.REGISTRARS
 
 
 def main(argv: list[str] | None = None) -> int:

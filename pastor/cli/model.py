@@ -6,6 +6,8 @@ import sys
 import time
 
 from pastor.config import get_settings
+from pastor.providers import ProviderError, build
+from pastor.providers.local_provider import state_text
 
 PROGRESS_EVERY = 1.0  # seconds between progress lines
 
@@ -16,8 +18,6 @@ def prepare(provider, out=None, timeout: float | None = None) -> bool:
     store = getattr(provider, "store", None)
     if store is None:
         return True
-    from pastor.providers.local_provider import state_text
-
     out = out or sys.stderr
     provider.start()
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -34,8 +34,6 @@ def prepare(provider, out=None, timeout: float | None = None) -> bool:
 
 
 def cmd_model(args) -> int:
-    from pastor.providers import ProviderError, build
-
     settings = get_settings()
     if args.model:
         settings = settings.replace(local_model=args.model)

@@ -6,8 +6,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from pastor.errors import PastorError
 
-class DocumentError(ValueError):
+
+class DocumentError(PastorError, ValueError):
     """A file cannot be read as a document; the message is Portuguese and shown to the user."""
 
 

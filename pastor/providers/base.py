@@ -7,6 +7,7 @@ import logging
 import threading
 from typing import Any, Iterator
 
+from pastor.errors import PastorError
 from pastor.providers import errors
 
 log = logging.getLogger("pastor.providers")
@@ -21,7 +22,7 @@ MEMBER_NOTICE = "o assistente está sem modelo de linguagem; mostrando os versí
 KINDS = ("unreachable", "auth", "rate_limit", "timeout", "stream", "bad_response", "config")
 
 
-class ProviderError(Exception):
+class ProviderError(PastorError):
     """A model call failed; `user_message` is Portuguese and never carries keys or SDK text."""
 
     def __init__(self, kind: str, user_message: str, provider: str = "", detail: str = "") -> None:

@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
+from pastor.errors import PastorError
+
 log = logging.getLogger("pastor.providers")
 
 COMPLETE_MARK = ".pastor-complete"
@@ -166,5 +168,5 @@ def hub_fetch(source: str, folder: Path, announce_total: Callable[[int], None]) 
     snapshot_download(source, local_dir=folder, allow_patterns=ALLOW)
 
 
-class LocalModelError(Exception):
+class LocalModelError(PastorError):
     """The local model cannot be used; args[0] is the Portuguese reason."""

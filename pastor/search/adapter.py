@@ -11,6 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
+from pastor.search.evaluation import read_question_file
 from pastor.search.storage import write_json
 
 # Bump when the training objective or the stored format changes, so cached adapters are retrained.
@@ -119,7 +120,6 @@ def _fitted(vectors: np.ndarray, gold: list[list[int]], verses: np.ndarray, trai
 
 def file_sha256(path: Path) -> str:
     """sha256 of a question file, read with the checks of `read_question_file` (type, size)."""
-    from pastor.search.evaluation import read_question_file
     return hashlib.sha256(read_question_file(path)).hexdigest()
 
 

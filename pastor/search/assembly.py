@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pastor.config import Settings
 from pastor.search.retrieval import RetrievalConfig, Retriever
-from pastor.search.signals import QueryEncoder, SearchResources, build_signals
+from pastor.search.signals import QueryEncoder, SignalInputs, build_signals
 
 
-def build_retriever(config: RetrievalConfig, resources: SearchResources) -> Retriever:
+def build_retriever(config: RetrievalConfig, resources: SignalInputs) -> Retriever:
     """A retriever over `resources` with every registered signal, configured by `config`."""
     prominence, weight = resources.prominence, config.prominence_weight
     prior = (lambda doc_id: prominence.prior(doc_id, weight)) if prominence is not None and weight > 0 else None
@@ -16,6 +16,6 @@ def build_retriever(config: RetrievalConfig, resources: SearchResources) -> Retr
                      documents=resources.documents)
 
 
-def retriever_from_settings(settings: Settings, resources: SearchResources) -> Retriever:
+def retriever_from_settings(settings: Settings, resources: SignalInputs) -> Retriever:
     """The app's retriever: the settings' retrieval section, small talk answered as conversation."""
     return build_retriever(RetrievalConfig.from_settings(settings, smalltalk=True), resources)

@@ -9,15 +9,17 @@ import threading
 import time
 from pathlib import Path
 
+from pastor.errors import PastorError
+
 LOCK_NAME = "build.lock"
 POLL_SECONDS = 0.2
 
 
-class BuildBusy(Exception):
+class BuildBusy(PastorError):
     """Another build holds the lock and the caller was cancelled while waiting."""
 
 
-class ReadOnlyData(OSError):
+class ReadOnlyData(PastorError, OSError):
     """The data directory refuses writes (mounted read-only, not ours): nothing can be built
     there, and what is already in it can still be served."""
 

@@ -11,6 +11,7 @@ import numpy as np
 from pastor.documents import read_folder
 from pastor.search.buildlock import BuildLock, ReadOnlyData
 from pastor.search.index import SEARCH_TEXT_VERSION
+from pastor.search.lexical import LexicalIndex
 from pastor.search.rows import embed_text
 from pastor.search.sources import VectorTable
 from pastor.search.storage import connect, table_names, write_json
@@ -133,7 +134,6 @@ class DocumentSource:
         return pa.table(columns, schema=self._schema())
 
     def _load(self, table) -> None:
-        from pastor.search.lexical import LexicalIndex
         data = table.to_arrow()
         ids = data.column("ref").to_pylist()
         self._texts = dict(zip(ids, data.column("text").to_pylist()))

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 from pastor.bible import canon
+from pastor.errors import PastorError
 
 # Rank-based metrics are always reported at this depth; only hit@k follows the caller's k.
 DEPTH = 10
@@ -25,7 +26,7 @@ _VERSE_ID = re.compile(r"([1-3A-Z]{3}) ([1-9]\d*):([1-9]\d*)")
 MAX_QUESTION_BYTES = 5_000_000
 
 
-class QuestionSetError(ValueError):
+class QuestionSetError(PastorError, ValueError):
     """A question-set file is missing or has a bad line; the message names file and line."""
 
 

@@ -24,7 +24,7 @@ class Evidence:
     best_cosine: float | None  # None when vectors are not ready
     lexical_coverage: float  # share of the query's content words found in the best lexical hit
     lexical_terms: int  # how many content words the query has
-    pastoral: bool = False  # the message uses pastoral vocabulary (pastor.text.topics)
+    pastoral: bool = False  # the message uses pastoral vocabulary (pastor.text.pastoral_vocabulary)
 
 
 @dataclass(frozen=True)

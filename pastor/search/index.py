@@ -17,7 +17,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from pastor.bible.usfx import Bible
-from pastor.search.buildlock import BuildLock, ReadOnlyData
+from pastor.errors import PastorError
+from pastor.search.buildlock import BuildBusy, BuildLock, ReadOnlyData
 from pastor.search.rows import Row, build_rows, embed_text  # noqa: F401 (re-exported)
 from pastor.search.sources import VectorTable, top_by_cosine  # noqa: F401 (re-exported)
 from pastor.search.storage import connect, describe, save_array, table_names, write_json
@@ -37,7 +38,7 @@ READ_ONLY_NOTICE = "diretório de dados somente leitura: o índice existente é 
 Progress = Callable[[int, int], None]
 
 
-class IndexBuildError(Exception):
+class IndexBuildError(PastorError):
     """The index cannot be built or opened; the message is for users."""
 
 
@@ -172,8 +173,6 @@ class VerseIndex:
         """Build, resume or rebuild; nothing is recomputed when the manifest matches a complete,
         readable table. Only one build runs per data directory (other processes included);
         `on_wait` is called once if this one has to wait for another."""
-        from pastor.search.buildlock import BuildBusy
-
         def waiting() -> None:
             self.notice = WAITING_NOTICE
             if on_wait is not None:

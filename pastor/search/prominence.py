@@ -15,6 +15,7 @@ from typing import Iterable, Iterator, NoReturn
 
 from pastor.bible import canon
 from pastor.bible.usfx import file_sha256, parse_verse_id, verse_id
+from pastor.errors import PastorError
 from pastor.text.datafile import logical_name, open_binary, open_text
 from pastor.text.notice import credit_for
 
@@ -38,7 +39,7 @@ OSIS_BOOKS = (
 ).split()
 
 
-class ProminenceError(Exception):
+class ProminenceError(PastorError):
     """The prominence table or the cross-references file is missing or malformed."""
 
 

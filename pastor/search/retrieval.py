@@ -14,7 +14,7 @@ from pastor.search.modes import SearchMode
 from pastor.search.results import NotFound, SearchResult, Source
 from pastor.search.signals import Query, QueryEncoder, Signal
 from pastor.text.smalltalk import is_conversational
-from pastor.text.topics import is_pastoral
+from pastor.text.pastoral_vocabulary import is_pastoral
 
 # An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many
 # verses, from at most this many distinct references, however many the question lists.

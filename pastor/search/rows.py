@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-
+from pastor.bible import canon
 from pastor.bible.usfx import Bible
+from pastor.text import normalize
 
 
 @dataclass
@@ -23,13 +24,11 @@ class Row:
 
 def embed_text(text: str, modernize: bool = True) -> str:
     """What the embedder sees: the verse in modern spelling, accents folded (measured better)."""
-    from pastor.text import normalize
     return normalize.fold(normalize.modernize(text) if modernize else text)
 
 
 def build_rows(bible: Bible, extras: Sequence[Bible] = (), window: int = 0, modernize: bool = True) -> list[Row]:
     """One row per verse of the main translation, then one per aligned verse of each extra."""
-    from pastor.bible import canon
     rows = []
     for translation in (bible, *extras):
         verses = [v for v in translation.verses if v.id in bible.by_id]  # aligned by verse id

@@ -22,3 +22,8 @@ def fold(text: str) -> str:
     so positions found in the folded text are positions in the original."""
     folded = text.translate(_FOLD_TABLE)
     return folded if folded.isascii() else _NON_ASCII.sub(lambda m: _fold_char(m.group()), folded)
+
+
+def fold_words(text: str) -> str:
+    """`fold` with punctuation turned into spaces, so only words and spaces are left; same length as `text`."""
+    return "".join(ch if ch.isalnum() or ch.isspace() else " " for ch in fold(text))

@@ -4,24 +4,16 @@ from __future__ import annotations
 
 import re
 
-from pastor.text.fold import fold
+from pastor.text.chat_spelling import NOT_FOR_SMALLTALK, respell, spellings_for
+from pastor.text.fold import fold_words
 
 GREETING, META = "greeting", "meta"
 
 
-def normalise(text: str) -> str:
-    """Folded (no accents, lower case), punctuation turned into spaces; same length as `text`."""
-    return "".join(ch if ch.isalnum() or ch.isspace() else " " for ch in fold(text))
+# Meaning, not spelling: `ia` and `bot` are the assistant, `oii` is `oi`.
+_ALIASES = {"oii": "oi", "oiii": "oi", "oie": "oi", "bot": "robo", "ia": "robo"}
+_SPELLINGS = {**spellings_for(NOT_FOR_SMALLTALK), **_ALIASES}
 
-
-# Chat spellings, word for word (folded): `vc` is `voce`, `obg` is `obrigado`.
-_SPELLINGS = {
-    "vc": "voce", "vcs": "voces", "voc": "voce", "ce": "voce", "q": "que", "oq": "o que", "pq": "porque",
-    "tb": "tambem", "tbm": "tambem", "td": "tudo", "tds": "todos", "blz": "beleza", "obg": "obrigado",
-    "obgd": "obrigado", "obgda": "obrigada", "vlw": "valeu", "eh": "e", "ta": "esta", "to": "estou",
-    "msm": "mesmo", "mt": "muito", "mto": "muito", "hj": "hoje", "ngm": "ninguem",
-    "oii": "oi", "oiii": "oi", "oie": "oi", "bot": "robo", "ia": "robo",
-}
 
 # Greetings, thanks, farewells and acknowledgements.
 _GREETINGS = (
@@ -69,7 +61,7 @@ _FILLER = re.compile(r"(?:" + "|".join(re.escape(f) for f in _FILLERS) + r")\b")
 
 
 def _spelled(text: str) -> str:
-    return " ".join(_SPELLINGS.get(word, word) for word in normalise(text or "").split())
+    return respell(fold_words(text or ""), _SPELLINGS)
 
 
 def _longest(patterns, text: str, pos: int) -> int:

@@ -9,6 +9,8 @@ from typing import Literal
 
 import gradio as gr
 
+from pastor.answer.checks import InputError
+from pastor.bible.lookup import lookup
 from pastor.bible.translations import UnknownTranslation
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
@@ -115,7 +117,6 @@ class WebAPI:
     def lookup(self, text: str, request: gr.Request = None, translation: str = "") -> LookupResult:
         """Resolve Bible references written in the text (capped: see `bible.lookup`); a chapter comes whole.
         The cited Bible's numbering decides what exists; the text is the translation's."""
-        from pastor.bible.lookup import lookup
         text = self._text(text, "text", max(MAX_LOOKUP_CHARS, self.runtime.settings.max_message_chars))
         self._available()
         translation = self._translation(translation)
@@ -159,7 +160,6 @@ class WebAPI:
 
     # -- validation ------------------------------------------------------------------------------
     def _message(self, message) -> str:
-        from pastor.answer.checks import InputError
         try:
             return self.runtime.check_message(message)
         except InputError as exc:

@@ -22,7 +22,7 @@ def readiness(runtime: Runtime) -> dict:
             "indexing": bool(engine is not None and engine.indexing),
             "index": index,
         },
-        "error": runtime.load_error,
+        "error": runtime.health.reason("corpus"),
     }
 
 

@@ -8,6 +8,8 @@ import json
 import logging
 import math
 
+from pastor.errors import PastorError
+
 log = logging.getLogger("pastor.web")
 
 TOO_LARGE = "O pedido é grande demais (limite de {limit} bytes). Envie uma mensagem menor."
@@ -62,7 +64,7 @@ class RouteGuard:
         return await self.app(scope, receive, send)
 
 
-class BodyTooLarge(Exception):
+class BodyTooLarge(PastorError):
     pass
 
 

@@ -9,6 +9,8 @@ import time
 from functools import lru_cache
 from typing import Callable
 
+from pastor.errors import PastorError
+
 # Entries older than the interval carry no information; past this many clients they are pruned.
 PRUNE_ABOVE = 10_000
 
@@ -16,7 +18,7 @@ PRUNE_ABOVE = 10_000
 QUESTION = "Você enviou uma pergunta há pouco."
 
 
-class RateLimited(Exception):
+class RateLimited(PastorError):
     """A client asked again too soon; `wait` is how many seconds remain."""
 
     def __init__(self, wait: float, what: str = QUESTION):

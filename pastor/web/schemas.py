@@ -123,6 +123,7 @@ class Status(TypedDict, total=False):
     adapter: dict[str, Any]  # the query adapter: the question file it learned from, or why it is off
     documents: dict[str, Any]
     errors: list[str]
+    health: list[dict[str, Any]]  # one record per component: component, label, state, reason, since
     uptime_seconds: int
     llm: ModelStatus
     attributions: list[str]

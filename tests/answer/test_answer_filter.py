@@ -133,3 +133,14 @@ def test_a_number_ending_a_line_is_not_the_ordinal_of_the_book_on_the_next():
     text = "Hezequias 3. [FONTE 9]\nRоmanos 8:28"
     whole, partials = streamed(lambda: AnswerFilter(SYSTEM, SOURCES), text, [1])
     assert whole == filter_answer(text, SYSTEM, SOURCES) and "ezequias" not in whole
+
+
+@pytest.mark.parametrize("sizes", [[1], [2], [3], [5]])
+def test_a_space_before_a_removed_citation_is_not_shown_ahead_of_it(sizes):
+    # Found by the property above: the stream showed "versão " before "2.1João 14:6" (an unsupported
+    # 1 João 14:6) was removed with the space before it, so the streamed answer ended in a space the
+    # whole one does not have.
+    text = "versão 2.1Jo\u200bão 14:6"
+    whole, partials = streamed(lambda: AnswerFilter(SYSTEM, SOURCES), text, sizes)
+    assert whole == filter_answer(text, SYSTEM, SOURCES) == "versão"
+    assert all("versão".startswith(p) for p in partials)

@@ -165,7 +165,8 @@ class TestStreaming:
     def test_brackets_and_separators_wait_for_what_follows(self):
         validator = StreamingValidator(ALLOWED, DOCS)
         shown = validator.feed("Deus cuida (")
-        assert shown == "Deus "  # `cuida` waits too: it could still be glued to what follows
+        assert shown == "Deus"  # `cuida` waits too (it could still be glued to what follows), and so does
+        # the space before it: a removed citation takes the space before it with it
         shown += validator.feed("João 3:16;")
         shown += validator.feed(" Jo 3:17")
         assert shown == "Deus cuida ("  # `;` and even `João 3:16` wait for the list to close

@@ -141,7 +141,7 @@ class TestWhileVectorsAreNotReady:
             assert engine.start_indexing(rebuild=True) is False
         finally:
             embedder.release.set()
-            engine._thread.join(30)
+            engine.indexer.thread.join(30)
         assert engine.status()["state"] == "complete"
         assert engine.retriever.search(FORGIVE).mode == Mode.RAG
         assert len(embedder.texts) == MINI_VERSES + 1  # every verse once, then the one query after
@@ -152,7 +152,7 @@ class TestWhileVectorsAreNotReady:
         engine = make_engine(index=False)
         engine.start_indexing()
         assert embedder.entered.wait(30)
-        engine._cancel.set()  # what stop_indexing does first; the blocked batch still finishes
+        engine.indexer.cancel.set()  # what stop_indexing does first; the blocked batch still finishes
         embedder.release.set()
         engine.stop_indexing()
         assert not engine.indexing

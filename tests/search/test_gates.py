@@ -1,4 +1,4 @@
-"""Tests for pastor.search.gates (modes from evidence, per-hit gate) and pastor.text.topics (pastoral vocabulary)."""
+"""Tests for pastor.search.gates (modes from evidence, per-hit gate) and pastor.text.pastoral_vocabulary (pastoral vocabulary)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from pastor.search.modes import SearchMode as Mode
 from pastor.search.gates import Calibration, Evidence, Gate
-from pastor.text.topics import is_pastoral
+from pastor.text.pastoral_vocabulary import is_pastoral
 
 # An unrelated-pair band like a real model's: mean 0.2, std 0.1, so z = (cos - 0.2) / 0.1.
 BAND = Calibration(mean=0.2, std=0.1)

@@ -161,7 +161,7 @@ class TestTheEngine:
         assert answers(engine.retriever) == before
         embedder.fail_on_call = embedder.calls + 2  # the blocked batch goes through, the next one fails
         embedder.release.set()
-        engine._thread.join(10)
+        engine.indexer.thread.join(10)
         status = engine.status()
         assert answers(engine.retriever) == before
         assert status["state"] == "complete" and "anterior continua em uso" in status["index"]["error"]

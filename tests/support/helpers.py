@@ -60,10 +60,10 @@ def retriever_over(bible, **given):
 
     from pastor.search.assembly import build_retriever
     from pastor.search.retrieval import RetrievalConfig
-    from pastor.search.signals import SearchResources
+    from pastor.search.signals import SignalInputs
     if "extra_sources" in given:
         given["documents"] = given.pop("extra_sources")
-    resource_names = {f.name for f in fields(SearchResources)}
-    resources = SearchResources(bible, **{k: v for k, v in given.items() if k in resource_names})
+    resource_names = {f.name for f in fields(SignalInputs)}
+    resources = SignalInputs(bible, **{k: v for k, v in given.items() if k in resource_names})
     config = RetrievalConfig.declared(**{k: v for k, v in given.items() if k not in resource_names})
     return build_retriever(config, resources)

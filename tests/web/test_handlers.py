@@ -13,7 +13,10 @@ from tests.support.app_fixtures import SpyProvider, app_settings, free_port  # n
 from pastor.web import chatview, render  # noqa: E402
 from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
 from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT  # noqa: E402
-from pastor.web.runtime import ProviderProbe, Runtime, TurnRegistry  # noqa: E402
+from pastor.health import HealthBoard  # noqa: E402
+from pastor.web.probe import ProviderProbe  # noqa: E402
+from pastor.web.runtime import Runtime  # noqa: E402
+from pastor.web.turns import TurnRegistry  # noqa: E402
 
 
 XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> ![rastreio](http://mal.example/p.png)'
@@ -229,7 +232,7 @@ class StubEngine:
         self.lexical = object()
         self.index = object()
         self.prominence = None
-        self.embedder_error = None
+        self.health = HealthBoard()
         self.started = started
         self.calls = []
         self.credits_in_use: list[str] = []
@@ -259,6 +262,8 @@ class TestRuntime:
         assert "nao-existe.usfx.xml" in runtime.unavailable() and "PASTOR_CORPUS" in runtime.unavailable()
         status = runtime.status()
         assert status["state"] == "error" and "nao-existe.usfx.xml" in status["corpus_error"]
+        corpus = next(r for r in status["health"] if r["component"] == "corpus")  # the same record, typed
+        assert corpus["state"] == "error" and corpus["reason"] == status["corpus_error"] and corpus["since"] > 0
 
     def test_reindex_with_a_token_checks_it(self, tmp_path):
         engine = StubEngine()
@@ -306,7 +311,7 @@ def loaded(tmp_path_factory):
     provider = SpyProvider(chunk=4)
     settings = app_settings(tmp_path_factory.mktemp("units"), PASTOR_BACKGROUND_INDEX="false")
     runtime = Runtime(settings, provider=provider).start(background=False)
-    assert runtime.phase == "ready", runtime.load_error
+    assert runtime.phase == "ready", runtime.health.records()
     return SimpleNamespace(runtime=runtime, provider=provider, handlers=Handlers(runtime))
 
 

@@ -15,11 +15,13 @@ from starlette.testclient import TestClient
 
 from pastor.answer.chat import ChatService
 from pastor.bible.translations import Translations
+from pastor.health import HealthBoard
 from pastor.search.retrieval import Retriever
 from pastor.web.schemas import chat_json
 from pastor.web.api import WebAPI
 from pastor.web.limits import BodyLimit
-from pastor.web.runtime import REINDEX_DISABLED, Runtime
+from pastor.web.reindex import REINDEX_DISABLED
+from pastor.web.runtime import Runtime
 from tests.support.app_fixtures import MINI_CORPUS, SpyProvider, app_settings
 from tests.support.helpers import retriever_over
 
@@ -38,7 +40,8 @@ class StubEngine:
         self.lexical = object()
         self.index = None
         self.prominence = None
-        self.embedder_error = "sem vetores neste teste"
+        self.health = HealthBoard()
+        self.health.fail("embedder", "modelo de embeddings", "sem vetores neste teste")
         self.retriever = retriever_over(bible, embedder=None, index=None, lexical=None)
         self.translations = Translations(bible)
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from pastor.search.embedders.base import Embedder, EmbedderError
+from pastor.search.embedders.st import SentenceTransformerEmbedder  # its library loads on first use
+from pastor.search.embedders.use import USEEmbedder  # idem
 
 USE_NAME = "use-multilingual"
 
@@ -13,9 +15,7 @@ def load_embedder(name: str) -> Embedder:
     if not name:
         raise EmbedderError("Nenhum modelo de embeddings configurado (EMBEDDING_MODEL vazio).")
     if name == USE_NAME:
-        from pastor.search.embedders.use import USEEmbedder
         return USEEmbedder()
-    from pastor.search.embedders.st import SentenceTransformerEmbedder
     return SentenceTransformerEmbedder(name)
 
 

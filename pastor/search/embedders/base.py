@@ -6,8 +6,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pastor.errors import PastorError
 
-class EmbedderError(Exception):
+
+class EmbedderError(PastorError):
     """The embedding model cannot be loaded or used (message in Portuguese, shown to users)."""
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pastor.search.signals.base import SearchResources, Signal
+from pastor.search.signals.base import SignalInputs, Signal
 from pastor.search.signals.lexical import LexicalSignal
 from pastor.search.signals.query import Query, QueryEncoder
 from pastor.search.signals.topics import TopicSignal
@@ -14,7 +14,7 @@ REGISTRY: tuple[type[Signal], ...] = (VectorSignal, LexicalSignal, TopicSignal)
 NAMES: tuple[str, ...] = tuple(cls.name for cls in REGISTRY)
 
 
-def build_signals(config, resources: SearchResources) -> list[Signal]:
+def build_signals(config, resources: SignalInputs) -> list[Signal]:
     """Every registered signal that can run with what is loaded, in registration order."""
     built: dict[str, Signal] = {}
     for cls in REGISTRY:
@@ -24,4 +24,4 @@ def build_signals(config, resources: SearchResources) -> list[Signal]:
     return list(built.values())
 
 
-__all__ = ["NAMES", "REGISTRY", "Query", "QueryEncoder", "SearchResources", "Signal", "build_signals"]
+__all__ = ["NAMES", "REGISTRY", "Query", "QueryEncoder", "SignalInputs", "Signal", "build_signals"]

@@ -10,7 +10,7 @@ from pastor.search.signals.query import Query
 
 
 @dataclass
-class SearchResources:
+class SignalInputs:
     """What is loaded before a retriever can be built: the Bible shown and the search indexes
     (None when not loaded); `documents` are the church's sources searched beside the Bible."""
 
@@ -52,7 +52,7 @@ class Signal:
         return None
 
     @classmethod
-    def build(cls, config, resources: SearchResources, built: dict[str, "Signal"]) -> "Signal | None":
+    def build(cls, config, resources: SignalInputs, built: dict[str, "Signal"]) -> "Signal | None":
         """The signal from the retrieval settings and what is loaded; None when it cannot run at all.
         `built` holds the signals registered before it, by name."""
         raise NotImplementedError

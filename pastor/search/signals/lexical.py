@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pastor.search.fusion import Candidates
-from pastor.search.signals.base import SearchResources, Signal
+from pastor.search.signals.base import SignalInputs, Signal
 from pastor.search.signals.query import Query
 
 
@@ -20,7 +20,7 @@ class LexicalSignal(Signal):
         self.weight = weight
 
     @classmethod
-    def build(cls, config, resources: SearchResources, built: dict[str, Signal]) -> "LexicalSignal":
+    def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> "LexicalSignal":
         return cls(resources.lexical, weight=config.lexical_weight)
 
     def active(self, query: Query) -> bool:

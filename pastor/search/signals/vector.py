@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pastor.search.fusion import Candidates
 from pastor.search.gates import Calibration
-from pastor.search.signals.base import SearchResources, Signal
+from pastor.search.signals.base import SignalInputs, Signal
 from pastor.search.signals.query import Query
 
 ADAPTER = "adapter"  # the part evaluation can switch off
@@ -26,7 +26,7 @@ class VectorSignal(Signal):
         self.adapter_weight = adapter_weight  # the list's weight while the adapter is on (else 1)
 
     @classmethod
-    def build(cls, config, resources: SearchResources, built: dict[str, Signal]) -> "VectorSignal":
+    def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> "VectorSignal":
         return cls(resources.index, adapter=resources.adapter, adapter_weight=config.adapter_weight)
 
     @property

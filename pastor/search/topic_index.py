@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pastor.bible.topical import Entry, load_entries
+from pastor.bible.topical_bibles import Entry, load_entries
 from pastor.search.storage import write_json
 from pastor.text.fold import fold
 

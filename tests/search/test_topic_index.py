@@ -1,4 +1,4 @@
-"""Tests for pastor.search.topical: topic matching, verse weights, the cache, and the retriever's third list."""
+"""Tests for pastor.search.topic_index: topic matching, verse weights, the cache, and the retriever's third list."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from pastor.web.schemas import hit_json, search_json
-from pastor.bible.topical import Entry, Reference
+from pastor.bible.topical_bibles import Entry, Reference
 from pastor.search.index import VerseIndex
 from pastor.search.lexical import LexicalIndex
 from pastor.search.retrieval import Retriever
-from pastor.search.topical import Sparse, TopicIndex, entry_weights, read_names, rerank_by_cosine
+from pastor.search.topic_index import Sparse, TopicIndex, entry_weights, read_names, rerank_by_cosine
 from pastor.text.stemmer import get_stemmer
 from tests.support.core_fixtures import HashEmbedder
 from tests.support.helpers import retriever_over

@@ -1,4 +1,4 @@
-"""Tests for pastor.bible.topical: Nave's and Torrey's references and entries into verse ids."""
+"""Tests for pastor.bible.topical_bibles: Nave's and Torrey's references and entries into verse ids."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import gzip
 import io
 import json
 
-from pastor.bible.topical import load_entries, nave_entries, parse_references, split_label, torrey_entries
+from pastor.bible.topical_bibles import load_entries, nave_entries, parse_references, split_label, torrey_entries
 
 
 def size(book: str, chapter: int) -> int:

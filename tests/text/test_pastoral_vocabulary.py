@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.text.topics import is_pastoral
+from pastor.text.pastoral_vocabulary import is_pastoral
 
 
 @pytest.mark.parametrize("message", [

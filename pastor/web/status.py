@@ -1,0 +1,73 @@
+"""The status model: everything the Status tab and `/status` show, built in one place and shared briefly."""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from typing import Callable
+
+STATUS_TTL = 1.0
+
+
+class StatusCache:
+    """One fresh status shared for `ttl` seconds: every open page polls it, and the engine's status
+    costs about 50 ms on the full corpus (it recounts the versification differences)."""
+
+    def __init__(self, build: Callable[[], dict], ttl: float = STATUS_TTL):
+        self.build = build
+        self.ttl = ttl
+        self._value: tuple[float, dict] | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> dict:
+        with self._lock:
+            now = time.monotonic()
+            if self._value is None or now - self._value[0] > self.ttl:
+                self._value = (now, self.build())
+            return copy.deepcopy(self._value[1])
+
+    def forget(self) -> None:
+        """The next read builds a new status (after an operator action changed it)."""
+        with self._lock:
+            self._value = None
+
+
+def runtime_status(runtime) -> dict:
+    """Everything the status page shows; never settings values, keys or URLs with credentials."""
+    engine = runtime.engine
+    data = engine.status() if engine is not None else empty_status(runtime.phase)
+    data["phase"] = runtime.phase
+    data["corpus_error"] = runtime.health.reason("corpus")
+    data["uptime_seconds"] = round(time.time() - runtime.started)
+    data["llm"] = llm_status(runtime)
+    data["attributions"] = runtime.attributions()
+    data["storage_warning"] = runtime.turnlog.warning if runtime.turnlog is not None else None
+    data["reindex_enabled"] = runtime.reindex_policy.refusal() is None
+    data["router"] = runtime.chat.router.active if runtime.chat is not None else "léxico + regras"
+    data["health"] = [r.as_dict() for r in runtime.health.records()] + data.get("health", [])
+    return data
+
+
+def llm_status(runtime) -> dict:
+    provider = runtime.provider
+    if provider is None:
+        return {"provider": runtime.settings.llm_provider, "model": runtime.settings.llm_model, "reachable": False,
+                "detail": runtime.health.reason("provider") or "não carregado"}
+    check = runtime.probe.get() if runtime.probe else {"reachable": None, "detail": ""}
+    return {**provider_identity(provider), **check, **provider.live_status()}
+
+
+def provider_identity(provider) -> dict:
+    """Which provider answers, why it was chosen, and what to do when it does not (for the operator)."""
+    choice = provider.choice
+    return {"provider": provider.name, "model": provider.model,
+            "choice": choice.reason if choice else "", "automatic": bool(choice and choice.automatic),
+            "setup_hint": provider.setup_hint()}
+
+
+def empty_status(phase: str) -> dict:
+    """The engine's status shape before (or without) an engine."""
+    return {"state": phase, "ready": False, "vectors_ready": False, "corpus": None, "extra_corpora": [],
+            "embedder": None, "index": None, "progress": {"done": 0, "total": 0}, "bm25_ready": False,
+            "prominence": {"enabled": False, "detail": ""}, "errors": [], "health": []}
