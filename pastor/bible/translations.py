@@ -6,10 +6,11 @@ import dataclasses
 from dataclasses import dataclass
 
 from pastor.config import translation_key
+from pastor.errors import PastorError
 from pastor.text.notice import notice_for
 
 
-class UnknownTranslation(ValueError):
+class UnknownTranslation(PastorError, ValueError):
     """A translation name that is not loaded; the message lists the ones that are (pt-BR)."""
 
 
