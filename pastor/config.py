@@ -45,6 +45,15 @@ def _optional_path(value: str) -> Path | None:
     return _path(value) if value.strip() else None
 
 
+def translation_key(path: Path | str) -> str:
+    """The short name a reader and the API choose a translation by: its file name without the
+    language prefix and the USFX extensions (`por-blivre.usfx.xml.gz` → `blivre`)."""
+    name = Path(path).name.lower()
+    for suffix in (".gz", ".xml", ".usfx"):
+        name = name.removesuffix(suffix)
+    return name.removeprefix("por-")
+
+
 class CrisisContact(NamedTuple):
     """A help line shown with the crisis message: `Brasil`, `SAMU`, `192`, `emergência médica`."""
 
@@ -132,6 +141,9 @@ class Settings:
                            help="USFX file shown and cited (plain or .gz)")
     extra_corpora: tuple[Path, ...] = setting("PASTOR_EXTRA_CORPORA", "corpus/por-blivre.usfx.xml.gz", _paths,
                                               help="comma-separated USFX files searched too; empty = none")
+    translation: str = setting("PASTOR_TRANSLATION", "", str,
+                               help="text shown and copied unless the reader chooses another: the short name of "
+                                    "PASTOR_CORPUS or of an extra corpus (almeida1911, blivre); empty = PASTOR_CORPUS")
     data_dir: Path = setting("PASTOR_DATA_DIR", "data", _path,
                              help="runtime state: LanceDB index, manifest, turn logs")
     docs_dir: Path | None = setting("PASTOR_DOCS_DIR", "", _optional_path,
@@ -296,6 +308,9 @@ class Settings:
         if self.role == "replica" and self.docs_dir is not None:
             raise ConfigError("PASTOR_ROLE=replica: os documentos da igreja (PASTOR_DOCS_DIR) ainda não são "
                               "publicados no índice compartilhado; deixe PASTOR_DOCS_DIR vazio nas réplicas")
+        keys = [translation_key(p) for p in (self.corpus, *self.extra_corpora)]
+        if self.translation and self.translation not in keys:
+            raise ConfigError(f"PASTOR_TRANSLATION: use {' ou '.join(keys)} (recebido {self.translation!r})")
 
     def replace(self, **changes) -> "Settings":
         values = {f.name: getattr(self, f.name) for f in fields(self)}

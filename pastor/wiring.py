@@ -66,4 +66,5 @@ def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: Tu
                        turnlog=turnlog or build_turnlog(settings), top_k=settings.top_k,
                        history_turns=settings.history_turns, max_chars=settings.max_message_chars,
                        crisis_contacts=settings.crisis_contacts, deadline=settings.llm_timeout,
-                       router=build_router(settings, engine), replica=replica_name(settings))
+                       router=build_router(settings, engine), replica=replica_name(settings),
+                       translations=engine.translations)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -9,6 +10,7 @@ from dataclasses import asdict
 from typing import Iterator
 
 from pastor.answer import degraded, prompts, safety
+from pastor.answer.followup import searched_without_model
 from pastor.answer.routing import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
 from pastor.answer.scope import out_of_scope_reply
 from pastor.answer.checks import InputError, check_message
@@ -41,7 +43,7 @@ class ChatService:
 
     def __init__(self, retriever, bible, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
                  max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS, deadline: float = 60.0,
-                 router: Router | None = None, replica: str = ""):
+                 router: Router | None = None, replica: str = "", translations=None):
         self.retriever = retriever
         self.bible = bible
         self.provider = provider
@@ -53,17 +55,21 @@ class ChatService:
         self.deadline = deadline  # seconds for a whole reply (LLM_TIMEOUT), however slowly it trickles
         self.replica = replica  # named in turn ids when several replicas answer (issue 23)
         self.router = router or Router()  # lexicon and rules; the runtime adds the semantic router when it is ready
+        self.translations = translations  # the texts a reader can choose; None = the cited Bible's only
 
     # -- public ------------------------------------------------------------------------------------
     def turn(self, message: str, history: list[dict] | None = None,
-             cancel: threading.Event | None = None) -> Iterator[TurnUpdate]:
-        """Yield updates with the validated answer so far; the last one has done=True."""
+             cancel: threading.Event | None = None, translation: str = "") -> Iterator[TurnUpdate]:
+        """Yield updates with the validated answer so far; the last one has done=True. Verses are quoted
+        in `translation` (a key of `translations`; empty = the default); ids and citations never change."""
+        if self.translations is not None:
+            translation = self.translations.get(translation).key  # UnknownTranslation before any work
         turn = Turn.start(check_message(message, self.max_chars), self.provider, self.replica)
         deadline = Deadline(self.deadline)  # one for every model call of the turn
         history = history or []
         route = self.router.route(turn.message)
         if route.name == CRISIS:
-            yield from self._finish(turn, self._crisis(route))
+            yield from self._finish(turn, self._crisis(route, translation))
             return
         if route.name == OUT_OF_SCOPE:
             scope = TurnResult(Mode.OUT_OF_SCOPE, f"fora do escopo pastoral: {route.kind}")
@@ -74,10 +80,10 @@ class ChatService:
             return
         try:
             query, rewrite_timed_out = self._standalone(turn, history, deadline, cancel), False
-        except DeadlineExceeded:  # the rewrite took the whole turn: search the message, show the verses
-            query, rewrite_timed_out = turn.message, True
+        except DeadlineExceeded:  # the rewrite took the whole turn: search with the previous question, show the verses
+            query, rewrite_timed_out = searched_without_model(history, turn.message), True
         t0 = time.perf_counter()
-        result = turn.retrieval = self.retriever.search(query, k=self.top_k)
+        result = turn.retrieval = self._in_translation(self.retriever.search(query, k=self.top_k), translation)
         turn.lap("retrieval_ms", t0)
         update = turn.update
         update.set(query=query if query != turn.message else "", mode=Mode(result.mode), reason=result.reason,
@@ -124,13 +130,17 @@ class ChatService:
 
     # -- steps -------------------------------------------------------------------------------------
     def _standalone(self, turn: Turn, history: list[dict], deadline: Deadline, cancel=None) -> str:
-        """Rewrite a genuine follow-up into a standalone query; on failure use the message. The call
+        """Rewrite a genuine follow-up into a standalone query; without a model, or when the rewrite
+        fails, a follow-up is searched with the previous question (`followup.searched_without_model`). The call
         shares the turn's deadline: DeadlineExceeded when it outlasts it (no time left for a reply).
 
         References and greetings are recognised on the message itself (`prompts.understood_alone`)."""
         message = turn.message
-        if not self.provider.generates or not prompts.needs_rewrite(message, history):
+        if not prompts.needs_rewrite(message, history):
             return message
+        fallback = searched_without_model(history, message)
+        if not self.provider.generates:
+            return fallback
         t0 = time.perf_counter()
         halt = Halt(cancel)  # set below when the turn stops waiting: an in-process model frees its slot
         try:
@@ -138,7 +148,7 @@ class ChatService:
             rewritten = call_within(lambda: self.provider.complete(system, messages, cancel=halt), deadline,
                                     cancel=cancel).strip()
         except ProviderError:
-            return message
+            return fallback
         except DeadlineExceeded:
             if cancel is not None and cancel.is_set():
                 return message  # the person's Stop: the reply step sees it and ends the turn
@@ -146,15 +156,23 @@ class ChatService:
         finally:
             halt.set()
             turn.lap("rewrite_ms", t0)
-        return rewritten if 0 < len(rewritten) <= 500 else message
+        return rewritten if 0 < len(rewritten) <= 500 else fallback
 
-    def _crisis(self, crisis) -> TurnUpdate:
+    def _in_translation(self, result: SearchResult, translation: str) -> SearchResult:
+        """The search result with its verses' text in the reader's translation (ids, references,
+        scores and mode unchanged, so validation and citations are the same in every translation)."""
+        if self.translations is None:
+            return result
+        return dataclasses.replace(result, results=self.translations.retext(result.results, translation))
+
+    def _crisis(self, crisis, translation: str = "") -> TurnUpdate:
         """The crisis reply: help lines first, then the safety message and comforting verses."""
         bible = self.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
+        texts = {v.id: self.translations.text(v.id, translation) if self.translations else v.text for v in verses}
         lines = [safety.crisis_message(crisis.kind, self.crisis_contacts, crisis.someone_else), ""]
-        lines += [f"> {v.text} — **{v.reference}**" for v in verses]
-        sources = tuple(Source(v.id, v.reference, v.text, score=1.0, cited=True) for v in verses)
+        lines += [f"> {texts[v.id]} — **{v.reference}**" for v in verses]
+        sources = tuple(Source(v.id, v.reference, texts[v.id], score=1.0, cited=True) for v in verses)
         return TurnUpdate("", "\n".join(lines), result=TurnResult(
             Mode.CRISIS, f"sinal de crise: {crisis.kind}", citations=[v.reference for v in verses],
             sources=list(sources)))

@@ -180,15 +180,18 @@ def needs_rewrite(question: str, history: list[dict] | None) -> bool:
         return False
     if understood_alone(question):
         return False
+    return points_back(question) or 0 < len(re.findall(r"\w+", fold(question or ""))) <= 3
+
+
+def points_back(question: str) -> bool:
+    """Whether a message points back at the conversation: it starts like a continuation (`e…`, `mas e…`)
+    or leans on a pronoun, a demonstrative or `mais` (`conto pra ele?`). A short message without
+    them (`ansiedade`) may be a new subject: a model can tell, a rule cannot (see `followup.py`)."""
     words = re.findall(r"\w+", fold(question or ""))
-    if not words:
-        return False
     text = " ".join(words)
     if _CONTEXT_START.match(text) and len(words) <= 12:
         return True
-    if len(words) <= 3:
-        return True
-    return len(words) <= 8 and bool(_CONTEXT_WORDS.search(text))
+    return 0 < len(words) <= 8 and bool(_CONTEXT_WORDS.search(text))
 
 
 def rewrite_messages(history: list[dict] | None, question: str) -> tuple[str, list[dict]]:

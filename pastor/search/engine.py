@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pastor.bible.translations import Translations
 from pastor.bible.usfx import CorpusError
 from pastor.config import Settings
 from pastor.health import HealthBoard
@@ -35,10 +36,12 @@ class Engine:
         self.retriever: Retriever | None = None
         self.pipeline: IndexPipeline | None = None
         self.indexer: BackgroundIndexer | None = None
+        self.translations: Translations | None = None  # the texts a reader can choose
 
     def load(self) -> "Engine":
         """Corpus, extra translations, BM25, prominence, embedder; raises CorpusError if no corpus."""
         self.resources = res = load_resources(self.settings, self.health, self._given_embedder)
+        self.translations = Translations(res.bible, res.extras, self.settings.translation)
         self.retriever = retriever_from_settings(self.settings, SignalInputs(
             res.bible, embedder=res.embedder, index=res.index, lexical=res.lexical, topics=res.topics,
             prominence=res.prominence, documents=[res.docs] if res.docs is not None else []))

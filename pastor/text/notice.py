@@ -62,16 +62,22 @@ def notices_for(folder: Path) -> list[DatasetNotice]:
     return found
 
 
-def credit_for(path: Path | str, sha256: str | None = None) -> str:
-    """The credit of the dataset in `path`: matched by uncompressed content, else by file name
-    (so `x.xml` and `x.xml.gz` share one section); "" when no notice covers it."""
+def notice_for(path: Path | str, sha256: str | None = None) -> DatasetNotice | None:
+    """The section that covers the dataset in `path`: matched by uncompressed content, else by file
+    name (so `x.xml` and `x.xml.gz` share one section); None when no notice covers it."""
     path = Path(path)
     notices = notices_for(path.parent)
     if not notices:
-        return ""
+        return None
     digest = (sha256 or content_sha256(path)).lower()
     for notice in notices:
         if digest in notice.digests:
-            return notice.credit
+            return notice
     name = logical_name(path)
-    return next((n.credit for n in notices if name in n.files), "")
+    return next((n for n in notices if name in n.files), None)
+
+
+def credit_for(path: Path | str, sha256: str | None = None) -> str:
+    """The credit of the dataset in `path` ("" when no notice covers it)."""
+    notice = notice_for(path, sha256)
+    return notice.credit if notice is not None else ""

@@ -4,6 +4,7 @@
 # document each endpoint's output shape in `view_api()` (strings would show as "Any").
 import logging
 import threading
+from dataclasses import replace
 from typing import Literal
 
 import gradio as gr
@@ -11,6 +12,7 @@ import gradio as gr
 from pastor.answer.checks import InputError
 from pastor.answer.modes import Mode
 from pastor.bible.lookup import lookup
+from pastor.bible.translations import UnknownTranslation
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 from pastor.search.signals import NAMES as SIGNALS
@@ -38,21 +40,25 @@ MODE_HELP = {
     Mode.NO_EVIDENCE: "a busca não achou passagens: resposta fixa que convida a contar mais, sem modelo",
     Mode.PROVIDER_UNAVAILABLE: "o modelo não respondeu: os versículos encontrados, sem comentário",
 }
+TRANSLATION_HELP = ("translation: o texto bíblico mostrado, 'almeida1911' (Almeida 1911, grafia de 1911) ou "
+                    "'blivre' (Bíblia Livre, grafia atual), quando carregados; vazio = o padrão do serviço "
+                    "(PASTOR_TRANSLATION). Ids, referências e citações são os mesmos em todas.")
 
 DESCRIPTIONS = {
     "chat": ("Conversa com o Pastor Online (streaming). Cada resultado parcial é "
              "{turn_id, answer, done: false} com a resposta já validada até ali; o último tem done: true "
              "e também mode, reason, query (a pergunta usada na busca, quando reescrita), citations, "
              "removed_citations, sources, provider, model, error e notes (observações sobre a resposta). "
-             "history: lista opcional de {role: 'user'|'assistant', content}. mode: "
+             "history: lista opcional de {role: 'user'|'assistant', content}. " + TRANSLATION_HELP + " mode: "
              + "; ".join(f"{mode.value} ({help})" for mode, help in MODE_HELP.items()) + "."),
     "search": ("Busca versículos para uma pergunta: {mode, reason, results: [{id, reference, text, score, "
                + "".join(f"{name}_rank, {name}_score, " for name in SIGNALS)
-               + "kind}], references, not_found}. k: 1 a 50; source: 'all', 'bible' ou 'docs'."),
+               + "kind}], references, not_found}. k: 1 a 50; source: 'all', 'bible' ou 'docs'. " + TRANSLATION_HELP),
     "lookup": ("Resolve referências bíblicas escritas no texto (ex.: 'João 3:16', 'Sl 23'): "
                "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}; "
                "reason diz por quê: livro não reconhecido, capítulo ou versículo inexistente, livro sem "
-               "capítulo, livro deuterocanônico."),
+               "capítulo, livro deuterocanônico. Um capítulo ('Salmos 23', 'Jo 3') vem inteiro (até 200 "
+               "versículos por pedido). " + TRANSLATION_HELP),
     "status": ("Estado do serviço: índice (estado, progresso), corpus (arquivo, SHA-256, versículos), modelo de "
                "embeddings, BM25, modelo de linguagem (alcançável?), documentos (cada arquivo em 'file'), "
                "últimos erros. Nunca inclui chaves."),
@@ -87,15 +93,18 @@ class WebAPI:
     # -- endpoints -------------------------------------------------------------------------------
     # `chat` is a generator; its annotation names the type of each yielded value, which is what
     # Gradio reads to describe the endpoint's output.
-    def chat(self, message: str, history: list[dict[str, str]] | None = None,
-             request: gr.Request = None) -> ChatUpdate:
+    # `translation` comes after `request` so Python callers passing the request by position keep working;
+    # Gradio injects the request by its type, so for API clients `translation` is the last parameter.
+    def chat(self, message: str, history: list[dict[str, str]] | None = None, request: gr.Request = None,
+             translation: str = "") -> ChatUpdate:
         """Stream one grounded answer."""
         text = self._message(message)
         self._available(need_chat=True)
+        translation = self._translation(translation)
         history = _history(history, self.runtime.settings.max_message_chars * 2)
         self._rate_limit(request, self.runtime.limiter)
         cancel = threading.Event()
-        turn = self.runtime.chat.turn(text, history, cancel)
+        turn = self.runtime.chat.turn(text, history, cancel, translation=translation)
         try:
             for update in turn:
                 yield chat_json(update)
@@ -105,22 +114,29 @@ class WebAPI:
             turn.close()
 
     def search(self, question: str, k: int = 6, source: Literal["all", "bible", "docs"] = "all",
-               request: gr.Request = None) -> SearchResult:
+               request: gr.Request = None, translation: str = "") -> SearchResult:
         """Retrieve verses for a question."""
         question = self._text(question, "question")
         k = _integer(k, "k", 1, MAX_K)
         if source not in SOURCES:
             raise fail(f"source inválido. Use um destes: {', '.join(SOURCES)}.")
         self._available()
+        translation = self._translation(translation)
         self._rate_limit(request, self.runtime.limiters["search"])
-        return plain_json(search_json(self.runtime.engine.retriever.search(question, k=k, source=source)))
+        engine = self.runtime.engine
+        found = engine.retriever.search(question, k=k, source=source)
+        found = replace(found, results=engine.translations.retext(found.results, translation))
+        return plain_json(search_json(found))
 
-    def lookup(self, text: str, request: gr.Request = None) -> LookupResult:
-        """Resolve Bible references written in the text (capped: see `bible.lookup`)."""
+    def lookup(self, text: str, request: gr.Request = None, translation: str = "") -> LookupResult:
+        """Resolve Bible references written in the text (capped: see `bible.lookup`); a chapter comes whole.
+        The cited Bible's numbering decides what exists; the text is the translation's."""
         text = self._text(text, "text", max(MAX_LOOKUP_CHARS, self.runtime.settings.max_message_chars))
         self._available()
+        translation = self._translation(translation)
         self._rate_limit(request, self.runtime.limiters["lookup"])
-        return plain_json(lookup(text, self.runtime.engine.bible, explain_all=True))
+        engine = self.runtime.engine
+        return plain_json(engine.translations.retext_lookup(lookup(text, engine.bible, explain_all=True), translation))
 
     def status(self, request: gr.Request = None) -> Status:
         """The service's state."""
@@ -173,6 +189,15 @@ class WebAPI:
         if len(value) > limit:
             raise fail(f"O parâmetro {name} tem {len(value)} caracteres; o limite é {limit}.")
         return value.strip()
+
+    def _translation(self, value) -> str:
+        """The translation's key ("" = the default); an unknown one is refused, naming the loaded ones."""
+        if value is None or value == "":
+            return self.runtime.engine.translations.default
+        try:
+            return self.runtime.engine.translations.get(value).key
+        except UnknownTranslation as exc:
+            raise fail(str(exc)) from None
 
     def _available(self, need_chat: bool = False) -> None:
         problem = self.runtime.unavailable(need_chat=need_chat)

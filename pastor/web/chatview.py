@@ -140,7 +140,18 @@ def _source_block(source: Source, turn_id: str, low: float, high: float) -> str:
     return (f'<div class="pastor-source {anchor(turn_id, source.id)}">'
             f'<b class="pastor-ref">{icon} {escape(one_line(source.reference))}</b> · '
             f'<span class="pastor-rel pastor-rel-{label}" title="{tip}">relevância {label}</span> · {cited}'
-            f'<br><span class="pastor-quote">{escape(one_line(source.text))}</span></div>')
+            f'<br><span class="pastor-quote">{escape(one_line(source.text))}</span>'
+            f'{context_link(source)}</div>')
+
+
+def context_link(source: Source) -> str:
+    """A verse's "ler o capítulo": the page script (assets/reader.js) opens its chapter in the page.
+    The verse id rides in the fragment, as Gradio's sanitiser keeps `href` but drops data attributes."""
+    found = re.fullmatch(r"([1-4]?[A-Z]{2,3}) (\d+):(\d+)", source.id)
+    if source.kind != "verse" or not found:
+        return ""
+    return (f' <a class="pastor-context" href="#ler-{"-".join(found.groups())}" '
+            'title="Ler o capítulo com este versículo em destaque">📜 ler o capítulo</a>')
 
 
 def sources_title(sources: Sequence[Source]) -> str:

@@ -70,8 +70,9 @@ class Handlers:
         self.runtime = runtime
 
     # -- chat ------------------------------------------------------------------------------------
-    def respond(self, message: str, chat: list, convo: dict, request: gr.Request):
-        """Yields (chatbot, textbox, mode label, notice, conversation state)."""
+    def respond(self, message: str, chat: list, convo: dict, request: gr.Request, translation: str = ""):
+        """Yields (chatbot, textbox, mode label, notice, conversation state). `translation`: the reader's
+        choice of text (web/reader.py); a stale or unknown one reads the default."""
         try:
             text = self.runtime.check_message(message)
         except InputError as exc:
@@ -85,9 +86,9 @@ class Handlers:
             display += [_user(text), _assistant("❌ " + render.escape(problem))]
             yield display, gr.skip(), gr.skip(), "", gr.skip()
             return
-        yield from self._checked_turn(text, display, convo or new_conversation(), request)
+        yield from self._checked_turn(text, display, convo or new_conversation(), request, translation)
 
-    def regenerate(self, chat: list, convo: dict, request: gr.Request):
+    def regenerate(self, chat: list, convo: dict, request: gr.Request, translation: str = ""):
         """The last question asked again: its answer (and sources) replaced by a new one."""
         convo = convo or new_conversation()
         display = plain_messages(chat)
@@ -102,9 +103,11 @@ class Handlers:
         history = list(convo["history"])
         if len(history) >= 2 and history[-2] == {"role": "user", "content": convo["last"]}:
             history = history[:-2]  # the old answer must not reach the model as context
+        elif history and history[-1] == {"role": "user", "content": convo["last"]}:
+            history = history[:-1]  # asked without a model: the question alone was kept
         turn_ids = {i: t for i, t in convo["turn_ids"].items() if int(i) < cut}
         convo = {**convo, "history": history, "turn_ids": turn_ids}
-        yield from self._checked_turn(convo["last"], display[:cut], convo, request)
+        yield from self._checked_turn(convo["last"], display[:cut], convo, request, translation)
 
     def _same_without_model(self, convo: dict) -> bool:
         """Whether ↻ would give back the same verses-only answer: no model configured, or the last answer
@@ -116,7 +119,7 @@ class Handlers:
             return False
         return self.runtime.status().get("llm", {}).get("reachable") is not True
 
-    def _checked_turn(self, text: str, display: list[dict], convo: dict, request):
+    def _checked_turn(self, text: str, display: list[dict], convo: dict, request, translation: str = ""):
         problem = self.runtime.unavailable(need_chat=True)
         if problem:
             yield refused(problem)
@@ -127,16 +130,18 @@ class Handlers:
             log.warning("pergunta recusada: limite de frequência")
             yield refused(str(exc))
             return
-        yield from self._turn(text, display, convo, _session(request))
+        yield from self._turn(text, display, convo, _session(request), translation)
 
-    def _turn(self, text: str, display: list[dict], convo: dict, session: str):
+    def _turn(self, text: str, display: list[dict], convo: dict, session: str, translation: str = ""):
         runtime = self.runtime
         cancel = runtime.turns.begin(session)  # also cancels this session's previous turn
         display += [_user(text), _assistant(chatview.PREPARING)]
         answer_at = len(display) - 1
         yield list(display), "", "", "", gr.skip()
         first = None
-        turn = runtime.chat.turn(text, convo["history"], cancel)
+        texts = runtime.engine.translations if runtime.engine is not None else None
+        translation = texts.resolve(translation) if texts is not None else ""
+        turn = runtime.chat.turn(text, convo["history"], cancel, translation=translation)
         try:
             for update in turn:
                 if cancel.is_set() and not getattr(cancel, "stopped", False):
@@ -171,6 +176,9 @@ class Handlers:
         if not result.error and result.mode != Mode.PROVIDER_UNAVAILABLE:
             # A verses-only answer is not the model's side of the conversation (notes never are: they are apart).
             history += [{"role": "user", "content": text}, {"role": "assistant", "content": update.answer}]
+        elif result.mode == Mode.PROVIDER_UNAVAILABLE:
+            # The question alone, unanswered: a follow-up is searched with it (the model's prompt drops it).
+            history.append({"role": "user", "content": text})
         keep = 2 * self.runtime.settings.history_turns
         turn_ids = {**convo["turn_ids"], answer_at: update.turn_id}
         if result.sources:
@@ -186,10 +194,11 @@ class Handlers:
         return {"role": "assistant", "content": chatview.sources_html(sources, update.turn_id, self.runtime.attributions()),
                 "metadata": {"title": chatview.sources_title(sources), "status": "done"}}
 
-    def respond_example(self, chat: list, convo: dict, data: gr.SelectData, request: gr.Request):
+    def respond_example(self, chat: list, convo: dict, data: gr.SelectData, request: gr.Request,
+                        translation: str = ""):
         """An example clicked in the empty chat is sent as a question."""
         value = data.value if isinstance(data.value, dict) else {}
-        yield from self.respond(value.get("text", ""), chat, convo, request)
+        yield from self.respond(value.get("text", ""), chat, convo, request, translation)
 
     def new_chat(self, request: gr.Request):
         """A new conversation: chat, rewrite history, mode line, notice, rating and turn ids, all at once.

@@ -6,15 +6,16 @@ from pathlib import Path
 
 import gradio as gr
 
-from pastor.web import saved
+from pastor.web import reader, saved
 from pastor.web.api import WebAPI
 from pastor.web.handlers import Handlers, new_conversation
 from pastor.web.runtime import Runtime
 
 ASSETS = Path(__file__).resolve().parent / "assets"
-CSS = (ASSETS / "page.css").read_text(encoding="utf-8")
+# Issue 22 hook: the reader's selector and chapter panel bring their own CSS and script (web/reader.py).
+CSS = (ASSETS / "page.css").read_text(encoding="utf-8") + "\n" + reader.CSS
 # Citations that open their source, the copy button, labels for Gradio's unnamed icon buttons.
-HEAD = "<script>\n" + (ASSETS / "page.js").read_text(encoding="utf-8") + "\n</script>"
+HEAD = "<script>\n" + (ASSETS / "page.js").read_text(encoding="utf-8") + "\n</script>\n" + reader.HEAD
 
 EXAMPLES = (
     "Estou com medo do futuro",
@@ -90,16 +91,19 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
                              lines=1, max_lines=4, scale=4, placeholder="O que ajudou ou o que faltou?")
         send_comment = gr.Button("Enviar comentário", elem_id=ELEM_IDS["send_comment"], scale=1, min_width=120)
     convo = gr.State(new_conversation())
+    # Issue 22 hook: the translation read (an input of every turn) and the chapter panel (web/reader.py).
+    translation = reader.Reader(handlers.runtime).render()
 
     outputs = [chatbot, textbox, mode, notice, convo]
     # trigger_mode="multiple": a new question runs at once and cancels the previous one itself.
     common = dict(outputs=outputs, api_visibility="private", concurrency_id="chat",
                   show_progress="hidden", trigger_mode="multiple")
     turns = [
-        textbox.submit(handlers.respond, [textbox, chatbot, convo], api_name="ui_submit", **common),
-        send.click(handlers.respond, [textbox, chatbot, convo], api_name="ui_send", **common),
-        chatbot.example_select(handlers.respond_example, [chatbot, convo], api_name="ui_example", **common),
-        chatbot.retry(handlers.regenerate, [chatbot, convo], api_name="ui_retry", **common),
+        textbox.submit(handlers.respond, [textbox, chatbot, convo, translation], api_name="ui_submit", **common),
+        send.click(handlers.respond, [textbox, chatbot, convo, translation], api_name="ui_send", **common),
+        chatbot.example_select(handlers.respond_example, [chatbot, convo, translation], api_name="ui_example",
+                               **common),
+        chatbot.retry(handlers.regenerate, [chatbot, convo, translation], api_name="ui_retry", **common),
     ]
     private = dict(api_visibility="private", concurrency_limit=None, queue=False)
     # No `cancels=` for Stop: the turn sees its cancel event, the model stops at once, and the turn's own

@@ -293,11 +293,28 @@ class TestFollowUp:
         assert provider.calls == 2
         assert final.result.citations == ["Mateus 18:22"]
 
-    def test_failed_rewrite_falls_back_to_the_message(self, chat, provider, queries):
+    def test_failed_rewrite_searches_with_the_previous_question(self, chat, provider, queries):
         provider.enqueue({"error": "timeout"}, "Estou aqui com você.")
-        run(chat, "e quantas vezes?", HISTORY)
-        assert queries == ["e quantas vezes?"]
+        _, final = run(chat, "e quantas vezes?", HISTORY)
+        assert queries == ["Como posso perdoar meu irmão? e quantas vezes?"]
+        assert final.result.query == queries[0]  # shown as "busquei: …"
         assert provider.calls == 2
+
+    def test_without_a_model_a_follow_up_is_searched_with_the_previous_question(self, chat_engine, queries):
+        chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
+        _, final = run(chat, "e o que mais a Bíblia diz sobre isso?", HISTORY)
+        assert queries == ["Como posso perdoar meu irmão? e o que mais a Bíblia diz sobre isso?"]
+        assert final.result.query == queries[0]
+        assert any(s.id in ("EPH 4:32", "MAT 6:14", "MAT 18:21", "MAT 18:22") for s in final.result.sources)
+
+    def test_without_a_model_a_question_that_stands_alone_is_searched_alone(self, chat_engine, queries):
+        chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
+        _, final = run(chat, "Estou de luto pela minha mãe e não consigo dormir", HISTORY)
+        _, first = run(chat, "e o que mais a Bíblia diz sobre isso?")  # no history: nothing to join
+        _, short = run(chat, "ansiedade", HISTORY)  # short, but points back at nothing: a new subject
+        assert queries == ["Estou de luto pela minha mãe e não consigo dormir", "e o que mais a Bíblia diz sobre isso?",
+                           "ansiedade"]
+        assert final.result.query == first.result.query == short.result.query == ""
 
     def test_the_rewritten_query_is_reported(self, chat, provider):
         provider.enqueue("Quantas vezes devo perdoar meu irmão?", "Setenta vezes sete (Mateus 18:22).")

@@ -72,9 +72,11 @@ class TestTheWholeTurn:
             progress = list(server.body_bytes)  # [sent, total] once the reply started, [] before
             assert not progress or progress[0] < progress[1]  # the rewrite had not arrived
         assert not any(r.body.get("stream") for r in server.requests)  # the reply was never asked for
-        # The turn still ends as without a model: the message itself was searched ("e depois?" alone
-        # finds nothing, so the fixed no-evidence reply; with verses it is provider_unavailable, below).
-        assert final.result.mode == "no_evidence" and final.result.error is None
+        # The turn still ends as without a model: the follow-up searched with the previous question
+        # (issue 22; "e depois?" alone found nothing) shows the verses it finds, saying the model timed out.
+        assert final.result.query == f"{HISTORY[0]['content']} {FOLLOW_UP}"
+        assert final.result.mode == "provider_unavailable" and "(timeout)" in final.result.reason
+        assert final.result.error is None and "MAT 18:21" in [s.id for s in final.result.sources]
 
     def test_a_rewrite_past_the_deadline_still_shows_the_verses_the_message_finds(self, mini_bible):
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])

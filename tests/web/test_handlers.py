@@ -430,6 +430,20 @@ class TestRespond:
         mode = run_turn(app, "e se ele repetir?", convo=convo)[-1][2]
         assert "busquei: “Como perdoar de novo quem me feriu?”" in mode
 
+    def test_without_the_model_a_follow_up_is_searched_with_the_question_before(self, app):
+        """Issue 22: a verses-only turn keeps the question (not the answer) for the next follow-up."""
+        app.provider.enqueue({"error": "unreachable"})
+        convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
+        assert convo["history"] == [{"role": "user", "content": "Como perdoar quem me feriu?"}]
+        app.provider.enqueue({"error": "unreachable"}, {"error": "unreachable"})  # the rewrite, then the reply
+        chat, _, mode, _, convo = run_turn(app, "e se ele repetir?", convo=convo)[-1]
+        assert "busquei: “Como perdoar quem me feriu? e se ele repetir?”" in mode
+        assert [m["content"] for m in convo["history"]] == ["Como perdoar quem me feriu?", "e se ele repetir?"]
+        # ↻ asks the last question again without keeping it twice.
+        app.provider.enqueue({"error": "unreachable"}, {"error": "unreachable"})
+        final = list(app.handlers.regenerate(chat, convo, request()))[-1]
+        assert [m["content"] for m in final[4]["history"]] == ["Como perdoar quem me feriu?", "e se ele repetir?"]
+
     def test_history_is_capped_at_the_configured_turns(self, app):
         from pastor.web.handlers import new_conversation
         convo = new_conversation()

@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from starlette.testclient import TestClient
 
 from pastor.answer.chat import ChatService
+from pastor.bible.translations import Translations
 from pastor.health import HealthBoard
 from pastor.search.retrieval import Retriever
 from pastor.web.schemas import chat_json
@@ -42,6 +43,7 @@ class StubEngine:
         self.health = HealthBoard()
         self.health.fail("embedder", "modelo de embeddings", "sem vetores neste teste")
         self.retriever = retriever_over(bible, embedder=None, index=None, lexical=None)
+        self.translations = Translations(bible)
 
     def status(self):
         return {"state": "missing", "prominence": {"enabled": False}}
