@@ -71,7 +71,9 @@ def visible(text: str) -> str:
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
     text = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)  # Markdown shows `3\:16` as 3:16
-    return " ".join(re.sub(r"[*_~`]", "", text).split())
+    # The chat renders a line break as one (Gradio's GFM line breaks): it stays, other runs of space are one.
+    lines = re.sub(r"[*_~`]", "", text).split("\n")
+    return "\n".join(" ".join(line.split()) for line in lines).strip()
 
 
 def appears(form: str, text: str) -> bool:
@@ -91,7 +93,8 @@ def counts(form: str, text: str, match: re.Match) -> bool:
     word, `Hezequias 3 cuida` is read like a count (`Faz 3 anos`, `Dormi 5 horas`) and stays."""
     if not re.fullmatch(r"\w+ \d+", form):
         return False
-    sentence_start = not text[:match.start()].strip() or text[:match.start()].rstrip()[-1] in ".!?:;—-(\n"
+    before = text[:match.start()].rstrip(" \t")  # a line break starts a line, as the validator reads it
+    sentence_start = not before.strip() or before[-1] in ".!?:;—-(\n"
     return sentence_start and re.match(r" [a-zà-ú]", text[match.end():]) is not None
 
 
