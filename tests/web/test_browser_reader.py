@@ -67,13 +67,16 @@ class TestTranslation:
         screenshot(page, "reader-modern-translation")
         assert latest is not None
 
-        # The choice is the browser's: a reload keeps it, and the next answer is modern again.
+        # The choice is the browser's: a reload keeps it (and the conversation, kept in the browser too:
+        # its two answers come back), and the next answer is modern again.
         page.reload()
         box = page.locator("#message-box textarea")
         expect(box).to_be_visible(timeout=60 * MS)
         expect(choice(page, "mini")).to_be_checked(timeout=10 * MS)
-        ask(page, box, QUESTION, answers=1)
-        expect(page.locator('#chatbot [data-testid="bot"]').first).to_contain_text(NEW_JOHN)
+        expect(page.locator("#chatbot button.pastor-copy")).to_have_count(2, timeout=30 * MS)
+        ask(page, box, QUESTION, answers=3)
+        answers = page.locator('#chatbot [data-testid="bot"]', has=page.locator("button.pastor-copy"))
+        expect(answers.last).to_contain_text(NEW_JOHN)
         assert page.script_errors == []
 
     def test_another_browser_starts_on_the_default(self, reader_app, browser):  # noqa: F811
