@@ -35,7 +35,7 @@ def main() -> None:
     print("| treino → medição | n | hybrid sem adaptador | hybrid com adaptador | vetor sem | vetor com |\n"
           "|---|---:|---|---|---|---|")
     for source, target in (("autor 1", "autor 2"), ("autor 2", "autor 1")):
-        retriever.adapter = train(retriever, halves[source])
+        retriever.signal("vector").use_adapter(train(retriever, halves[source]))
         modes = eval_modes(retriever, 10)
         cells = []
         for mode in ("hybrid", "vector"):

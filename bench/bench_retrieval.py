@@ -68,15 +68,15 @@ def main() -> None:
 
     if args.build:
         code = ("from pastor.config import get_settings; from pastor.wiring import build_engine;"
-                "e = build_engine(get_settings()); s = e.index.build(e.bible, e.extras, rebuild=True);"
+                "r = build_engine(get_settings()).resources; s = r.index.build(r.bible, r.extras, rebuild=True);"
                 "print(s.rows, s.manifest.get('build_seconds'))")
         wall, rss, out, cpu = run(code, env)
         rows, seconds = out.split()
         print(f"index build: {rows} rows, {seconds} s embedding+writing, {wall:.1f} s process "
               f"({cpu:.1f} s CPU), peak RSS {rss:.0f} MB")
         code = ("import shutil, time; from pastor.config import get_settings; from pastor.wiring import build_engine;"
-                "e = build_engine(get_settings()); shutil.rmtree(e.topics.dir, ignore_errors=True);"
-                "t = time.perf_counter(); e.topics.build(e.bible); print(len(e.topics.labels), round(time.perf_counter() - t, 1))"
+                "r = build_engine(get_settings()).resources; shutil.rmtree(r.topics.dir, ignore_errors=True);"
+                "t = time.perf_counter(); r.topics.build(r.bible); print(len(r.topics.labels), round(time.perf_counter() - t, 1))"
                 ) if os.environ.get("PASTOR_TOPICS", "x") else None
         if code:
             wall, rss, out, _ = run(code, env)

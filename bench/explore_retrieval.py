@@ -37,13 +37,13 @@ class Lab:
 
     def __init__(self, path: str):
         self.engine = build_engine(get_settings())
-        self.vectors, self.topics = self.engine.index.vectors, self.engine.topics
+        self.vectors, self.topics = self.engine.resources.index.vectors, self.engine.resources.topics
         self.questions = load_questions(path)
-        encode = self.engine.embedder.encode
+        encode = self.engine.resources.embedder.encode
         for q in self.questions:
             q["raw"] = encode([embed_text(q["question"])])[0]
             q["exp"] = encode([embed_text(expand(q["question"]))])[0]
-            q["lexical"] = self.engine.lexical.search(expand(q["question"]), DEPTH)
+            q["lexical"] = self.engine.resources.lexical.search(expand(q["question"]), DEPTH)
 
     def topic_list(self, q, vector, *, top_entries=12, temperature=0.08, rerank=2.0) -> list:
         topics = self.topics
@@ -60,7 +60,7 @@ class Lab:
         return ranked
 
     def fused(self, q, lists, *, weights, k=120, depth=30, lam=0.01) -> list[Hit]:
-        prior = (lambda i: self.engine.prominence.prior(i, lam)) if lam and self.engine.prominence else None
+        prior = (lambda i: self.engine.resources.prominence.prior(i, lam)) if lam and self.engine.resources.prominence else None
         return fuse([Candidates(name, weights.get(name, 1.0), ranked[:depth]) for name, ranked in lists.items()],
                     k=k, prior=prior)
 
@@ -181,7 +181,7 @@ def features(lab: Lab, q, base: dict, pool_size=50) -> tuple[list[str], np.ndarr
         row = [60 / (60 + rank[name].get(i, 200)) for name in ("vector", "lexical", "topic")]
         row += [float(i in rank[name]) for name in ("vector", "lexical", "topic")]
         row += [bm25.get(i, 0.0) / top_bm25, cosine.get(i, 0.0), cosine.get(i, 0.0) - best_cosine,
-                np.log1p(lab.engine.prominence.in_votes(i)), 60 / (60 + position), float(words <= 2),
+                np.log1p(lab.engine.resources.prominence.in_votes(i)), 60 / (60 + position), float(words <= 2),
                 float(words >= 10)]
         rows.append(row)
     return pool, np.array(rows)

@@ -8,7 +8,6 @@ Never tune on bench/testset.jsonl or bench/offtopic_test.jsonl: those are for re
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 import json
 import sys
 from pathlib import Path
@@ -23,6 +22,8 @@ from pastor.search.fusion import Candidates, fuse  # noqa: E402
 from pastor.search.gates import Gate  # noqa: E402
 from pastor.answer.modes import Mode  # noqa: E402
 from pastor.search.signals import Query, VectorSignal  # noqa: E402
+from pastor.search.assembly import build_retriever  # noqa: E402
+from pastor.search.retrieval import RetrievalConfig  # noqa: E402
 
 
 def candidates(engine, question: str, n: int = 100, adapter=None):
@@ -48,7 +49,7 @@ def ranking(question, lists, *, weights, k, prior, depth, per_chapter):
 
 
 def tune_fusion(engine, cached) -> None:
-    prominence = engine.prominence
+    prominence = engine.resources.prominence
     weights = [0.0, 0.006, 0.01] if prominence else [0.0]
     vector_weights = [1.0, 2.0, 3.0] if engine.retriever.adapter is not None else [1.0]
     grid = itertools.product(vector_weights, weights, [30, 60, 120], [0.3, 0.5, 1.0], [0.0, 1.0, 1.5, 2.0],
@@ -92,7 +93,9 @@ def main() -> None:
     dev = args[0] if args else "bench/devset.jsonl"
     off = args[1] if len(args) > 1 else "bench/offtopic_dev.jsonl"
     engine = build_engine(get_settings())
-    engine.retriever.encoder = replace(engine.retriever.encoder, expand_queries="--no-expand" not in sys.argv)
+    # A retriever of its own, so the question can be searched (and the adapter trained) unexpanded.
+    config = RetrievalConfig.from_settings(engine.settings, smalltalk=True, expand_queries="--no-expand" not in sys.argv)
+    engine.retriever = build_retriever(config, engine.resources.signal_inputs(engine.retriever.adapter))
     if not engine.retriever.vectors_ready:
         sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")
     questions = load_questions(dev)
@@ -101,7 +104,7 @@ def main() -> None:
     offtopic = [candidates(engine, json.loads(line)["question"])[2]
                 for line in Path(off).read_text(encoding="utf-8").splitlines() if line.strip()]
     print(f"{len(questions)} perguntas de {dev}, {len(offtopic)} fora do tema de {off}; "
-          f"prominência: {'sim' if engine.prominence else 'não'}; extras: {len(engine.extras)}")
+          f"prominência: {'sim' if engine.resources.prominence else 'não'}; extras: {len(engine.resources.extras)}")
     tune_fusion(engine, cached)
     tune_gates(engine, cached, offtopic)
 

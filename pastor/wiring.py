@@ -51,10 +51,10 @@ log = logging.getLogger(__name__)
 def build_router(settings: Settings, engine: Engine) -> Router:
     """The crisis lexicon and rules, with the semantic router on the engine's embedder when it is loaded
     and wanted; without it (no embedder, or it failed) the lexicon and rules still route alone."""
-    if not settings.semantic_router or engine.embedder is None:
+    if not settings.semantic_router or engine.resources.embedder is None:
         return Router()
     try:
-        return Router(SemanticRouter(engine.embedder))
+        return Router(SemanticRouter(engine.resources.embedder))
     except Exception:  # routing by words must survive a broken embedder
         log.exception("semantic router failed to load; routing by the lexicon and rules only")
         return Router()
@@ -62,7 +62,7 @@ def build_router(settings: Settings, engine: Engine) -> Router:
 
 def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: TurnLog | None = None) -> ChatService:
     """A chat service over the engine's retriever and Bible, with the configured provider and turn log."""
-    return ChatService(engine.retriever, engine.bible, provider or build_provider(settings),
+    return ChatService(engine.retriever, engine.resources.bible, provider or build_provider(settings),
                        turnlog=turnlog or build_turnlog(settings), top_k=settings.top_k,
                        history_turns=settings.history_turns, max_chars=settings.max_message_chars,
                        crisis_contacts=settings.crisis_contacts, deadline=settings.llm_timeout,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import asdict
 
 from pastor.answer.checks import InputError
 from pastor.cli.model import prepare, register_model
@@ -35,7 +36,7 @@ def cmd_index(args) -> int:
     if get_settings().index_uri:  # the job that builds and publishes the shared index (issue 23)
         return index_and_publish(args, load_engine=_engine, build=build_local)
     engine = _engine()
-    if engine.index is None:
+    if engine.resources.index is None:
         print(f"erro: modelo de embeddings indisponível: {engine.health.reason('embedder')}", file=sys.stderr)
         return 2
     return build_local(engine, args)
@@ -45,7 +46,8 @@ def build_local(engine, args) -> int:
     """Build (or resume) the index in the data directory: vectors, topics, adapter, documents."""
     from tqdm import tqdm  # a third-party progress bar, only for this command
     started = time.perf_counter()
-    bar = tqdm(total=len(engine.bible.verses) * (1 + len(engine.extras)), unit="vers", desc="indexando")
+    res = engine.resources
+    bar = tqdm(total=len(res.bible.verses) * (1 + len(res.extras)), unit="vers", desc="indexando")
 
     def progress(done, total):
         bar.total = total
@@ -61,12 +63,12 @@ def build_local(engine, args) -> int:
         print(f"Adaptador de consulta: {_adapter_line(engine)} em {report.seconds['adapter']:.1f} s",
               file=sys.stderr)
     summary = {**status.as_dict(), "seconds": round(time.perf_counter() - started, 1),
-               "embedder": engine.embedder.name, "dim": engine.embedder.dim,
+               "embedder": res.embedder.name, "dim": res.embedder.dim,
                "calibration": status.manifest.get("calibration")}
     if report.topics is not None:
         summary["topics"] = {"labels": report.topics, "seconds": report.seconds.get("topics", 0.0)}
     if report.documents is not None:
-        summary["documents"] = report.documents
+        summary["documents"] = asdict(report.documents)
     if args.json:
         _dump(summary)
     else:
@@ -81,10 +83,10 @@ def _say_waiting() -> None:
 
 
 def _adapter_line(engine) -> str:
-    status = engine.status()["adapter"]
-    if status["enabled"]:
-        return f"treinado com {status['questions']} perguntas de {status['file']}"
-    return status["detail"]
+    status = engine.status().adapter
+    if status.enabled:
+        return f"treinado com {status.questions} perguntas de {status.file}"
+    return status.detail
 
 
 # -- search --------------------------------------------------------------------------------------
@@ -108,7 +110,8 @@ def cmd_eval(args) -> int:
         print(f"erro: {exc}", file=sys.stderr)
         return 2
     engine = _engine()
-    if engine.index is not None and not engine.index.ready:
+    index = engine.resources.index
+    if index is not None and not index.ready:
         print("aviso: índice vetorial incompleto; rode `python -m pastor index` antes", file=sys.stderr)
     elif engine.settings.adapter_questions is not None and engine.retriever.adapter is None:
         print("aviso: adaptador de consulta não treinado; rode `python -m pastor index` antes", file=sys.stderr)

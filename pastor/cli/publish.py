@@ -14,9 +14,10 @@ from pastor.search.releases import ReleaseStore
 
 def identity(engine) -> dict:
     """What a release is built from: a release with the same identity needs no new build."""
-    found = {"index": engine.index.expected(engine.bible, engine.extras)}
-    if engine.topics is not None:
-        found["topics"] = engine.topics.key(engine.bible)
+    res = engine.resources
+    found = {"index": res.index.expected(res.bible, res.extras)}
+    if res.topics is not None:
+        found["topics"] = res.topics.key(res.bible)
     questions = engine.settings.adapter_questions
     if questions is not None and questions.is_file():
         found["adapter"] = file_sha256(questions)
@@ -33,7 +34,7 @@ def index_and_publish(args, *, load_engine, build) -> int:
     waiting = "aguardando outro job de indexação do índice compartilhado terminar…"
     with SharedLock(store.db, on_wait=lambda: print(waiting, file=sys.stderr, flush=True)):
         engine = load_engine()
-        if engine.index is None:
+        if engine.resources.index is None:
             print(f"erro: modelo de embeddings indisponível: {engine.health.reason('embedder')}", file=sys.stderr)
             return 2
         latest = store.latest()

@@ -105,7 +105,7 @@ def _examples(retriever, questions: Sequence[dict]) -> tuple[np.ndarray, list[li
     gold verses as rows of the verse matrix (of the vector signal), and that matrix."""
     ids, verses = verse_matrix(*retriever.signal("vector").rows())
     row = {doc_id: i for i, doc_id in enumerate(ids)}
-    vectors = np.array([retriever.encoder.vector(q["question"]) for q in questions], dtype=np.float32)
+    vectors = np.array([retriever.embed(q["question"]) for q in questions], dtype=np.float32)
     gold = [[row[g] for g in q["gold"] if g in row] for q in questions]
     return vectors, gold, verses
 

@@ -13,10 +13,11 @@ from pastor.search.resources import LABELS, SearchResources, fail
 from pastor.search.storage import describe
 
 
-def load_adapter(settings: Settings, res: SearchResources, retriever, health: HealthBoard, *,
-                 train: bool) -> QueryAdapter | None:
-    """The adapter for this embedder and index: from its cache, or (`train`) learned with `retriever`
-    from the question file, a few seconds after the vectors are built. None when off or not possible."""
+def load_adapter(settings: Settings, res: SearchResources, health: HealthBoard, *,
+                 trainer=None) -> QueryAdapter | None:
+    """The adapter for this embedder and index: from its cache, or (given a `trainer`, the retriever
+    whose encoder and vectors it learns with) from the question file, a few seconds after the vectors
+    are built. None when off or not possible."""
     path = settings.adapter_questions
     if path is None or res.index is None or not res.index.ready:
         return None
@@ -24,9 +25,9 @@ def load_adapter(settings: Settings, res: SearchResources, retriever, health: He
     try:
         key = store.key(path, res.embedder, res.index.serving)
         adapter = store.load(key)
-        if adapter is None and train:
+        if adapter is None and trainer is not None:
             questions = load_questions(path)
-            adapter = train_adapter(retriever, questions, file=Path(path).name)
+            adapter = train_adapter(trainer, questions, file=Path(path).name)
             store.save(key, adapter)
     except Exception as exc:  # the app works without it, unadapted; status says why
         if not isinstance(exc, (OSError, QuestionSetError, ValueError)):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,38 @@ from pastor.search.sources import VectorTable
 from pastor.search.storage import connect, table_names, write_json
 
 TABLE = "docs"
+
+
+@dataclass(frozen=True)
+class RefreshReport:
+    """What one refresh did: files known after it, read again, unchanged, deleted, failed."""
+
+    files: int
+    read: int
+    unchanged: int
+    deleted: int
+    errors: int
+
+
+@dataclass(frozen=True)
+class DocumentFile:
+    """One indexed file as the status shows it (its path inside the documents folder)."""
+
+    path: str
+    parts: int | None
+    chunks: int | None
+    state: str | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class DocumentsStatus:
+    """The documents source: its folder's name (never an absolute path), each file, the chunks served."""
+
+    folder: str | None
+    read_only: bool
+    files: tuple[DocumentFile, ...]
+    chunks: int
 
 
 class DocumentSource:
@@ -81,7 +114,7 @@ class DocumentSource:
             self.files = manifest.get("files", {})
             self._load(self._table())
 
-    def refresh(self) -> dict:
+    def refresh(self) -> RefreshReport:
         """Re-read changed files, drop deleted ones, and reload the in-memory search side.
 
         Under the data directory's build lock, so two processes never add the same chunks twice.
@@ -92,9 +125,9 @@ class DocumentSource:
                 return self._refresh()
         except ReadOnlyData:
             self.read_only = True
-            return {"files": len(self.files), "read": 0, "unchanged": len(self.files), "deleted": 0, "errors": 0}
+            return RefreshReport(len(self.files), 0, len(self.files), 0, 0)
 
-    def _refresh(self) -> dict:
+    def _refresh(self) -> RefreshReport:
         """The refresh itself, under the lock."""
         manifest = self._read_manifest()
         if not manifest and TABLE in table_names(self._db()):
@@ -118,8 +151,8 @@ class DocumentSource:
                                        "error": result.error}
         self._write_manifest()
         self._load(table)
-        return {"files": len(self.files), "read": len(scan.results), "unchanged": len(scan.unchanged),
-                "deleted": len(scan.deleted), "errors": sum(1 for r in scan.results if r.error)}
+        return RefreshReport(len(self.files), len(scan.results), len(scan.unchanged), len(scan.deleted),
+                             sum(1 for r in scan.results if r.error))
 
     def _arrow(self, chunks):
         import pyarrow as pa
@@ -145,12 +178,11 @@ class DocumentSource:
     def text(self, ref: str) -> str | None:
         return self._texts.get(ref)
 
-    def status(self) -> dict:
+    def status(self) -> DocumentsStatus:
         # The folder's name only: an absolute path tells a visitor about the server's disk.
-        return {"folder": self.folder.name if self.folder else None, "read_only": self.read_only,
-                "files": [{"path": p, **{k: v for k, v in info.items() if k != "sha256"}}
-                          for p, info in sorted(self.files.items())],
-                "chunks": len(self._texts)}
+        files = tuple(DocumentFile(path, info.get("parts"), info.get("chunks"), info.get("state"), info.get("error"))
+                      for path, info in sorted(self.files.items()))
+        return DocumentsStatus(self.folder.name if self.folder else None, self.read_only, files, len(self._texts))
 
 
 def _sql(value: str) -> str:

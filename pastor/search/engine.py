@@ -12,14 +12,7 @@ from pastor.search.pipeline import IndexPipeline
 from pastor.search.resources import SearchResources, load_resources
 from pastor.search.assembly import retriever_from_settings
 from pastor.search.retrieval import Retriever
-from pastor.search.signals import SignalInputs
 from pastor.search.status import credits, search_status
-
-
-def _loaded(name: str, before=None) -> property:
-    """A read-only view of one of the loaded resources (`before` until `load` ran)."""
-    return property(lambda self: getattr(self.resources, name) if self.resources is not None else before,
-                    doc=f"The loaded {name}.")
 
 
 class Engine:
@@ -42,24 +35,13 @@ class Engine:
         """Corpus, extra translations, BM25, prominence, embedder; raises CorpusError if no corpus."""
         self.resources = res = load_resources(self.settings, self.health, self._given_embedder)
         self.translations = Translations(res.bible, res.extras, self.settings.translation)
-        self.retriever = retriever_from_settings(self.settings, SignalInputs(
-            res.bible, embedder=res.embedder, index=res.index, lexical=res.lexical, topics=res.topics,
-            prominence=res.prominence, documents=[res.docs] if res.docs is not None else []))
-        self.retriever.adapter = load_adapter(self.settings, self.resources, self.retriever, self.health,
-                                              train=False)
+        # The adapter cached for the vectors on disk is part of the vector signal from its construction;
+        # the index pipeline gives the signal a new one after a build.
+        self.retriever = retriever_from_settings(self.settings,
+                                                 res.signal_inputs(load_adapter(self.settings, res, self.health)))
         self.pipeline = IndexPipeline(self.settings, self.resources, self.retriever, self.health)
         self.indexer = BackgroundIndexer(self.pipeline, self.health)
         return self
-
-    # -- what was loaded (read by the chat, the CLI and the web) ----------------------------------
-    bible = _loaded("bible")
-    extras = _loaded("extras", ())
-    lexical = _loaded("lexical")
-    prominence = _loaded("prominence")
-    embedder = _loaded("embedder")
-    index = _loaded("index")
-    topics = _loaded("topics")
-    docs = _loaded("docs")
 
     # -- the background build ----------------------------------------------------------------------
     @property
@@ -68,7 +50,8 @@ class Engine:
 
     def start_indexing(self, *, rebuild: bool = False, background: bool = True) -> bool:
         """Start (or resume) the index pipeline; False when one runs or there is nothing to build."""
-        if self.indexer is None or (self.index is None and self.docs is None and self.topics is None):
+        res = self.resources
+        if self.indexer is None or (res.index is None and res.docs is None and res.topics is None):
             return False
         return self.indexer.start(rebuild=rebuild, background=background)
 

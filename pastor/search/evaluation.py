@@ -200,11 +200,12 @@ def eval_modes(retriever, k: int, ablation: bool = False, adapters: Mapping | No
     diversity step and without each part of a signal (the query adapter). `adapters` (question → query
     adapter) replaces the retriever's adapter per question (cross-validation on its own training file)."""
     names = frozenset(s.name for s in retriever.signals)
+    vector = retriever.signal("vector")
 
     def ranked(off=frozenset(), diversify=True):
         def search(question):
             if adapters is not None:
-                retriever.adapter = adapters[question]
+                vector.use_adapter(adapters[question])
             result = retriever.search(question, k=k, gated=False, off=frozenset(off), diversify=diversify)
             return [source.id for source in result.results]
         return search

@@ -11,6 +11,7 @@ from typing import Callable
 from pastor.config import Settings
 from pastor.health import HealthBoard
 from pastor.search.adapter_setup import load_adapter
+from pastor.search.docindex import RefreshReport
 from pastor.search.index import IndexStatus
 from pastor.search.resources import SearchResources
 
@@ -22,7 +23,7 @@ class IndexReport:
     vectors: IndexStatus | None
     topics: int | None  # topic labels, None without a topical index
     seconds: dict[str, float]  # per step that ran: "vectors", "topics", "adapter", "documents"
-    documents: dict | None
+    documents: RefreshReport | None
     cancelled: bool
 
 
@@ -33,7 +34,8 @@ class IndexPipeline:
     def __init__(self, settings: Settings, res: SearchResources, retriever, health: HealthBoard):
         self.settings = settings
         self.res = res
-        self.retriever = retriever
+        self.retriever = retriever  # the adapter is trained with its encoder and vectors
+        self.vector = retriever.signal("vector")  # ranks through the adapter this pipeline provides
         self.health = health
 
     def run(self, *, rebuild: bool = False, cancel: threading.Event | None = None,
@@ -56,8 +58,8 @@ class IndexPipeline:
         if res.topics is not None and not res.topics.ready and not cancel.is_set():
             timed("topics", lambda: res.topics.build(res.bible))
         if not cancel.is_set():  # a cache hit when nothing changed; retrained when anything did
-            self.retriever.adapter = timed("adapter", lambda: load_adapter(self.settings, res, self.retriever,
-                                                                           self.health, train=True))
+            self.vector.use_adapter(timed("adapter", lambda: load_adapter(self.settings, res, self.health,
+                                                                          trainer=self.retriever)))
         if res.docs is not None and not cancel.is_set():
             documents = timed("documents", res.docs.refresh)
         topics = len(res.topics.labels) if res.topics is not None and res.topics.ready else None

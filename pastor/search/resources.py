@@ -14,6 +14,7 @@ from pastor.search.index import VerseIndex
 from pastor.search.lexcache import TokenCache, cache_key
 from pastor.search.lexical import LexicalIndex
 from pastor.search.prominence import load_prominence
+from pastor.search.signals.base import SignalInputs
 from pastor.search.storage import describe
 from pastor.search.topic_index import NAMES_PT, TopicIndex
 
@@ -34,6 +35,12 @@ class SearchResources:
     index: VerseIndex | None = None
     topics: TopicIndex | None = None
     docs: DocumentSource | None = None
+
+    def signal_inputs(self, adapter=None) -> SignalInputs:
+        """What the retriever's signals are built from: these resources and the query `adapter`."""
+        return SignalInputs(self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical,
+                            topics=self.topics, prominence=self.prominence,
+                            documents=[self.docs] if self.docs is not None else [], adapter=adapter)
 
 
 def fail(health: HealthBoard, component: str, reason: str) -> None:

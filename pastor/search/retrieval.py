@@ -77,14 +77,13 @@ class Retriever:
 
     @property
     def adapter(self):
-        """The vector signal's query adapter (None when off)."""
+        """The vector signal's query adapter (None when off); the signal alone replaces it."""
         vector = self.signal("vector")
         return vector.adapter if vector is not None else None
 
-    @adapter.setter
-    def adapter(self, adapter) -> None:
-        """A new adapter for the vector signal: trained or loaded after the vectors are (re)built."""
-        self.signal("vector").adapter = adapter
+    def embed(self, question: str):
+        """The question's vector exactly as a search embeds it (the query adapter is trained on it)."""
+        return self.encoder.vector(question)
 
     @property
     def calibration(self) -> Calibration | None:

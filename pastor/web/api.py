@@ -136,7 +136,7 @@ class WebAPI:
         translation = self._translation(translation)
         self._rate_limit(request, self.runtime.limiters["lookup"])
         engine = self.runtime.engine
-        return plain_json(engine.translations.retext_lookup(lookup(text, engine.bible, explain_all=True), translation))
+        return plain_json(engine.translations.retext_lookup(lookup(text, engine.resources.bible, explain_all=True), translation))
 
     def status(self, request: gr.Request = None) -> Status:
         """The service's state."""

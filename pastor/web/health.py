@@ -12,15 +12,16 @@ def readiness(runtime: Runtime) -> dict:
     """Ready means questions can be answered: corpus and BM25 loaded. Vectors are reported
     but not required, because the app answers by keywords while they are built (a replica excepted)."""
     engine = runtime.engine
-    index = engine.index.status.as_dict() if engine is not None and engine.index is not None else None
-    vectors = bool(engine is not None and engine.index is not None and engine.index.ready)
+    res = engine.resources if engine is not None else None
+    index = res.index.status.as_dict() if res is not None and res.index is not None else None
+    vectors = bool(res is not None and res.index is not None and res.index.ready)
     replica = runtime.replica.status() if runtime.replica is not None else None
     return {
         # A replica is ready only when it searches with the published vectors: behind a balancer, a
         # replica answering by keywords alone would serve worse answers than its neighbours.
         "ready": runtime.phase == "ready" and (replica is None or (vectors and replica["release"] is not None)),
         "phase": runtime.phase,
-        "bm25_ready": bool(engine is not None and engine.lexical is not None),
+        "bm25_ready": bool(res is not None and res.lexical is not None),
         "vectors": {
             "ready": vectors,
             "indexing": bool(engine is not None and engine.indexing),

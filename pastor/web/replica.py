@@ -107,9 +107,10 @@ class ReplicaIndex:
         # took 8.8 s here, most of the time a new release needed.
         settings = self.settings.replace(data_dir=dest, background_index=False)
         engine = build_engine(settings, embedder=self._embedder)
-        if engine.index is None or not engine.index.ready:
+        index = engine.resources.index
+        if index is None or not index.ready:
             raise ReleaseMismatch(MISMATCH.format(release=release.id))
-        self._embedder = engine.embedder
+        self._embedder = engine.resources.embedder
         return engine
 
     def _forget_older(self, keep: str) -> None:

@@ -136,7 +136,7 @@ class Runtime:
     def phase(self) -> str:
         """"loading", "error" (nothing can be searched) or "ready" (corpus and BM25 loaded)."""
         if self.engine is not None:
-            return "ready" if self.engine.lexical is not None else "error"
+            return "ready" if self.engine.resources.lexical is not None else "error"
         return "error" if self.health.reason("corpus") else "loading"
 
     def unavailable(self, need_chat: bool = False) -> str | None:
@@ -193,7 +193,7 @@ class Runtime:
         problem = self.unavailable()
         if problem:
             return Outcome(False, problem)
-        if self.engine.index is None:
+        if self.engine.resources.index is None:
             reason = self.engine.health.reason("embedder") or "modelo de embeddings não carregado"
             return Outcome(False, f"Não há índice vetorial para reconstruir: {reason}")
         if not self.engine.start_indexing(rebuild=True):

@@ -5,7 +5,11 @@ from __future__ import annotations
 import copy
 import threading
 import time
+from dataclasses import fields
 from typing import Callable
+
+from pastor.search.docindex import DocumentsStatus
+from pastor.search.status import EmbedderStatus, PartStatus, SearchStatus
 
 STATUS_TTL = 1.0
 
@@ -36,7 +40,7 @@ class StatusCache:
 def runtime_status(runtime) -> dict:
     """Everything the status page shows; never settings values, keys or URLs with credentials."""
     engine = runtime.engine
-    data = engine.status() if engine is not None else empty_status(runtime.phase)
+    data = search_status_json(engine.status()) if engine is not None else empty_status(runtime.phase)
     data["phase"] = runtime.phase
     data["corpus_error"] = runtime.health.reason("corpus")
     data["uptime_seconds"] = round(time.time() - runtime.started)
@@ -48,6 +52,47 @@ def runtime_status(runtime) -> dict:
     data["health"] = [r.as_dict() for r in runtime.health.records()] + data.get("health", [])
     data["replica"] = runtime.replica.status() if runtime.replica is not None else None
     return data
+
+
+def search_status_json(status: SearchStatus) -> dict:
+    """The engine's typed status as the Status tab and `/status` read it (the one place it is built)."""
+    data = {
+        "state": status.state, "pending": list(status.pending), "ready": status.ready,
+        "vectors_ready": status.vectors_ready, "corpus": status.corpus,
+        "extra_corpora": [{"file": e.file, "sha256": e.sha256, "verses": e.verses, "credit": e.credit}
+                          for e in status.extra_corpora],
+        "embedder": embedder_json(status.embedder),
+        "index": status.index.as_dict() if status.index is not None else None,
+        "index_notice": status.index_notice,
+        "progress": {"done": status.progress[0], "total": status.progress[1]},
+        "bm25_ready": status.bm25_ready, "prominence": part_json(status.prominence),
+        "topics": part_json(status.topics), "adapter": part_json(status.adapter),
+        "errors": list(status.errors), "health": [r.as_dict() for r in status.health],
+    }
+    if status.documents is not None:
+        data["documents"] = documents_json(status.documents)
+    return data
+
+
+def part_json(part: PartStatus) -> dict:
+    """On: `enabled` and the facts of its kind (file, weight…); off: `enabled` and why."""
+    if not part.enabled:
+        return {"enabled": False, "detail": part.detail}
+    facts = [f.name for f in fields(part) if f.name not in ("enabled", "detail")]
+    return {"enabled": True, **{name: getattr(part, name) for name in facts}}
+
+
+def embedder_json(embedder: EmbedderStatus) -> dict:
+    if embedder.loaded:
+        return {"name": embedder.name, "dim": embedder.dim}
+    return {"name": embedder.name, "dim": None, "error": embedder.error}
+
+
+def documents_json(documents: DocumentsStatus) -> dict:
+    return {"folder": documents.folder, "read_only": documents.read_only,
+            "files": [{"path": f.path, "parts": f.parts, "chunks": f.chunks, "state": f.state, "error": f.error}
+                      for f in documents.files],
+            "chunks": documents.chunks}
 
 
 def llm_status(runtime) -> dict:

@@ -61,7 +61,7 @@ def log(tmp_path) -> TurnLog:
 
 @pytest.fixture
 def chat(chat_engine, provider, log) -> ChatService:
-    return ChatService(chat_engine.retriever, chat_engine.bible, provider, turnlog=log)
+    return ChatService(chat_engine.retriever, chat_engine.resources.bible, provider, turnlog=log)
 
 
 @pytest.fixture
@@ -187,7 +187,7 @@ class TestModes:
 
     def test_without_a_model_conversation_gets_the_self_description(self, chat_engine):
         provider = NoneProvider()
-        _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), "quem é você?")
+        _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, provider), "quem é você?")
         assert (final.result.mode, final.answer, provider.calls) == ("conversational", prompts.SELF_DESCRIPTION, 0)
         assert NO_ANCHOR_NOTE not in final.answer
 
@@ -200,7 +200,7 @@ class TestModes:
     def test_lexical_note_while_vectors_are_not_ready(self, tmp_path, provider):
         engine = load_engine(settings_for(tmp_path / "data"), HashEmbedder(), index=False)
         provider.enqueue("Jesus disse: setenta vezes sete (Mateus 18:22).")
-        _, final = run(ChatService(engine.retriever, engine.bible, provider), FORGIVE)
+        _, final = run(ChatService(engine.retriever, engine.resources.bible, provider), FORGIVE)
         assert final.result.mode == "lexical_fallback"
         assert final.result.notes[0] == LEXICAL_NOTE and LEXICAL_NOTE not in final.answer
         assert "(Mateus 18:22)" in final.answer
@@ -212,13 +212,13 @@ class TestModes:
         provider = NoneProvider() if model == "none" else FakeProvider()
         if model == "down":
             provider.enqueue({"error": "unreachable"})
-        _, final = run(ChatService(engine.retriever, engine.bible, provider), FORGIVE)
+        _, final = run(ChatService(engine.retriever, engine.resources.bible, provider), FORGIVE)
         assert final.result.mode in ("lexical_fallback", "provider_unavailable")
         assert final.result.notes[0] == LEXICAL_NOTE and "Mateus 18:22" in final.answer
 
     def test_no_model_configured_lists_the_verses(self, chat_engine):
         provider = NoneProvider()
-        _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)
+        _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, provider), JOHN)
         assert final.answer.startswith(prompts.NONE_PROVIDER_INTRO)
         assert "— **João 3:16**" in final.answer
         assert provider.calls == 0 and final.result.sources[0].cited is True
@@ -256,7 +256,7 @@ class TestCrisis:
 
     def test_configured_contacts_replace_the_defaults(self, chat_engine, provider):
         contacts = parse_contacts("Angola|Linha de apoio|111|24 horas")
-        _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider, crisis_contacts=contacts),
+        _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, provider, crisis_contacts=contacts),
                        "quero me matar")
         assert "- Angola: Linha de apoio — **111** (24 horas)" in final.answer
         assert "188" not in final.answer and "192" not in final.answer
@@ -301,14 +301,14 @@ class TestFollowUp:
         assert provider.calls == 2
 
     def test_without_a_model_a_follow_up_is_searched_with_the_previous_question(self, chat_engine, queries):
-        chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
+        chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, NoneProvider())
         _, final = run(chat, "e o que mais a Bíblia diz sobre isso?", HISTORY)
         assert queries == ["Como posso perdoar meu irmão? e o que mais a Bíblia diz sobre isso?"]
         assert final.result.query == queries[0]
         assert any(s.id in ("EPH 4:32", "MAT 6:14", "MAT 18:21", "MAT 18:22") for s in final.result.sources)
 
     def test_without_a_model_a_question_that_stands_alone_is_searched_alone(self, chat_engine, queries):
-        chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
+        chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, NoneProvider())
         _, final = run(chat, "Estou de luto pela minha mãe e não consigo dormir", HISTORY)
         _, first = run(chat, "e o que mais a Bíblia diz sobre isso?")  # no history: nothing to join
         _, short = run(chat, "ansiedade", HISTORY)  # short, but points back at nothing: a new subject
@@ -342,7 +342,7 @@ class TestFollowUp:
 
     def test_history_above_ten_turns_reaches_the_model(self, chat_engine, provider):
         # PASTOR_HISTORY_TURNS=12 used to be capped at 10 by a default inside the prompt builder.
-        chat = ChatService(chat_engine.retriever, chat_engine.bible, provider, history_turns=12)
+        chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, provider, history_turns=12)
         history = []
         for i in range(15):
             history += [{"role": "user", "content": f"pergunta {i}"}, {"role": "assistant", "content": f"resposta {i}"}]
@@ -351,7 +351,7 @@ class TestFollowUp:
         assert contents[0] == "pergunta 3" and len(contents) == 2 * 12 + 1
 
     def test_history_is_trimmed(self, chat_engine, provider):
-        chat = ChatService(chat_engine.retriever, chat_engine.bible, provider, history_turns=1)
+        chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, provider, history_turns=1)
         older = [{"role": "user", "content": "primeira"}, {"role": "assistant", "content": "resposta 1"}]
         run(chat, "quantas vezes devo perdoar meu irmão quando ele me ofende", older + HISTORY)
         contents = [m["content"] for m in provider.last_messages]
@@ -391,7 +391,7 @@ class TestFailures:
 
     def test_too_long_message(self, chat_engine, provider):
         with pytest.raises(InputError, match="limite é 10"):
-            ChatService(chat_engine.retriever, chat_engine.bible, provider, max_chars=10).ask("x" * 11)
+            ChatService(chat_engine.retriever, chat_engine.resources.bible, provider, max_chars=10).ask("x" * 11)
 
 
 # -- the turn log ----------------------------------------------------------------------------------
@@ -449,7 +449,7 @@ class TestRealEmbedder:
     def test_a_pastoral_turn_end_to_end(self, tmp_path, real_embedder):
         engine = load_engine(settings_for(tmp_path / "data", EMBEDDING_MODEL="use-multilingual"), real_embedder)
         provider = FakeProvider(chunk=4)  # the echo quotes the first sources it was given
-        _, final = run(ChatService(engine.retriever, engine.bible, provider), "Estou muito ansioso com tudo")
+        _, final = run(ChatService(engine.retriever, engine.resources.bible, provider), "Estou muito ansioso com tudo")
         assert final.result.mode == "rag"
         assert final.result.citations and final.result.removed_citations == []
         assert final.result.sources[0].cited and final.result.sources[0].id in {"PHP 4:6", "1PE 5:7"}
@@ -463,7 +463,7 @@ class TestOutOfScope:
         assert provider.calls == 0 and queries == [] and final.result.sources == []
 
     def test_not_understood_without_a_model_asks_what_was_unclear(self, chat_engine, queries):
-        chat = ChatService(chat_engine.retriever, chat_engine.bible, NoneProvider())
+        chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, NoneProvider())
         _, final = run(chat, "não entendi, pode explicar de outro jeito?", HISTORY)
         assert final.result.mode == "conversational" and final.answer == prompts.NOT_UNDERSTOOD and queries == []
         _, final = run(chat, "boa noite, tudo bem com o senhor?", HISTORY)

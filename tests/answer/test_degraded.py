@@ -34,12 +34,12 @@ def closed_ollama() -> OllamaProvider:
 
 
 def test_unreachable_ollama_shows_the_passage_asked_for_and_the_fix(chat_engine, closed_ollama):
-    chat = ChatService(chat_engine.retriever, chat_engine.bible, closed_ollama)
+    chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama)
     _, final = run(chat, JOHN)
     assert final.result.mode == Mode.PROVIDER_UNAVAILABLE == "provider_unavailable"
     assert final.result.error is None  # a degraded answer, not a failure: the verses are the answer
     assert final.answer.startswith("_O assistente está sem modelo de linguagem; mostrando os versículos encontrados:_")
-    assert chat_engine.bible.by_id["JHN 3:16"].text in final.answer and "**João 3:16**" in final.answer
+    assert chat_engine.resources.bible.by_id["JHN 3:16"].text in final.answer and "**João 3:16**" in final.answer
     for setup in ("ollama pull", "LLM_PROVIDER", "OPENAI_API_KEY", "OLLAMA_HOST", closed_ollama.base_url):
         assert setup not in final.answer  # members never read setup instructions
         assert setup in final.result.reason  # the operator does (API reason, log, status page)
@@ -50,7 +50,7 @@ def test_unreachable_ollama_shows_the_passage_asked_for_and_the_fix(chat_engine,
 
 
 def test_unreachable_ollama_shows_the_top_verses_of_a_question(chat_engine, closed_ollama):
-    chat = ChatService(chat_engine.retriever, chat_engine.bible, closed_ollama)
+    chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama)
     _, final = run(chat, FORGIVE)
     assert final.result.mode == Mode.PROVIDER_UNAVAILABLE
     assert final.answer.startswith(f"_{MEMBER_NOTICE[0].upper()}{MEMBER_NOTICE[1:]}:_")
@@ -64,20 +64,20 @@ def test_unreachable_ollama_shows_the_top_verses_of_a_question(chat_engine, clos
 def test_any_failure_before_the_first_word_degrades(chat_engine, kind):
     provider = FakeProvider()
     provider.enqueue({"error": kind})
-    _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)
+    _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, provider), JOHN)
     assert final.result.mode == Mode.PROVIDER_UNAVAILABLE and f"({kind})" in final.result.reason
     assert "João 3:16" in final.answer and final.result.error is None
     assert provider.setup_hint() in final.result.reason and provider.setup_hint() not in final.answer
 
 
 def test_small_talk_without_a_model_says_what_still_works(chat_engine, closed_ollama):
-    _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, closed_ollama), "Bom dia!")
+    _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama), "Bom dia!")
     assert final.result.mode == Mode.PROVIDER_UNAVAILABLE and final.result.sources == []
     assert final.answer == PROVIDER_DOWN_NO_VERSES and "ollama pull" in final.result.reason
 
 
 def test_no_evidence_never_calls_the_model_nor_degrades(chat_engine, closed_ollama):
-    _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, closed_ollama),
+    _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama),
                    "Qual a receita de bolo de cenoura?")
     assert final.result.mode == Mode.NO_EVIDENCE
 
@@ -85,24 +85,24 @@ def test_no_evidence_never_calls_the_model_nor_degrades(chat_engine, closed_olla
 def test_a_reachable_model_answers_normally(chat_engine):
     provider = FakeProvider()
     provider.enqueue("Deus amou o mundo de tal maneira (João 3:16).")
-    _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)
+    _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, provider), JOHN)
     assert final.result.mode == Mode.REFERENCE and final.result.citations == ["João 3:16"]
     assert final.answer.startswith("Deus amou o mundo") and "ollama pull" not in final.answer
 
 
 # -- every turn ends useful ------------------------------------------------------------------------------
 def test_a_model_silent_past_the_deadline_shows_the_verses(chat_engine):
-    chat = ChatService(chat_engine.retriever, chat_engine.bible, HangingProvider(), deadline=0.5)
+    chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, HangingProvider(), deadline=0.5)
     _, final = run(chat, JOHN)
     assert final.result.mode == Mode.PROVIDER_UNAVAILABLE and "(timeout)" in final.result.reason
-    assert chat_engine.bible.by_id["JHN 3:16"].text in final.answer and final.result.error is None
+    assert chat_engine.resources.bible.by_id["JHN 3:16"].text in final.answer and final.result.error is None
     assert final.result.sources and final.result.sources[0].id == "JHN 3:16"
 
 
 def test_a_failure_mid_answer_keeps_the_text_marks_it_and_keeps_the_sources(chat_engine):
     provider = FakeProvider()
     provider.enqueue({"error": "stream", "text": "Deus amou o mundo, como diz João 3:16, e "})
-    _, final = run(ChatService(chat_engine.retriever, chat_engine.bible, provider), JOHN)
+    _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, provider), JOHN)
     assert final.result.mode == Mode.REFERENCE
     assert final.answer.startswith("Deus amou o mundo, como diz João 3:16")
     assert final.answer.endswith(INTERRUPTED_NOTE)
@@ -111,7 +111,7 @@ def test_a_failure_mid_answer_keeps_the_text_marks_it_and_keeps_the_sources(chat
 
 
 def test_a_deadline_mid_answer_keeps_the_text(chat_engine):
-    chat = ChatService(chat_engine.retriever, chat_engine.bible, HangingProvider(first=LONG),
+    chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, HangingProvider(first=LONG),
                        deadline=0.5)
     _, final = run(chat, JOHN)
     assert final.answer.startswith("Deus é amor e cuida") and final.answer.endswith(INTERRUPTED_NOTE)
@@ -120,7 +120,7 @@ def test_a_deadline_mid_answer_keeps_the_text(chat_engine):
 
 def test_stop_marks_the_answer_interrupted_and_keeps_the_sources(chat_engine):
     cancel = threading.Event()
-    chat = ChatService(chat_engine.retriever, chat_engine.bible, HangingProvider(first=LONG))
+    chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, HangingProvider(first=LONG))
     updates = []
     for update in chat.turn(JOHN, [], cancel):
         updates.append(update)
@@ -133,7 +133,7 @@ def test_stop_marks_the_answer_interrupted_and_keeps_the_sources(chat_engine):
 
 def test_the_deadline_stops_the_provider_generating(chat_engine):
     provider = HangingProvider(first=LONG)
-    run(ChatService(chat_engine.retriever, chat_engine.bible, provider, deadline=0.3), JOHN)
+    run(ChatService(chat_engine.retriever, chat_engine.resources.bible, provider, deadline=0.3), JOHN)
     assert provider.halted.wait(2), "the provider's cancel event must be set when the turn ends"
 
 

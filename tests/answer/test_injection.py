@@ -50,7 +50,7 @@ def model() -> ObedientModel:
 
 @pytest.fixture
 def turn(engine, model):
-    chat = ChatService(engine.retriever, engine.bible, model)
+    chat = ChatService(engine.retriever, engine.resources.bible, model)
     answers, final = run(chat, QUESTION)
     return answers, final
 

@@ -19,7 +19,7 @@ QUESTION = "Meu nome é Joana Silva, moro na Rua das Flores 12 e estou com medo 
 @pytest.fixture
 def chat_for(engine):
     def make(log: TurnLog, provider=None) -> ChatService:
-        return ChatService(engine.retriever, engine.bible, provider or FakeProvider(chunk=5), turnlog=log)
+        return ChatService(engine.retriever, engine.resources.bible, provider or FakeProvider(chunk=5), turnlog=log)
     return make
 
 

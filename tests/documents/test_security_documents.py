@@ -63,6 +63,7 @@ class TestParsingFailures:
 class TestStatusTab:
     def test_per_file_errors_are_listed(self, tmp_path):
         from pastor.search.docindex import DocumentSource
+        from pastor.web.status import documents_json
         from tests.support.core_fixtures import settings_for
         docs = tmp_path / "docs"
         docs.mkdir()
@@ -70,7 +71,7 @@ class TestStatusTab:
         (docs / "ok.md").write_text("Culto no domingo.", encoding="utf-8")
         source = DocumentSource(settings_for(tmp_path / "data", PASTOR_DOCS_DIR=str(docs)), None)
         source.refresh()
-        shown = render.details_markdown({"documents": source.status()})
+        shown = render.details_markdown({"documents": documents_json(source.status())})
         assert "Documentos com erro" in shown and "fundo.json" in shown and "aninhada demais" in shown
         assert "ok.md" not in shown.split("Documentos com erro")[1]
         assert str(tmp_path) not in shown  # file names only

@@ -14,6 +14,7 @@ from pastor.config import Settings
 from pastor.wiring import build_engine
 
 from tests.support.helpers import real_prominence
+from pastor.web.status import search_status_json as status_json
 
 pytestmark = pytest.mark.slow  # builds the full index (about a minute)
 PROMINENCE = real_prominence()
@@ -31,7 +32,7 @@ def engine(almeida_path, blivre_path, tmp_path_factory):
            "PASTOR_DOCS_DIR": ""}
     engine = build_engine(Settings.from_env(env))
     engine.start_indexing(background=False)
-    assert engine.index.status.state == "complete", engine.status()
+    assert engine.resources.index.status.state == "complete", status_json(engine.status())
     return engine
 
 
@@ -65,8 +66,8 @@ class TestHeldOutQuality:
     the hybrid of the setup recommended before the issue."""
 
     def test_the_default_setup_learned_its_query_adapter_from_the_dev_set(self, engine):
-        status = engine.status()["adapter"]
-        assert status["enabled"] and status["file"] == "devset.jsonl" and status["questions"] >= 271
+        status = engine.status().adapter
+        assert status.enabled and status.file == "devset.jsonl" and status.questions >= 271
 
     def test_fused_beats_each_signal_and_the_old_setup(self, engine):
         from pastor.search.evaluation import eval_modes
@@ -82,5 +83,5 @@ class TestHeldOutQuality:
 class TestRestart:
     def test_unchanged_index_is_reused(self, engine):
         again = build_engine(engine.settings)
-        assert again.index.status.state == "complete" and again.retriever.vectors_ready
+        assert again.resources.index.status.state == "complete" and again.retriever.vectors_ready
         assert ids(again, "estou com medo do futuro", 6) == ids(engine, "estou com medo do futuro", 6)

@@ -10,6 +10,7 @@ import pytest
 from pastor.search.adapter import (AdapterStore, QueryAdapter, Training, fit, fold_adapters, train,
                                    verse_matrix)
 from pastor.search.modes import SearchMode as Mode
+from pastor.search.status import AdapterStatus
 
 FEAR = "estou com medo do futuro"
 QUICK = Training(passes=60, temperature=0.1, l2=0.0, learning_rate=0.05)
@@ -118,8 +119,8 @@ class TestTrainOnTheIndex:
         adapter = train(retriever, questions, QUICK, file="perguntas.jsonl")
         assert adapter.info["questions"] == 5 and adapter.info["file"] == "perguntas.jsonl"
         plain = retriever.encoder.vector(FEAR)
-        assert engine.index.vector_search(plain, 1)[0][0] == "MAT 6:34"  # the words of the question
-        assert engine.index.vector_search(adapter.apply(plain), 1)[0][0] == "PHP 4:6"
+        assert engine.resources.index.vector_search(plain, 1)[0][0] == "MAT 6:34"  # the words of the question
+        assert engine.resources.index.vector_search(adapter.apply(plain), 1)[0][0] == "PHP 4:6"
 
     def test_a_file_with_no_gold_in_the_index_is_refused(self, engine):
         with pytest.raises(ValueError, match="nenhuma pergunta"):
@@ -134,7 +135,7 @@ class TestTrainOnTheIndex:
             return np.zeros((2, 2))
 
         monkeypatch.setattr(module, "fit", record)
-        ids = verse_matrix(engine.index.vectors.ids, engine.index.vectors.matrix)[0]
+        ids = verse_matrix(engine.resources.index.vectors.ids, engine.resources.index.vectors.matrix)[0]
         questions = [{"question": f"q{i}", "gold": [ids[i]]} for i in range(12)]
         adapters = fold_adapters(engine.retriever, questions, folds=5)
         assert len(seen) == 5 and len({id(a) for a in adapters.values()}) == 5
@@ -148,7 +149,7 @@ class TestSearch:
     def adapted(self, engine):
         """The engine's retriever with an adapter that sends the fear question to PHP 4:6."""
         questions = [{"question": q, "gold": g} for q, g in TRAINING_ROWS]
-        engine.retriever.adapter = train(engine.retriever, questions, QUICK)
+        engine.retriever.signal("vector").use_adapter(train(engine.retriever, questions, QUICK))
         return engine.retriever
 
     def test_the_vector_list_follows_the_adapted_question(self, adapted):
@@ -174,15 +175,15 @@ class TestSearch:
         assert vector.candidates(Query(FEAR, FEAR, frozenset({"adapter"}), question), 5).weight == 1.0
 
     def test_an_adapter_of_another_dimension_is_ignored(self, engine):
-        engine.retriever.adapter = QueryAdapter(np.zeros((3, 3)))
+        engine.retriever.signal("vector").use_adapter(QueryAdapter(np.zeros((3, 3))))
         assert engine.retriever.search(FEAR).mode == Mode.RAG
 
 
 class TestEngine:
     def test_trained_after_the_vectors_and_shown_in_status(self, make_engine, tmp_path):
         engine = make_engine(PASTOR_ADAPTER_QUESTIONS=question_file(tmp_path, TRAINING_ROWS))
-        status = engine.status()["adapter"]
-        assert status == {"enabled": True, "file": "perguntas.jsonl", "questions": 5, "weight": 2.0}
+        status = engine.status().adapter
+        assert status == AdapterStatus(True, file="perguntas.jsonl", questions=5, weight=2.0)
         assert (engine.settings.data_dir / "adapter" / "adapter.npy").is_file()
 
     def test_a_restart_loads_the_cached_map_without_training(self, make_engine, tmp_path, monkeypatch):
@@ -209,8 +210,7 @@ class TestEngine:
 
     def test_off_when_no_file_is_set(self, engine):
         assert engine.retriever.adapter is None
-        assert engine.status()["adapter"] == {"enabled": False,
-                                              "detail": "desligado (PASTOR_ADAPTER_QUESTIONS vazio)"}
+        assert engine.status().adapter == AdapterStatus(False, "desligado (PASTOR_ADAPTER_QUESTIONS vazio)")
 
     @pytest.mark.parametrize("content, reason", [
         (None, "não encontrado: ruim.jsonl"),
@@ -222,19 +222,19 @@ class TestEngine:
         if content is not None:
             path.write_text(content, encoding="utf-8")
         engine = make_engine(PASTOR_ADAPTER_QUESTIONS=str(path))
-        status = engine.status()["adapter"]
-        assert not status["enabled"] and reason in status["detail"]
+        status = engine.status().adapter
+        assert not status.enabled and reason in status.detail
         assert engine.retriever.adapter is None and engine.retriever.search(FEAR).results
-        assert "/" not in status["detail"]  # file names only, never the server's paths
+        assert "/" not in status.detail  # file names only, never the server's paths
 
     def test_a_fifo_is_refused_at_once_instead_of_blocking_the_start(self, make_engine, tmp_path):
         import os
         fifo = tmp_path / "perguntas.jsonl"
         os.mkfifo(fifo)  # no writer: reading it would wait forever (and keep /ready at 503)
         engine = make_engine(PASTOR_ADAPTER_QUESTIONS=str(fifo))
-        status = engine.status()["adapter"]
-        assert not status["enabled"] and "não é um arquivo comum" in status["detail"]
-        assert str(tmp_path) not in status["detail"]
+        status = engine.status().adapter
+        assert not status.enabled and "não é um arquivo comum" in status.detail
+        assert str(tmp_path) not in status.detail
 
     def test_an_oversized_file_is_refused(self, make_engine, tmp_path):
         from pastor.search import evaluation
@@ -242,5 +242,5 @@ class TestEngine:
         with open(path, "wb") as handle:
             handle.truncate(evaluation.MAX_QUESTION_BYTES + 1)  # sparse: costs no disk
         engine = make_engine(PASTOR_ADAPTER_QUESTIONS=str(path))
-        status = engine.status()["adapter"]
-        assert not status["enabled"] and "enorme.jsonl: grande demais" in status["detail"]
+        status = engine.status().adapter
+        assert not status.enabled and "enorme.jsonl: grande demais" in status.detail

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from pastor.search.docindex import TABLE, DocumentSource
+from pastor.search.docindex import TABLE, DocumentFile, DocumentSource, RefreshReport
 from pastor.documents import read_folder
 from pastor.search.index import embed_text
 from tests.support.core_fixtures import BROKEN_DOCS, GOOD_DOCS, HashEmbedder, settings_for
@@ -29,8 +29,8 @@ def expected_chunks(docs_dir) -> dict[str, list[str]]:
     return {r.path: [c.ref for c in r.chunks] for r in read_folder(docs_dir).results}
 
 
-def files(docs: DocumentSource) -> dict[str, dict]:
-    return {f["path"]: f for f in docs.status()["files"]}
+def files(docs: DocumentSource) -> dict[str, DocumentFile]:
+    return {f.path: f for f in docs.status().files}
 
 
 def table_refs(docs: DocumentSource) -> list[str]:
@@ -41,27 +41,27 @@ class TestFirstIndexing:
     def test_counts_and_per_file_state(self, settings, docs_dir):
         docs = source(settings)
         summary = docs.refresh()
-        assert summary == {"files": 11, "read": 11, "unchanged": 0, "deleted": 0, "errors": 4}
+        assert summary == RefreshReport(files=11, read=11, unchanged=0, deleted=0, errors=4)
         chunks = expected_chunks(docs_dir)
         state = files(docs)
         for name in GOOD_DOCS:
-            assert (state[name]["state"], state[name]["error"]) == ("indexed", None)
-            assert state[name]["chunks"] == len(chunks[name]) > 0
-        assert docs.status()["chunks"] == sum(len(chunks[n]) for n in GOOD_DOCS)
+            assert (state[name].state, state[name].error) == ("indexed", None)
+            assert state[name].chunks == len(chunks[name]) > 0
+        assert docs.status().chunks == sum(len(chunks[n]) for n in GOOD_DOCS)
         assert sorted(table_refs(docs)) == sorted(ref for n in GOOD_DOCS for ref in chunks[n])
-        assert docs.status()["folder"] == docs_dir.name  # never an absolute path
-        assert "sha256" not in state["avisos.txt"]
+        assert docs.status().folder == docs_dir.name  # never an absolute path
+        assert not hasattr(state["avisos.txt"], "sha256")
 
     def test_broken_files_show_their_error_while_the_rest_index(self, settings):
         docs = source(settings)
         docs.refresh()
         state = files(docs)
         for name in BROKEN_DOCS:
-            assert state[name]["state"] == "error" and state[name]["chunks"] == 0
-        assert "binário" in state["quebrados/binario.txt"]["error"]
-        assert "JSON inválido" in state["quebrados/invalido.json"]["error"]
-        assert "cabeçalho" in state["quebrados/irregular.csv"]["error"]
-        assert "UTF-8" in state["quebrados/latin1.md"]["error"]
+            assert state[name].state == "error" and state[name].chunks == 0
+        assert "binário" in state["quebrados/binario.txt"].error
+        assert "JSON inválido" in state["quebrados/invalido.json"].error
+        assert "cabeçalho" in state["quebrados/irregular.csv"].error
+        assert "UTF-8" in state["quebrados/latin1.md"].error
         assert docs.lexical.search("sede Vale Sereno", 3)[0][0].startswith("estatuto.md#p0-c")
 
     def test_too_big_file_is_an_error_without_reading_it(self, tmp_path, docs_dir):
@@ -69,8 +69,8 @@ class TestFirstIndexing:
         settings = settings_for(tmp_path / "data", PASTOR_DOCS_DIR=str(docs_dir), PASTOR_DOC_MAX_BYTES="5000")
         docs = source(settings)
         docs.refresh()
-        assert "grande demais" in files(docs)["grande.txt"]["error"]
-        assert files(docs)["estatuto.md"]["state"] == "indexed"
+        assert "grande demais" in files(docs)["grande.txt"].error
+        assert files(docs)["estatuto.md"].state == "indexed"
 
     def test_every_chunk_is_embedded_once_per_file(self, settings, docs_dir):
         embedder = HashEmbedder()
@@ -81,8 +81,8 @@ class TestFirstIndexing:
 
     def test_missing_folder_means_no_documents(self, tmp_path):
         docs = source(settings_for(tmp_path / "data", PASTOR_DOCS_DIR=str(tmp_path / "nao-ha")))
-        assert docs.refresh()["files"] == 0
-        assert docs.status()["chunks"] == 0 and docs.lexical is None and not docs.index.ready
+        assert docs.refresh().files == 0
+        assert docs.status().chunks == 0 and docs.lexical is None and not docs.index.ready
 
 
 class TestIncremental:
@@ -92,8 +92,8 @@ class TestIncremental:
         again = source(settings, embedder)
         summary = again.refresh()
         assert embedder.calls == 0
-        assert (summary["read"], summary["unchanged"]) == (0, 11)
-        assert again.index.ready and again.status()["chunks"] == 18
+        assert (summary.read, summary.unchanged) == (0, 11)
+        assert again.index.ready and again.status().chunks == 18
 
     def test_only_the_changed_file_is_embedded(self, settings, docs_dir):
         source(settings).refresh()
@@ -102,7 +102,7 @@ class TestIncremental:
         embedder = HashEmbedder()
         docs = source(settings, embedder)
         summary = docs.refresh()
-        assert (summary["read"], summary["unchanged"]) == (1, 10)
+        assert (summary.read, summary.unchanged) == (1, 10)
         assert embedder.calls == 1
         assert all("retiro" in t or "avisos" in t for t in embedder.texts)
         assert docs.lexical.search("retiro julho", 1)[0][0] == "avisos.txt#p0-c0"
@@ -116,7 +116,7 @@ class TestIncremental:
         assert any(ref.startswith("estatuto.md#") for ref in table_refs(docs))
         (docs_dir / "estatuto.md").unlink()
         summary = docs.refresh()
-        assert summary["deleted"] == 1
+        assert summary.deleted == 1
         assert "estatuto.md" not in files(docs)
         assert not any(ref.startswith("estatuto.md#") for ref in table_refs(docs))
         assert docs.text("estatuto.md#p0-c0") is None
@@ -128,7 +128,7 @@ class TestIncremental:
         (docs_dir / "quebrados/invalido.json").write_text('{"pergunta": "Tem culto?", "resposta": "Sim"}',
                                                           encoding="utf-8")
         docs.refresh()
-        assert files(docs)["quebrados/invalido.json"]["state"] == "indexed"
+        assert files(docs)["quebrados/invalido.json"].state == "indexed"
         assert docs.text("quebrados/invalido.json#p0-c0") is not None
 
     def test_file_name_with_a_quote_is_replaced_not_duplicated(self, settings, docs_dir):
@@ -148,20 +148,20 @@ class TestIncremental:
         docs = source(settings, embedder)
         docs.open()
         assert embedder.calls == 0
-        assert docs.status()["chunks"] == 18 and docs.index.ready
+        assert docs.status().chunks == 18 and docs.index.ready
         assert docs.text("avisos.txt#p0-c0") is not None
 
     def test_open_ignores_an_index_of_another_embedder(self, settings):
         source(settings).refresh()
         docs = source(settings, HashEmbedder(dim=32, name="outro"))
         docs.open()
-        assert docs.status()["chunks"] == 0 and not docs.index.ready
+        assert docs.status().chunks == 0 and not docs.index.ready
 
     def test_other_embedder_reindexes_everything(self, settings):
         source(settings).refresh()
         other = HashEmbedder(dim=32, name="outro")
         docs = source(settings, other)
-        assert docs.refresh()["read"] == 11
+        assert docs.refresh().read == 11
         assert other.calls == len(GOOD_DOCS)
         assert docs.index.matrix.shape == (18, 32)
 
@@ -214,5 +214,5 @@ class TestModernizeSetting:
         embedder = HashEmbedder()
         summary = source(settings_for(data, PASTOR_DOCS_DIR=str(docs_dir), PASTOR_MODERNIZE="false"),
                          embedder).refresh()
-        assert summary["unchanged"] == 0 and summary["read"] == 11
+        assert summary.unchanged == 0 and summary.read == 11
         assert embedder.texts

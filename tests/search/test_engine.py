@@ -10,6 +10,7 @@ from pastor.search.engine import Engine
 from pastor.wiring import build_engine
 from pastor.search.prominence import ATTRIBUTION
 from tests.support.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI, MINI_VERSES, PROMINENCE
+from pastor.web.status import search_status_json as status_json
 
 
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
@@ -27,7 +28,7 @@ def answers_without_vectors(engine: Engine) -> None:
 # -- status ----------------------------------------------------------------------------------------
 class TestStatus:
     def test_ready_engine(self, engine):
-        status = engine.status()
+        status = status_json(engine.status())
         assert status["state"] == "complete"
         assert status["ready"] is True and status["vectors_ready"] is True and status["bm25_ready"] is True
         assert status["embedder"] == {"name": "fake-bow-64", "dim": 64}
@@ -39,16 +40,16 @@ class TestStatus:
         assert "documents" not in status
 
     def test_prominence_off_when_the_setting_is_empty(self, engine):
-        assert engine.status()["prominence"] == {"enabled": False, "detail": "desligado (PASTOR_PROMINENCE vazio)"}
+        assert status_json(engine.status())["prominence"] == {"enabled": False, "detail": "desligado (PASTOR_PROMINENCE vazio)"}
 
     def test_prominence_on(self, make_engine):
         engine = make_engine(index=False, PASTOR_PROMINENCE=str(PROMINENCE), PASTOR_PROMINENCE_WEIGHT="0.01")
-        assert engine.status()["prominence"] == {"enabled": True, "file": "expected_prominence.tsv",
+        assert status_json(engine.status())["prominence"] == {"enabled": True, "file": "expected_prominence.tsv",
                                                  "verses": 24, "weight": 0.01}
-        assert engine.retriever.prior("JHN 3:16") == engine.prominence.prior("JHN 3:16", 0.01)
+        assert engine.retriever.prior("JHN 3:16") == engine.resources.prominence.prior("JHN 3:16", 0.01)
 
     def test_prominence_off_when_the_file_is_missing(self, make_engine, tmp_path):
-        status = make_engine(index=False, PASTOR_PROMINENCE=str(tmp_path / "nao-ha.tsv")).status()
+        status = status_json(make_engine(index=False, PASTOR_PROMINENCE=str(tmp_path / "nao-ha.tsv")).status())
         assert status["prominence"]["enabled"] is False
         assert "não encontrado" in status["prominence"]["detail"]
         assert status["errors"] == []
@@ -57,14 +58,14 @@ class TestStatus:
         broken = tmp_path / "quebrado.tsv"
         broken.write_text("isto não é uma tabela\n", encoding="utf-8")
         engine = make_engine(index=False, PASTOR_PROMINENCE=str(broken))
-        status = engine.status()
+        status = status_json(engine.status())
         assert status["prominence"] == {"enabled": False, "detail": "erro ao carregar; veja os erros"}
         assert any(e.startswith("prominência:") and "cabeçalho" in e for e in status["errors"])
         assert engine.retriever.search(REFERENCE).mode == Mode.REFERENCE
 
     def test_extra_translation(self, make_engine):
         engine = make_engine(PASTOR_EXTRA_CORPORA=str(EXTRA))
-        status = engine.status()
+        status = status_json(engine.status())
         [extra] = status["extra_corpora"]
         assert (extra["file"], extra["verses"]) == ("mini_extra.usfx.xml", 8)
         assert status["index"]["rows"] == status["index"]["total"] == MINI_VERSES + EXTRA_ALIGNED
@@ -74,7 +75,7 @@ class TestStatus:
 
     def test_an_extra_that_is_the_main_text_is_not_loaded_twice(self, make_engine):
         engine = make_engine(index=False, PASTOR_EXTRA_CORPORA=str(MINI))
-        assert engine.extras == [] and engine.status()["extra_corpora"] == []
+        assert engine.resources.extras == [] and status_json(engine.status())["extra_corpora"] == []
 
     def test_credits_follow_the_data_in_use(self, make_engine, tmp_path):
         folder = tmp_path / "dados"
@@ -90,20 +91,20 @@ class TestStatus:
                              PASTOR_PROMINENCE=str(PROMINENCE))
         # Any prominence table is derived from OpenBible's cross references: its credit travels with it.
         assert engine.credits() == ["Texto: Mini", "Busca: Extra, CC BY 4.0", ATTRIBUTION]
-        assert engine.status()["extra_corpora"][0]["credit"] == "Busca: Extra, CC BY 4.0"
+        assert status_json(engine.status())["extra_corpora"][0]["credit"] == "Busca: Extra, CC BY 4.0"
 
     def test_documents_in_status_when_a_folder_is_set(self, make_engine, docs_dir):
-        status = make_engine(PASTOR_DOCS_DIR=str(docs_dir)).status()
+        status = status_json(make_engine(PASTOR_DOCS_DIR=str(docs_dir)).status())
         assert status["documents"]["folder"] == docs_dir.name  # a name, never an absolute path
         assert status["documents"]["chunks"] > 0
 
     def test_documents_are_served_at_start_up_without_re_reading(self, make_engine, docs_dir, fake_models):
         first = make_engine(PASTOR_DOCS_DIR=str(docs_dir))
-        chunks = first.status()["documents"]["chunks"]
+        chunks = status_json(first.status())["documents"]["chunks"]
         embedder = fake_models[FAKE_MODEL]
         embedder.reset()
         again = make_engine(index=False, PASTOR_DOCS_DIR=str(docs_dir))
-        assert again.status()["documents"]["chunks"] == chunks > 0
+        assert status_json(again.status())["documents"]["chunks"] == chunks > 0
         assert embedder.calls == 0
         hits = again.retriever.search("sede da igreja em Vale Sereno", source="docs").results
         assert hits and hits[0].kind == "doc"
@@ -118,7 +119,7 @@ class TestStatus:
 class TestWhileVectorsAreNotReady:
     def test_not_indexed_yet(self, make_engine):
         engine = make_engine(index=False)
-        status = engine.status()
+        status = status_json(engine.status())
         assert (status["state"], status["vectors_ready"], status["bm25_ready"]) == ("missing", False, True)
         assert status["index"] == {"state": "missing", "rows": 0, "total": MINI_VERSES, "error": None}
         answers_without_vectors(engine)
@@ -130,7 +131,7 @@ class TestWhileVectorsAreNotReady:
         try:
             assert engine.start_indexing() is True
             assert embedder.entered.wait(30)
-            status = engine.status()
+            status = status_json(engine.status())
             assert engine.indexing
             assert (status["state"], status["vectors_ready"]) == ("indexing", False)
             assert status["index"]["state"] == "indexing"
@@ -142,7 +143,7 @@ class TestWhileVectorsAreNotReady:
         finally:
             embedder.release.set()
             engine.indexer.thread.join(30)
-        assert engine.status()["state"] == "complete"
+        assert status_json(engine.status())["state"] == "complete"
         assert engine.retriever.search(FORGIVE).mode == Mode.RAG
         assert len(embedder.texts) == MINI_VERSES + 1  # every verse once, then the one query after
 
@@ -161,14 +162,14 @@ class TestWhileVectorsAreNotReady:
         try:
             assert engine.start_indexing() is True
             assert entered.wait(30)
-            status = engine.status()
+            status = status_json(engine.status())
             assert status["index"]["state"] == "complete" and status["vectors_ready"]
             assert (status["state"], status["pending"]) == ("indexing", ["adaptador de consulta"])
             assert status["adapter"]["detail"] == "em treinamento (o índice vetorial está pronto)"
         finally:
             release.set()
             engine.indexer.thread.join(30)
-        status = engine.status()
+        status = status_json(engine.status())
         assert (status["state"], status["pending"]) == ("complete", [])
         assert status["adapter"]["detail"].startswith("erro:")  # the question file does not exist
 
@@ -182,13 +183,13 @@ class TestWhileVectorsAreNotReady:
         embedder.release.set()
         engine.stop_indexing()
         assert not engine.indexing
-        status = engine.status()
+        status = status_json(engine.status())
         assert (status["state"], status["index"]["rows"]) == ("partial", 16)
         answers_without_vectors(engine)
 
         embedder.reset()
         assert engine.start_indexing(background=False) is True
-        assert engine.status()["state"] == "complete"
+        assert status_json(engine.status())["state"] == "complete"
         assert len(embedder.texts) == MINI_VERSES - 16  # only what was missing
 
     def test_rebuild_recomputes(self, engine, fake_models):
@@ -206,7 +207,7 @@ class TestWhileVectorsAreNotReady:
     def test_reload_opens_the_complete_index(self, engine, make_settings, fake_models):
         fake_models[FAKE_MODEL].reset()
         again = Engine(make_settings()).load()
-        assert again.status()["state"] == "complete" and again.status()["vectors_ready"]
+        assert status_json(again.status())["state"] == "complete" and status_json(again.status())["vectors_ready"]
         assert fake_models[FAKE_MODEL].calls == 0
 
 
@@ -220,7 +221,7 @@ class TestEmbedderFailures:
 
         monkeypatch.setattr(embedders, "load_embedder", refuse)
         engine = make_engine(index=False, EMBEDDING_MODEL="modelo-falso")
-        status = engine.status()
+        status = status_json(engine.status())
         assert status["state"] == "error"
         assert status["embedder"]["name"] == "modelo-falso" and status["embedder"]["dim"] is None
         assert "modelo-falso" in status["embedder"]["error"]
@@ -238,7 +239,7 @@ class TestEmbedderFailures:
         monkeypatch.setattr(embedders, "load_embedder", refuse)
         engine = make_engine(index=False, PASTOR_DOCS_DIR=str(docs_dir))
         assert engine.start_indexing(background=False) is True  # documents only
-        status = engine.status()
+        status = status_json(engine.status())
         assert status["state"] == "error" and status["documents"]["chunks"] > 0
         result = engine.retriever.search("sede da igreja em Vale Sereno", source="docs")
         assert result.mode == Mode.LEXICAL_FALLBACK
@@ -248,8 +249,8 @@ class TestEmbedderFailures:
         monkeypatch.setenv("HF_HUB_OFFLINE", "1")
         bogus = str(tmp_path / "modelo-que-nao-existe")
         engine = make_engine(index=False, EMBEDDING_MODEL=bogus)  # goes to the real loader
-        assert engine.embedder is None and engine.index is None  # no other model was loaded
-        status = engine.status()
+        assert engine.resources.embedder is None and engine.resources.index is None  # no other model was loaded
+        status = status_json(engine.status())
         assert status["state"] == "error"
         assert status["embedder"]["name"] == bogus
         assert "Não foi possível carregar o modelo de embeddings" in status["embedder"]["error"]
@@ -261,7 +262,7 @@ class TestEmbedderFailures:
         fake_models[FAKE_MODEL].fail_on_call = 2
         engine = make_engine(index=False)
         engine.start_indexing(background=False)
-        status = engine.status()
+        status = status_json(engine.status())
         assert status["state"] == "error"
         assert status["index"]["error"].startswith("falha ao indexar:")
         assert status["index"]["rows"] == 8
@@ -274,19 +275,19 @@ class TestWiring:
     def test_documents_are_passed_to_the_retriever_at_construction(self, make_engine, tmp_path):
         from tests.support.core_fixtures import copy_docs
         engine = make_engine(index=False, PASTOR_DOCS_DIR=str(copy_docs(tmp_path / "docs")))
-        assert engine.retriever.extra_sources == (engine.docs,)
+        assert engine.retriever.extra_sources == (engine.resources.docs,)
         assert make_engine(index=False).retriever.extra_sources == ()
 
     def test_topics_are_built_by_the_indexer_and_reported(self, make_engine, tmp_path):
         nave = tmp_path / "nave.csv"
         nave.write_text('section,subject,entry\nF,FORGIVENESS,"-OF ENEMIES MAT 6:14; EPH 4:32"\n', encoding="utf-8")
         engine = make_engine(index=False, PASTOR_TOPICS=str(nave))
-        assert engine.status()["topics"] == {"enabled": False, "detail": "aguardando a indexação dos temas"}
+        assert status_json(engine.status())["topics"] == {"enabled": False, "detail": "aguardando a indexação dos temas"}
         assert engine.start_indexing(background=False)
-        topics = engine.status()["topics"]
+        topics = status_json(engine.status())["topics"]
         assert topics["enabled"] is True and topics["entries"] >= 1
         hits = engine.retriever.search("forgiveness of enemies", k=25, gated=False).results
         assert {"MAT 6:14", "EPH 4:32"} <= {h.id for h in hits if h.rank_in("topic") is not None}
 
     def test_topics_off_when_the_setting_is_empty(self, engine):
-        assert engine.topics is None and engine.status()["topics"]["enabled"] is False
+        assert engine.resources.topics is None and status_json(engine.status())["topics"]["enabled"] is False

@@ -18,6 +18,7 @@ from pastor.text.smalltalk import is_conversational
 from tests.support.core_fixtures import HashEmbedder
 from tests.support.mounts import fill, read_only_view, small_disk, used_bytes
 from tests.support.helpers import retriever_over
+from pastor.web.status import search_status_json as status_json
 
 CHURCH = "Onde fica a sede da igreja em Vale Sereno?"  # answered by the church's documents
 QUESTIONS = ("Pedro perguntou quantas vezes devo perdoar meu irmão", "estou com medo do futuro",
@@ -157,12 +158,12 @@ class TestTheEngine:
         embedder.block_on_call = embedder.calls + 1
         assert engine.start_indexing(rebuild=True)
         assert embedder.entered.wait(10)
-        assert engine.status()["state"] == "indexing" and engine.status()["vectors_ready"]
+        assert status_json(engine.status())["state"] == "indexing" and status_json(engine.status())["vectors_ready"]
         assert answers(engine.retriever) == before
         embedder.fail_on_call = embedder.calls + 2  # the blocked batch goes through, the next one fails
         embedder.release.set()
         engine.indexer.thread.join(10)
-        status = engine.status()
+        status = status_json(engine.status())
         assert answers(engine.retriever) == before
         assert status["state"] == "complete" and "anterior continua em uso" in status["index"]["error"]
         assert any(e.startswith("indexação: falha simulada") for e in status["errors"])
@@ -176,7 +177,7 @@ class TestTheEngine:
         with read_only_view(make_settings().data_dir, tmp_path / "readonly") as data:
             engine = Engine(make_settings(PASTOR_DATA_DIR=str(data), PASTOR_DOCS_DIR=str(docs_dir))).load()
             assert engine.start_indexing(background=False)
-            status = engine.status()
+            status = status_json(engine.status())
             assert status["state"] == "complete" and status["index_notice"] == READ_ONLY_NOTICE
             assert status["errors"] == [] and status["documents"]["read_only"] is True
             assert answers(engine.retriever) == before

@@ -68,17 +68,17 @@ def test_a_release_round_trip_serves_the_same_vectors(make_engine, store, tmp_pa
     assert store.latest() == release and release.manifest["state"] == "complete"
     dest = store.fetch(release, tmp_path / "replica")
     served = Engine(built.settings.replace(data_dir=dest)).load()
-    assert served.index.ready and served.index.status.state == "complete"
-    assert served.index.vectors.ids == built.index.vectors.ids
-    assert np.array_equal(served.index.vectors.matrix, built.index.vectors.matrix)
-    question = built.embedder.encode(["amor de Deus"])[0]
-    assert served.index.vector_search(question, 5) == built.index.vector_search(question, 5)
+    assert served.resources.index.ready and served.resources.index.status.state == "complete"
+    assert served.resources.index.vectors.ids == built.resources.index.vectors.ids
+    assert np.array_equal(served.resources.index.vectors.matrix, built.resources.index.vectors.matrix)
+    question = built.resources.embedder.encode(["amor de Deus"])[0]
+    assert served.resources.index.vector_search(question, 5) == built.resources.index.vector_search(question, 5)
 
 
 def test_an_incomplete_local_index_is_not_published(make_engine, store):
     engine = make_engine(index=False)
-    engine.index.dir.mkdir(parents=True, exist_ok=True)
-    (engine.index.dir / "manifest.json").write_text(json.dumps({"state": "partial", "table": "verses"}))
+    engine.resources.index.dir.mkdir(parents=True, exist_ok=True)
+    (engine.resources.index.dir / "manifest.json").write_text(json.dumps({"state": "partial", "table": "verses"}))
     with pytest.raises(ValueError, match="não está completo"):
         store.publish(engine.settings.data_dir, {})
     assert store.latest() is None

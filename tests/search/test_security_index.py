@@ -14,6 +14,7 @@ from pastor.search.buildlock import BuildLock
 from pastor.search.index import WAITING_NOTICE, VerseIndex, embed_text
 from tests.support.core_fixtures import MINI_VERSES, HashEmbedder
 from tests.support.helpers import wait_for
+from pastor.web.status import search_status_json as status_json
 
 BATCH = 8
 BATCHES = math.ceil(MINI_VERSES / BATCH)
@@ -136,11 +137,11 @@ class TestCorruption:
 
     def test_the_engine_status_shows_the_state_and_reason(self, make_engine, fake_models, tmp_path):
         engine = make_engine()
-        self.corrupt(engine.index, "truncated")
+        self.corrupt(engine.resources.index, "truncated")
         reopened = make_engine(index=False)
-        assert reopened.status()["vectors_ready"]
+        assert status_json(reopened.status())["vectors_ready"]
         assert reopened.start_indexing(background=False)
-        status = reopened.status()
+        status = status_json(reopened.status())
         assert status["index"]["state"] == "complete"
         assert "corrompido" in status["index_notice"]
 

@@ -104,8 +104,8 @@ class LiveServer:
 def wait_vectors(runtime, timeout: float = 120.0) -> None:
     """Until the background index is complete (seconds on the tiny corpus)."""
     runtime.wait_loaded(timeout)
-    wait_for(lambda: runtime.engine is not None and not runtime.engine.indexing and runtime.engine.index is not None
-             and runtime.engine.index.ready, timeout, "o índice vetorial não ficou pronto")
+    wait_for(lambda: runtime.engine is not None and not runtime.engine.indexing and runtime.engine.resources.index is not None
+             and runtime.engine.resources.index.ready, timeout, "o índice vetorial não ficou pronto")
 
 
 @pytest.fixture(scope="session")

@@ -213,7 +213,7 @@ class TestReindex:
 
     def test_a_reindex_while_one_runs_is_refused(self, server, client):
         engine = server.runtime.engine
-        with engine.index.lock:  # the build waits for the lock: an indexing that cannot finish yet
+        with engine.resources.index.lock:  # the build waits for the lock: an indexing that cannot finish yet
             started = client.predict(REINDEX_TOKEN, api_name="/reindex")
             assert started["started"] and engine.indexing
             with pytest.raises(AppError, match="em andamento"):

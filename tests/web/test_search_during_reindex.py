@@ -9,6 +9,7 @@ import pytest
 
 from tests.support.app_fixtures import LiveServer, app_settings, wait_vectors
 from tests.support.helpers import wait_for
+from pastor.web.status import search_status_json as status_json
 
 QUESTIONS = ("Estou com medo do futuro", "Como perdoar quem me feriu?", "Deus amou o mundo")
 
@@ -51,7 +52,7 @@ def test_the_same_hybrid_results_before_during_and_after_a_failed_reindex_then_a
     before = searches(client)
     assert before[0]["mode"] == "rag"
     assert all(any(hit["vector_rank"] is not None for hit in r["results"]) for r in before)
-    held = engine.index.embedder = HeldIndexer(engine.index.embedder)
+    held = engine.resources.index.embedder = HeldIndexer(engine.resources.index.embedder)
 
     held.failure = OSError(28, "No space left on device")
     client.predict("", api_name="/reindex")
@@ -61,12 +62,12 @@ def test_the_same_hybrid_results_before_during_and_after_a_failed_reindex_then_a
 
     held.release.set()
     wait_for(lambda: not engine.indexing, 60, "a reindexação não terminou")
-    status = app.runtime.engine.status()
+    status = status_json(app.runtime.engine.status())
     assert searches(client) == before  # after the failed one
     assert status["state"] == "complete" and "anterior continua em uso" in status["index"]["error"]
     assert "No space left on device" in status["index"]["error"]
 
     held.failure = None
     client.predict("", api_name="/reindex")
-    wait_for(lambda: not engine.indexing and engine.index.status.error is None, 120, "a reindexação não terminou")
+    wait_for(lambda: not engine.indexing and engine.resources.index.status.error is None, 120, "a reindexação não terminou")
     assert searches(client) == before  # the new table, the same vectors

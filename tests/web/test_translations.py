@@ -140,7 +140,7 @@ class TestValidatorIsTheSame:
         for key in engine.translations.keys:
             provider = FakeProvider(chunk=4)
             provider.enqueue("Deus amou o mundo (João 3:16); veja também Apocalipse 22:21.")
-            service = ChatService(engine.retriever, engine.bible, provider, translations=engine.translations)
+            service = ChatService(engine.retriever, engine.resources.bible, provider, translations=engine.translations)
             finals[key] = list(service.turn("o que diz João 3:16?", translation=key))[-1]
         old, new = finals["mini1911"].result, finals["mini"].result
         assert finals["mini1911"].answer == finals["mini"].answer
@@ -157,7 +157,7 @@ class TestCrisis:
         from tests.support.core_fixtures import HashEmbedder, settings_for
         engine = load_engine(settings_for(tmp_path / "data", PASTOR_CORPUS=str(OLD),
                                           PASTOR_EXTRA_CORPORA=str(MINI_CORPUS)), HashEmbedder(), index=False)
-        service = ChatService(engine.retriever, engine.bible, FakeProvider(), translations=engine.translations)
+        service = ChatService(engine.retriever, engine.resources.bible, FakeProvider(), translations=engine.translations)
         old = list(service.turn("quero me matar"))[-1]
         new = list(service.turn("quero me matar", translation="mini"))[-1]
         assert old.result.mode == new.result.mode == "crisis" and old.result.citations == new.result.citations

@@ -22,12 +22,23 @@ class VectorSignal(Signal):
 
     def __init__(self, index, *, adapter=None, adapter_weight: float = 2.0):
         self.index = index  # VerseIndex, or a document source's vector table
-        self.adapter = adapter  # QueryAdapter or None; replaced when the vectors are rebuilt
+        self._adapter = adapter  # QueryAdapter or None: see `use_adapter`
         self.adapter_weight = adapter_weight  # the list's weight while the adapter is on (else 1)
 
     @classmethod
     def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> "VectorSignal":
         return cls(resources.index, adapter=resources.adapter, adapter_weight=config.adapter_weight)
+
+    @property
+    def adapter(self):
+        """The query adapter the list is ranked through (None when off or not trained yet)."""
+        return self._adapter
+
+    def use_adapter(self, adapter) -> None:
+        """Rank through `adapter` from the next search on (None: the plain question). The index
+        pipeline calls it once the adapter for the vectors now served is loaded or trained, so a
+        rebuild keeps the old adapter, and the old vectors, until both are replaced."""
+        self._adapter = adapter
 
     @property
     def ready(self) -> bool:
@@ -67,7 +78,7 @@ class VectorSignal(Signal):
 
     def _adapted(self, query: Query):
         """The question vector moved by the adapter, when one is loaded and wanted."""
-        adapter = self.adapter
+        adapter = self._adapter
         if adapter is None or not query.wants(ADAPTER) or adapter.dim != len(query.vector):
             return None
         return adapter.apply(query.vector)
