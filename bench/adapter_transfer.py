@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pastor.search.evaluation import eval_modes  # noqa: E402
 from pastor.config import get_settings  # noqa: E402
 from pastor.search.adapter import train  # noqa: E402
-from pastor.search.evaluation import evaluate, load_questions  # noqa: E402
+from pastor.search.evaluation import Evaluation, evaluate, load_questions  # noqa: E402
 from pastor.wiring import build_engine  # noqa: E402
 
 
@@ -52,8 +52,8 @@ def _plain(retriever, question: str, mode: str) -> list[str]:
     return [h.id for h in retriever.search(question, k=10, gated=False, off=off, diversify=False).results]
 
 
-def _figure(result: dict) -> str:
-    return f"{result['hit@6']:.3f} / {result['mrr@10']:.3f}"
+def _figure(result: Evaluation) -> str:
+    return f"{result.hit:.3f} / {result.mrr:.3f}"
 
 
 if __name__ == "__main__":

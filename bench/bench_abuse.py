@@ -121,8 +121,8 @@ def bench_feedback_index(folder: Path) -> None:
         log.write({"turn_id": f"t{lines:08d}", "question": "Estou com medo do futuro", "answer": answer})
         lines += 1
     later = TurnLog(folder)  # after a restart: the index is built on the first feedback
-    measure(f"1º feedback, log cheio ({lines} turnos)", lambda: later.feedback("t00000100", "up")["rating"])
-    measure("feedback seguinte", lambda: later.feedback(f"t{lines - 1:08d}", "down")["rating"])
+    measure(f"1º feedback, log cheio ({lines} turnos)", lambda: later.feedback("t00000100", "up").rating)
+    measure("feedback seguinte", lambda: later.feedback(f"t{lines - 1:08d}", "down").rating)
 
 
 def main() -> int:

@@ -54,7 +54,7 @@ def main() -> None:
     split = "held_out" if args.held_out else "dev"
     os.environ.setdefault("PASTOR_DOCS_DIR", "")
     from pastor.config import get_settings
-    from pastor.search.evaluation import evaluate, format_table
+    from pastor.search.evaluation import Question, evaluate, format_table
     from pastor.search.modes import SearchMode
     from pastor.wiring import build_engine
 
@@ -74,19 +74,19 @@ def main() -> None:
 
     names = list(variants("", ""))
     app = names[1]
-    results = {}
+    results, no_evidence = {}, {}
     for name in names:
-        questions = [{"question": variants(p["previous"], p["followup"])[name], "gold": p["gold"]} for p in pairs]
+        questions = [Question(variants(p["previous"], p["followup"])[name], tuple(p["gold"])) for p in pairs]
         results[name] = evaluate(search, questions, k=6)
-        results[name]["no_evidence"] = sum(refused[q["question"]] for q in questions)
+        no_evidence[name] = sum(refused[q.question] for q in questions)
     joined = sum(variants(p["previous"], p["followup"])[app] != p["followup"] for p in pairs)
     print(f"split {split}: {len(pairs)} pares; sem modelo, o chat juntou a pergunta anterior em {joined} de {len(pairs)}")
     print(format_table(results))
-    print("sem evidência (resposta fixa): " + "; ".join(f"{n}: {r['no_evidence']}" for n, r in results.items()))
+    print("sem evidência (resposta fixa): " + "; ".join(f"{n}: {count}" for n, count in no_evidence.items()))
     cost = {}
     subjects = new_subjects()
     for name in names[:3]:
-        cost[name] = evaluate(search, [{"question": variants(prev, item["question"])[name], "gold": item["gold"]}
+        cost[name] = evaluate(search, [Question(variants(prev, item["question"])[name], tuple(item["gold"]))
                                        for prev, item in subjects], k=6)
     joined = sum(variants(prev, item["question"])[app] != item["question"] for prev, item in subjects)
     print(f"\ncusto: {len(subjects)} perguntas novas (devset.jsonl) depois de outra; o chat juntou {joined}")

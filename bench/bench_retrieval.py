@@ -99,7 +99,7 @@ def main() -> None:
     from pastor.search.evaluation import load_questions
     from pastor.search.signals import Query
     engine = build_engine(get_settings())
-    questions = [q["question"] for q in load_questions(ROOT / "bench" / "devset.jsonl")]
+    questions = [q.question for q in load_questions(ROOT / "bench" / "devset.jsonl")]
     for q in questions[:5]:
         engine.retriever.search(q)  # warm-up
     timings = {"search": [], "embed": [], "bm25": [], "topics": []}
@@ -150,15 +150,19 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
 def sweep_scope(engine) -> None:
     """The pastoral scope's margin chosen on dev: pastoral answered and off-topic refused for each candidate."""
     assert engine.retriever.vectors_ready and engine.retriever.scope is not None, "índice e escopo semântico prontos"
+    from pastor.search.assembly import build_retriever  # after the environment is set, as main's imports
     sets = _gate_sets(False)
+    scope = engine.retriever.scope  # its margin is the knob swept; the last row searches without it
     for margin in (-0.05, -0.03, -0.01, 0.0, 0.01, 0.03, 0.05, None):
+        retriever = engine.retriever
         if margin is None:
-            engine.retriever.scope, label = None, "vocabulary only"
+            config, label = engine.retriever.config.replace(semantic_router=False), "vocabulary only"
+            retriever = build_retriever(config, engine.resources.signal_inputs(engine.retriever.adapter))
         else:
-            engine.retriever.scope.threshold, label = margin, f"margin {margin:+.2f}"
+            scope.threshold, label = margin, f"margin {margin:+.2f}"
         figures = []
         for route, name, questions in sets:
-            refused = sum(engine.retriever.search(q).mode == "no_evidence" for q in questions)
+            refused = sum(retriever.search(q).mode == "no_evidence" for q in questions)
             share = 1 - refused / len(questions) if route == "pastoral" else refused / len(questions)
             figures.append(f"{name.split(' ')[0].replace('.jsonl', '')} {route} {share:.1%}")
         print(f"{label}: " + "; ".join(figures))

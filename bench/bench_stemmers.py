@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pastor.bible.usfx import load_bible  # noqa: E402
-from pastor.search.evaluation import evaluate, format_table, load_questions  # noqa: E402
+from pastor.search.evaluation import Question, evaluate, format_table, load_questions  # noqa: E402
 from pastor.text import normalize as normalize_module  # noqa: E402
 from pastor.search.lexical import LexicalIndex  # noqa: E402
 from pastor.text.normalize import _modern_token, fold, normalize  # noqa: E402
@@ -58,7 +58,7 @@ def vocabulary(texts: list[str]) -> None:
         print(f"| {name} | {len({s for ss in stems for s in ss})} | {took:.2f} s |")
 
 
-def dev_eval(ids: list[str], texts: list[str], questions: list[dict]) -> None:
+def dev_eval(ids: list[str], texts: list[str], questions: list[Question]) -> None:
     variants = {f"bm25 {name}": {"stemmer": name} for name in STEMMERS}
     variants["bm25 rslp, 'nao' kept"] = {"stemmer": "rslp", "stopwords": STOPWORDS - {"nao"}}
     results = {}

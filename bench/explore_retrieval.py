@@ -38,7 +38,9 @@ class Lab:
     def __init__(self, path: str):
         self.engine = build_engine(get_settings())
         self.vectors, self.topics = self.engine.resources.index.vectors, self.engine.resources.topics
-        self.questions = load_questions(path)
+        # Plain dicts: each question also holds its cached vectors and lists below.
+        self.questions = [{"question": q.question, "gold": list(q.gold), "topic": q.topic}
+                          for q in load_questions(path)]
         encode = self.engine.resources.embedder.encode
         for q in self.questions:
             q["raw"] = encode([embed_text(q["question"])])[0]

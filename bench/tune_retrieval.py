@@ -59,11 +59,11 @@ def tune_fusion(engine, cached) -> None:
         prior = (lambda i, w=weight: prominence.prior(i, w)) if weight else None
         hits, mrrs = [], []
         for q, (vector, lexical, _, topic) in cached:
-            ranked = ranking(q["question"], {"vector": vector, "lexical": lexical, "topic": topic},
+            ranked = ranking(q.question, {"vector": vector, "lexical": lexical, "topic": topic},
                              weights={"vector": vector_weight, "lexical": lexical_weight, "topic": topic_weight}, k=k,
                              prior=prior, depth=depth, per_chapter=per_chapter)
-            hits.append(hit_at_k(ranked, q["gold"], 6))
-            mrrs.append(mrr_at_k(ranked, q["gold"], 10))
+            hits.append(hit_at_k(ranked, q.gold, 6))
+            mrrs.append(mrr_at_k(ranked, q.gold, 10))
         rows.append((sum(hits) / len(hits) + sum(mrrs) / len(mrrs), sum(hits) / len(hits), sum(mrrs) / len(mrrs),
                      vector_weight, weight, k, lexical_weight, topic_weight, depth, per_chapter))
     print("\n| vector | λ | k | lexical | topic | depth | per chapter | hit@6 | mrr@10 |\n"
@@ -100,7 +100,7 @@ def main() -> None:
         sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")
     questions = load_questions(dev)
     adapters = _fold_adapters(engine, dev, questions)
-    cached = [(q, candidates(engine, q["question"], adapter=adapters.get(q["question"]))) for q in questions]
+    cached = [(q, candidates(engine, q.question, adapter=adapters.get(q.question))) for q in questions]
     offtopic = [candidates(engine, json.loads(line)["question"])[2]
                 for line in Path(off).read_text(encoding="utf-8").splitlines() if line.strip()]
     print(f"{len(questions)} perguntas de {dev}, {len(offtopic)} fora do tema de {off}; "
@@ -115,7 +115,7 @@ def _fold_adapters(engine, path: str, questions) -> dict:
     from pastor.cli.commands import _fold_adapters as folds
     if engine.retriever.adapter is None:
         return {}
-    return folds(engine, path, questions) or {q["question"]: engine.retriever.adapter for q in questions}
+    return folds(engine, path, questions) or {q.question: engine.retriever.adapter for q in questions}
 
 
 if __name__ == "__main__":

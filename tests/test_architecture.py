@@ -125,21 +125,20 @@ def test_every_package_says_what_it_holds(path):
 # Return annotations that say "a loose JSON-like mapping": what a response, a status or a record is
 # shaped like. A typed mapping (`dict[str, float]`, a code table `dict[str, str]`) is not one.
 _LOOSE = {"dict", "dict[str, Any]", "dict[str, object]", "list[dict]", "dict | None", "list[dict[str, Any]]"}
-# Shapes written to disk or read back from it (manifests, cache keys, the turn log's lines and the
-# question files), and the engine's status (issue 20, part A: health as typed records). Everything
-# else in `search` and `answer` hands up typed objects; `web/schemas.py` builds the API's dicts.
+# The genuine mappings: shapes written to disk and read back, compared or stored whole, never shown
+# as a response. Everything else in `search` and `answer` hands up typed objects; the API's, the
+# Status tab's and the CLI's JSON are built from them in `web/schemas.py`, `web/status.py` and `cli/`.
 NOT_RESPONSES = {
-    "search/index.py": {"as_dict", "expected", "read_manifest", "calibration", "calibrate"},
+    # The verse table's manifest (`expected` is the one a build writes, `read_manifest` reads it back) and
+    # the calibration table stored in it (mean, std, p99 of unrelated-pair cosines), read by the gates.
+    "search/index.py": {"expected", "read_manifest", "calibration", "calibrate"},
+    # Cache keys: each is stored beside its cache and compared whole with the next one.
     "search/topic_index.py": {"key"},
     "search/adapter.py": {"key"},
     "search/lexcache.py": {"cache_key"},
-    "search/prominence.py": {"derive_prominence"},
-    "search/evaluation.py": {"load_questions", "evaluate"},
-    "search/docindex.py": {"refresh", "status"},
-    # The search status is still a dict assembled in search/ (issue 20 leaves it open): typed next.
-    "search/engine.py": {"status"},
-    "search/status.py": {"search_status", "topics_status", "adapter_status", "prominence_status"},
-    "answer/turnlog.py": {"feedback", "read", "events", "latest_feedback"},
+    # The turn log's JSON lines as they are on disk (their keys depend on PASTOR_LOG_TEXT), read back
+    # for audits: the file's own format, not a response.
+    "answer/turnlog.py": {"read", "events", "latest_feedback"},
 }
 
 
@@ -167,3 +166,97 @@ def test_the_dict_rule_sees_a_loose_return():
         sample.write_text("def answer() -> dict: ...\ndef table() -> dict[str, str]: ...\n"
                           "def _private() -> dict: ...\nclass A:\n    def shape(self) -> dict[str, Any]: ...\n")
         assert _loose_returns(sample) == ["answer", "shape"]
+
+
+# -- the retriever is changed only by its own parts ---------------------------------------------------
+# The retriever and its signals own their state: the query adapter is the vector signal's
+# (`VectorSignal.use_adapter`), so no other code assigns an attribute of a retriever, or of something
+# reached through one, and none reaches through one (`retriever.index.vectors`).
+RETRIEVER_OWNERS = ("search/retrieval.py", "search/signals/")
+SCANNED_FOR_RETRIEVER = (PACKAGE, PACKAGE.parent / "bench")
+
+
+def _mentions_retriever(node: ast.AST) -> bool:
+    """Whether an expression is a retriever or something reached from one (`engine.retriever.x`,
+    `retriever.signal("vector")`)."""
+    while True:
+        if isinstance(node, ast.Name):
+            return "retriever" in node.id
+        if isinstance(node, ast.Attribute):
+            if "retriever" in node.attr:
+                return True
+            node = node.value
+        elif isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            return False
+
+
+def _assignments_to_a_retriever(tree: ast.AST) -> list[int]:
+    """Lines that assign an attribute of a retriever (or of its parts), with `=`, `+=` or `setattr`."""
+    lines = []
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        flat = [t for target in targets for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+        if any(isinstance(t, ast.Attribute) and _mentions_retriever(t.value) for t in flat):
+            lines.append(node.lineno)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
+                and node.args and _mentions_retriever(node.args[0]):
+            lines.append(node.lineno)
+    return lines
+
+
+def _reaches_through_a_retriever(tree: ast.AST) -> list[int]:
+    """Lines that read an attribute of a retriever's attribute (`retriever.index.vectors`): its parts
+    are its own business; it answers through its methods and properties."""
+    return [node.lineno for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+            and isinstance(node.value.value, (ast.Name, ast.Attribute))
+            and (node.value.value.id if isinstance(node.value.value, ast.Name) else node.value.value.attr)
+            .endswith("retriever")]
+
+
+def _outside_the_retriever():
+    for root in SCANNED_FOR_RETRIEVER:
+        for path in sorted(root.rglob("*.py")):
+            rel = str(path.relative_to(PACKAGE)) if path.is_relative_to(PACKAGE) else None
+            if rel is None or not rel.startswith(RETRIEVER_OWNERS):
+                yield path
+
+
+@pytest.mark.parametrize("path", list(_outside_the_retriever()), ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_nothing_outside_the_retriever_assigns_its_attributes(path):
+    lines = _assignments_to_a_retriever(ast.parse(path.read_text(encoding="utf-8")))
+    assert not lines, f"{path.name}: atribui a um retriever nas linhas {lines}; use o método do sinal (use_adapter)"
+
+
+@pytest.mark.parametrize("path", [p for p in _outside_the_retriever() if p.is_relative_to(PACKAGE)],
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_nothing_reaches_through_a_retriever(path):
+    lines = _reaches_through_a_retriever(ast.parse(path.read_text(encoding="utf-8")))
+    assert not lines, f"{path.name}: atravessa o retriever nas linhas {lines}"
+
+
+def test_the_retriever_rules_catch_an_assignment_and_a_reach_through():
+    sample = ast.parse("engine.retriever.adapter = a\nretriever.signal('vector').adapter = a\n"
+                       "setattr(retriever, 'encoder', e)\nretriever.weights += 1\nself.retriever = r\n"
+                       "x = retriever.index.vectors.matrix\ny = engine.retriever.adapter\n"
+                       "z = retriever.signal('vector').rows()\n")
+    assert sorted(_assignments_to_a_retriever(sample)) == [1, 2, 3, 4]
+    assert _reaches_through_a_retriever(sample) == [6]
+
+
+# -- one way to what the engine loaded -------------------------------------------------------------
+def test_the_engine_reaches_its_resources_one_way():
+    """What the engine loaded is read as `engine.resources.<part>`; no second path beside it."""
+    from dataclasses import fields
+
+    from pastor.config import Settings
+    from pastor.search.engine import Engine
+    from pastor.search.resources import SearchResources
+    parts = {f.name for f in fields(SearchResources)}
+    engine = Engine(Settings.from_env({}))
+    assert not parts & (set(dir(Engine)) | set(vars(engine))), parts & (set(dir(Engine)) | set(vars(engine)))

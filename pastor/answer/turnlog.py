@@ -13,6 +13,7 @@ import os
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -25,6 +26,16 @@ NO_TEXT_KEYS = ("type", "timestamp", "turn_id", "mode", "retrieved", "citations"
                 "provider", "model", "latency", "rating")
 MEMORY_TURNS = 1000  # records kept in memory when the disk refuses them
 PRUNE_EVERY = 3600.0  # seconds between retention passes of a running app
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """One rating as logged: the turn, "up" or "down", the comment kept ("" when text logging is off)."""
+
+    turn_id: str
+    rating: str
+    comment: str
+    timestamp: str
 
 
 class TurnLog:
@@ -51,7 +62,7 @@ class TurnLog:
         if self.shared is not None:
             self.shared.add(record.get("turn_id", ""))
 
-    def feedback(self, turn_id: str, rating: str, comment: str = "") -> dict:
+    def feedback(self, turn_id: str, rating: str, comment: str = "") -> Feedback:
         """Attach thumbs up/down (+ optional comment) to a logged turn. Each rating is appended as
         an event, so rating again costs one line, never a rewrite of the log; `read` keeps one
         rating per turn (see `latest_feedback`)."""
@@ -61,9 +72,8 @@ class TurnLog:
             raise KeyError("Conversa não encontrada no registro (confira o turn_id).")
         record = {"type": "feedback", "timestamp": time.strftime(TIME_FORMAT),
                   "turn_id": turn_id, "rating": rating, "comment": comment[:1000]}
-        record = self._private(record)
-        self._append(record)
-        return record
+        self._append(self._private(record))
+        return Feedback(turn_id, rating, record["comment"] if self.log_text else "", record["timestamp"])
 
     def _private(self, record: dict) -> dict:
         if self.log_text:

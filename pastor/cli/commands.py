@@ -16,7 +16,8 @@ from pastor.answer.modes import Mode
 from pastor.providers import ProviderError
 from pastor.search.adapter import file_sha256, fold_adapters
 from pastor.search.signals import NAMES
-from pastor.search.evaluation import QuestionSetError, eval_modes, evaluate_modes, format_table, load_questions
+from pastor.search.evaluation import (Evaluation, QuestionSetError, eval_modes, evaluate_modes, format_table,
+                                      load_questions)
 from pastor.wiring import build_chat, build_engine, build_provider
 
 
@@ -62,7 +63,8 @@ def build_local(engine, args) -> int:
     if "adapter" in report.seconds and status.state == "complete":
         print(f"Adaptador de consulta: {_adapter_line(engine)} em {report.seconds['adapter']:.1f} s",
               file=sys.stderr)
-    summary = {**status.as_dict(), "seconds": round(time.perf_counter() - started, 1),
+    summary = {"state": status.state, "rows": status.rows, "total": status.total, "error": status.error,
+               "seconds": round(time.perf_counter() - started, 1),
                "embedder": res.embedder.name, "dim": res.embedder.dim,
                "calibration": status.manifest.get("calibration")}
     if report.topics is not None:
@@ -119,10 +121,15 @@ def cmd_eval(args) -> int:
     results = evaluate_modes(eval_modes(engine.retriever, max(args.k, 10), args.ablation, adapters), questions,
                              k=args.k)
     if args.json:
-        _dump(results)
+        _dump({mode: _evaluation(row) for mode, row in results.items()})
     else:
         print(format_table(results))
     return 0
+
+
+def _evaluation(row: Evaluation) -> dict:
+    """One mode's figures as `eval --json` prints them."""
+    return {"n": row.n, **row.metrics(), "p50_ms": row.p50_ms, "p95_ms": row.p95_ms}
 
 
 def _fold_adapters(engine, path, questions):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from pastor.config import ROOT
-from pastor.search.prominence import ATTRIBUTION, DEFAULT_OUT, ProminenceError, derive_prominence
+from pastor.search.prominence import ATTRIBUTION, DEFAULT_OUT, ProminenceError, ProminenceReport, derive_prominence
 
 
 def cmd_prominence(args) -> int:
@@ -22,20 +23,20 @@ def cmd_prominence(args) -> int:
               file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
+        print(json.dumps(asdict(summary), ensure_ascii=False, indent=2))
     else:
         print(_summary_text(summary))
     return 0
 
 
-def _summary_text(s: dict) -> str:
+def _summary_text(s: ProminenceReport) -> str:
     n = lambda value: f"{value:,}".replace(",", ".")  # noqa: E731 — pt-BR thousands separator
     lines = [
-        f"Lidas {n(s['rows'])} referências cruzadas de {s['source']} "
-        f"({n(s['positive'])} com votos positivos, {n(s['zero'])} com zero, {n(s['negative'])} negativos).",
-        f"Intervalos: {n(s['ranges'])} ({n(s['cross_chapter'])} entre capítulos, "
-        f"{n(s['cross_book'])} entre livros; {n(s['fallback'])} reduzidos às extremidades).",
-        f"Gravados {n(s['verses'])} versículos em {s['out']} (sha256 {s['sha256'][:12]}…).",
+        f"Lidas {n(s.rows)} referências cruzadas de {s.source} "
+        f"({n(s.positive)} com votos positivos, {n(s.zero)} com zero, {n(s.negative)} negativos).",
+        f"Intervalos: {n(s.ranges)} ({n(s.cross_chapter)} entre capítulos, "
+        f"{n(s.cross_book)} entre livros; {n(s.fallback)} reduzidos às extremidades).",
+        f"Gravados {n(s.verses)} versículos em {s.out} (sha256 {s.sha256[:12]}…).",
         ATTRIBUTION,
     ]
     return "\n".join(lines)

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from pastor.search.evaluation import read_question_file
+from pastor.search.evaluation import Question, read_question_file
 from pastor.search.storage import write_json
 
 # Bump when the training objective or the stored format changes, so cached adapters are retrained.
@@ -95,18 +95,18 @@ def fit(questions: np.ndarray, gold: Sequence[Sequence[int]], verses: np.ndarray
     return b.detach().numpy()
 
 
-def train(retriever, questions: Sequence[dict], training: Training = Training(), **info) -> QueryAdapter:
+def train(retriever, questions: Sequence[Question], training: Training = Training(), **info) -> QueryAdapter:
     """An adapter for the retriever's embedder and verse index, from questions with gold verse ids."""
     return _fitted(*_examples(retriever, questions), training, info)
 
 
-def _examples(retriever, questions: Sequence[dict]) -> tuple[np.ndarray, list[list[int]], np.ndarray]:
+def _examples(retriever, questions: Sequence[Question]) -> tuple[np.ndarray, list[list[int]], np.ndarray]:
     """The questions embedded exactly as a search embeds them (the retriever's `QueryEncoder`), their
     gold verses as rows of the verse matrix (of the vector signal), and that matrix."""
     ids, verses = verse_matrix(*retriever.signal("vector").rows())
     row = {doc_id: i for i, doc_id in enumerate(ids)}
-    vectors = np.array([retriever.embed(q["question"]) for q in questions], dtype=np.float32)
-    gold = [[row[g] for g in q["gold"] if g in row] for q in questions]
+    vectors = np.array([retriever.embed(q.question) for q in questions], dtype=np.float32)
+    gold = [[row[g] for g in q.gold if g in row] for q in questions]
     return vectors, gold, verses
 
 
@@ -159,7 +159,7 @@ class AdapterStore:
         write_json(self.dir / "manifest.json", {"key": key, "info": adapter.info})
 
 
-def fold_adapters(retriever, questions: Sequence[dict], folds: int = 5,
+def fold_adapters(retriever, questions: Sequence[Question], folds: int = 5,
                   training: Training = Training()) -> dict[str, QueryAdapter]:
     """For evaluating on the adapter's own training file: question → an adapter trained without the
     fold that holds it (fold = position modulo `folds`), so no question is searched by a map that saw it."""
@@ -168,5 +168,5 @@ def fold_adapters(retriever, questions: Sequence[dict], folds: int = 5,
     for fold in range(folds):
         rest = [i for i in range(len(questions)) if i % folds != fold]
         adapter = _fitted(vectors[rest], [gold[i] for i in rest], verses, training, {"fold": fold})
-        out.update({q["question"]: adapter for i, q in enumerate(questions) if i % folds == fold})
+        out.update({q.question: adapter for i, q in enumerate(questions) if i % folds == fold})
     return out

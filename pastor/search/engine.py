@@ -12,7 +12,7 @@ from pastor.search.pipeline import IndexPipeline
 from pastor.search.resources import SearchResources, load_resources
 from pastor.search.assembly import retriever_from_settings
 from pastor.search.retrieval import Retriever
-from pastor.search.status import credits, search_status
+from pastor.search.status import SearchStatus, credits, search_status
 
 
 class Engine:
@@ -60,7 +60,7 @@ class Engine:
             self.indexer.stop(timeout)
 
     # -- status ------------------------------------------------------------------------------------
-    def status(self) -> dict:
+    def status(self) -> SearchStatus:
         return search_status(self.settings, self.resources, self.retriever, self.health, indexing=self.indexing,
                              progress=self.indexer.progress if self.indexer else (0, 0))
 

@@ -9,6 +9,7 @@ import os
 import re
 import stat
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -28,6 +29,35 @@ MAX_QUESTION_BYTES = 5_000_000
 
 class QuestionSetError(PastorError, ValueError):
     """A question-set file is missing or has a bad line; the message names file and line."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One line of a question set: the question, its gold verse ids, its topic ("" when none)."""
+
+    question: str
+    gold: tuple[str, ...]
+    topic: str = ""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One mode's mean figures over a question set (hit@k, and the rank metrics at `DEPTH`) and
+    the latency percentiles of its searches, in ms."""
+
+    n: int
+    k: int
+    hit: float
+    recall: float
+    mrr: float
+    ndcg: float
+    p50_ms: float
+    p95_ms: float
+
+    def metrics(self) -> dict[str, float]:
+        """The figures by their printed names, in table order: hit@k, recall@10, mrr@10, ndcg@10."""
+        return {f"hit@{self.k}": self.hit, f"recall@{DEPTH}": self.recall, f"mrr@{DEPTH}": self.mrr,
+                f"ndcg@{DEPTH}": self.ndcg}
 
 
 # --- Metrics -----------------------------------------------------------------------------
@@ -111,7 +141,7 @@ def read_question_file(path: Path | str, max_bytes: int = MAX_QUESTION_BYTES) ->
     return data
 
 
-def load_questions(path: Path | str) -> list[dict]:
+def load_questions(path: Path | str) -> list[Question]:
     """Read a JSONL question set: one `{"question", "gold", "topic"?}` object per line."""
     path = Path(path)
     text = read_question_file(path).decode("utf-8", errors="replace")
@@ -124,7 +154,7 @@ def load_questions(path: Path | str) -> list[dict]:
     return questions
 
 
-def _parse_line(line: str, where: str) -> dict:
+def _parse_line(line: str, where: str) -> Question:
     try:
         row = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -144,7 +174,7 @@ def _parse_line(line: str, where: str) -> dict:
     topic = row.get("topic", "")
     if not isinstance(topic, str):
         raise QuestionSetError(f"{where}: 'topic' deve ser texto")
-    return {"question": question, "gold": list(gold), "topic": topic}
+    return Question(question, tuple(gold), topic)
 
 
 def _check_verse_id(verse_id: object, where: str) -> None:
@@ -169,7 +199,7 @@ def score_question(ranked_ids: Sequence[str], gold: Iterable[str], k: int) -> di
     }
 
 
-def evaluate(search: Callable[[str], list[str]], questions: Sequence[Mapping], k: int = 6) -> dict:
+def evaluate(search: Callable[[str], list[str]], questions: Sequence[Question], k: int = 6) -> Evaluation:
     """Run `search` on every question; mean metrics plus latency percentiles in ms."""
     _check_k(k)
     if not questions:
@@ -179,17 +209,18 @@ def evaluate(search: Callable[[str], list[str]], questions: Sequence[Mapping], k
     for item in questions:
         # Time only the search call, not the scoring.
         start = time.perf_counter()
-        ranked = list(search(item["question"]))
+        ranked = list(search(item.question))
         latencies.append((time.perf_counter() - start) * 1000.0)
-        for name, value in score_question(ranked, item["gold"], k).items():
+        for name, value in score_question(ranked, item.gold, k).items():
             totals[name] = totals.get(name, 0.0) + value
     n = len(questions)
-    return {"n": n, **{name: total / n for name, total in totals.items()},
-            "p50_ms": percentile(latencies, 50), "p95_ms": percentile(latencies, 95)}
+    mean = {name: total / n for name, total in totals.items()}
+    return Evaluation(n, k, mean[f"hit@{k}"], mean[f"recall@{DEPTH}"], mean[f"mrr@{DEPTH}"], mean[f"ndcg@{DEPTH}"],
+                      percentile(latencies, 50), percentile(latencies, 95))
 
 
 def evaluate_modes(searchers: Mapping[str, Callable[[str], list[str]]],
-                   questions: Sequence[Mapping], k: int = 6) -> dict[str, dict]:
+                   questions: Sequence[Question], k: int = 6) -> dict[str, Evaluation]:
     """`evaluate` for each retrieval mode (`hybrid`, `vector`, `lexical`…), in the given order."""
     return {mode: evaluate(search, questions, k) for mode, search in searchers.items()}
 
@@ -221,17 +252,17 @@ def eval_modes(retriever, k: int, ablation: bool = False, adapters: Mapping | No
 
 # --- Report --------------------------------------------------------------------------------
 
-def format_table(results: Mapping[str, Mapping]) -> str:
+def format_table(results: Mapping[str, Evaluation]) -> str:
     """A Markdown table, one row per mode, for the CLI and the README."""
-    hit_keys = sorted({key for row in results.values() for key in row if key.startswith("hit@")},
-                      key=lambda key: int(key.split("@")[1]))
+    hit_keys = sorted({f"hit@{row.k}" for row in results.values()}, key=lambda key: int(key.split("@")[1]))
     metrics = [*hit_keys, f"recall@{DEPTH}", f"mrr@{DEPTH}", f"ndcg@{DEPTH}"]
     header = ["modo", "n", *metrics, "p50 (ms)", "p95 (ms)"]
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
     for mode, row in results.items():
-        cells = [mode, str(row.get("n", ""))]
-        cells += [f"{row[m]:.3f}" if m in row else "—" for m in metrics]
-        cells += [f"{row[m]:.1f}" if m in row else "—" for m in ("p50_ms", "p95_ms")]
+        figures = row.metrics()
+        cells = [mode, str(row.n)]
+        cells += [f"{figures[m]:.3f}" if m in figures else "—" for m in metrics]
+        cells += [f"{row.p50_ms:.1f}", f"{row.p95_ms:.1f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -50,9 +50,6 @@ class IndexStatus:
     error: str | None = None
     manifest: dict = field(default_factory=dict)
 
-    def as_dict(self) -> dict:
-        return {"state": self.state, "rows": self.rows, "total": self.total, "error": self.error}
-
 
 class VerseIndex:
     """Owns the LanceDB table and its manifest under `data_dir/index/`."""

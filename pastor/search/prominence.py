@@ -10,6 +10,7 @@ import tempfile
 import zipfile
 from array import array
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, NoReturn
 
@@ -169,6 +170,29 @@ def _check_unique(ids: list[str], path: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 
 Coord = tuple[int, int, int]  # (book order, chapter, verse): sorts canonically
+# What `derive_prominence` counts over the rows, in the order it reports them.
+TALLIES = ("positive", "zero", "negative", "ranges", "cross_chapter", "cross_book", "fallback", "self_overlap")
+
+
+@dataclass(frozen=True)
+class ProminenceReport:
+    """What one derivation read and wrote: rows by vote sign, ranges (across chapters or books,
+    reduced to their ends), rows whose own verse is in their range, the table written and its hash."""
+
+    source: str
+    rows: int
+    positive: int
+    zero: int
+    negative: int
+    ranges: int
+    cross_chapter: int
+    cross_book: int
+    fallback: int
+    self_overlap: int
+    verses: int
+    out: str
+    sha256: str
+    positive_votes: int
 
 
 class _Row:
@@ -178,7 +202,7 @@ class _Row:
         self.source, self.start, self.end, self.votes = source, start, end, votes
 
 
-def derive_prominence(cross_references_path: Path | str, out_path: Path | str) -> dict:
+def derive_prominence(cross_references_path: Path | str, out_path: Path | str) -> ProminenceReport:
     """Write the prominence TSV derived from `cross_references.txt` (or a `.zip` holding it)."""
     source = Path(cross_references_path)
     coords: dict[str, Coord] = {}  # each distinct ref parsed once; also the extent's input
@@ -188,17 +212,16 @@ def derive_prominence(cross_references_path: Path | str, out_path: Path | str) -
         raise ProminenceError(f"{source.name}: o arquivo não está em UTF-8.") from None
     extent = _Extent(coords.values())
     table: dict[Coord, list[int]] = defaultdict(lambda: [0] * len(COUNT_COLUMNS))
-    summary = {"source": source.name, "rows": len(rows), "positive": 0, "zero": 0, "negative": 0,
-               "ranges": 0, "cross_chapter": 0, "cross_book": 0, "fallback": 0, "self_overlap": 0}
+    counts = dict.fromkeys(TALLIES, 0)
     for row in rows:
         expanded = extent.expand(row.start, row.end)
         targets = expanded or sorted({row.start, row.end})
         _tally(table, row, targets)
-        _summarise(summary, row, targets, fallback=expanded is None)
+        _summarise(counts, row, targets, fallback=expanded is None)
     _write(table, Path(out_path))
-    summary.update(verses=len(table), out=str(out_path), sha256=file_sha256(Path(out_path)),
-                   positive_votes=sum(r.votes for r in rows if r.votes > 0))
-    return summary
+    return ProminenceReport(source=source.name, rows=len(rows), **counts, verses=len(table), out=str(out_path),
+                            sha256=file_sha256(Path(out_path)),
+                            positive_votes=sum(r.votes for r in rows if r.votes > 0))
 
 
 def _read_rows(path: Path, coords: dict[str, Coord]) -> Iterator[_Row]:
@@ -309,7 +332,7 @@ def _tally(table: dict[Coord, list[int]], row: _Row, targets: list[Coord]) -> No
         counts[NEG_ROWS] += negative
 
 
-def _summarise(summary: dict, row: _Row, targets: list[Coord], fallback: bool) -> None:
+def _summarise(summary: dict[str, int], row: _Row, targets: list[Coord], fallback: bool) -> None:
     summary["positive" if row.votes > 0 else "zero" if row.votes == 0 else "negative"] += 1
     if row.start != row.end:
         summary["ranges"] += 1

@@ -173,7 +173,7 @@ class WebAPI:
             record = self.runtime.turnlog.feedback(turn_id.strip(), rating, comment)
         except (ValueError, KeyError) as exc:
             raise fail(str(exc.args[0]) if exc.args else "Avaliação inválida.") from None
-        return {"ok": True, "turn_id": record["turn_id"], "rating": record["rating"]}
+        return {"ok": True, "turn_id": record.turn_id, "rating": record.rating}
 
     # -- validation ------------------------------------------------------------------------------
     def _message(self, message) -> str:

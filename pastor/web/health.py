@@ -6,6 +6,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from pastor.web.runtime import Runtime
+from pastor.web.status import index_json
 
 
 def readiness(runtime: Runtime) -> dict:
@@ -13,7 +14,7 @@ def readiness(runtime: Runtime) -> dict:
     but not required, because the app answers by keywords while they are built (a replica excepted)."""
     engine = runtime.engine
     res = engine.resources if engine is not None else None
-    index = res.index.status.as_dict() if res is not None and res.index is not None else None
+    index = index_json(res.index.status) if res is not None and res.index is not None else None
     vectors = bool(res is not None and res.index is not None and res.index.ready)
     replica = runtime.replica.status() if runtime.replica is not None else None
     return {

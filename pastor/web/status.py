@@ -9,6 +9,7 @@ from dataclasses import fields
 from typing import Callable
 
 from pastor.search.docindex import DocumentsStatus
+from pastor.search.index import IndexStatus
 from pastor.search.status import EmbedderStatus, PartStatus, SearchStatus
 
 STATUS_TTL = 1.0
@@ -62,7 +63,7 @@ def search_status_json(status: SearchStatus) -> dict:
         "extra_corpora": [{"file": e.file, "sha256": e.sha256, "verses": e.verses, "credit": e.credit}
                           for e in status.extra_corpora],
         "embedder": embedder_json(status.embedder),
-        "index": status.index.as_dict() if status.index is not None else None,
+        "index": index_json(status.index) if status.index is not None else None,
         "index_notice": status.index_notice,
         "progress": {"done": status.progress[0], "total": status.progress[1]},
         "bm25_ready": status.bm25_ready, "prominence": part_json(status.prominence),
@@ -72,6 +73,11 @@ def search_status_json(status: SearchStatus) -> dict:
     if status.documents is not None:
         data["documents"] = documents_json(status.documents)
     return data
+
+
+def index_json(index: IndexStatus) -> dict:
+    """The verse table's build state (`/status` and `/ready`)."""
+    return {"state": index.state, "rows": index.rows, "total": index.total, "error": index.error}
 
 
 def part_json(part: PartStatus) -> dict:

@@ -31,7 +31,7 @@ class TestStorageFaults:
         assert final.done and "João 3:16" in final.answer and final.result.error is None
         assert log.warning and "só na memória" in log.warning
         assert [r["turn_id"] for r in log.memory] == [final.turn_id]
-        assert log.feedback(final.turn_id, "up")["rating"] == "up"  # feedback still finds it
+        assert log.feedback(final.turn_id, "up").rating == "up"  # feedback still finds it
 
     def test_the_status_tab_shows_the_warning(self, tmp_path):
         from pastor.web.runtime import Runtime

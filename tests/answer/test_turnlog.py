@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pastor.answer.turnlog import KEEP_ROTATED, TurnLog
+from pastor.answer.turnlog import KEEP_ROTATED, Feedback, TurnLog
 
 SECRET = "sk-teste-CHAVE-SECRETA-0123456789"
 
@@ -61,8 +61,9 @@ class TestFeedback:
         log = TurnLog(tmp_path)
         log.write(turn("a1"))
         record = log.feedback("a1", "down", "faltou um versículo")
-        assert record["type"] == "feedback" and record["rating"] == "down"
-        assert log.read()[-1] == record
+        assert record == Feedback("a1", "down", "faltou um versículo", record.timestamp)
+        assert log.read()[-1] == {"type": "feedback", "timestamp": record.timestamp, "turn_id": "a1",
+                                  "rating": "down", "comment": "faltou um versículo"}
 
     def test_one_rating_per_turn_a_second_one_replaces_it(self, tmp_path):
         log = TurnLog(tmp_path)
@@ -79,7 +80,7 @@ class TestFeedback:
         TurnLog(tmp_path).write(turn("a1"))
         later = TurnLog(tmp_path)  # e.g. after a restart
         assert later.knows("a1") and not later.knows("zz")
-        assert later.feedback("a1", "up")["turn_id"] == "a1"
+        assert later.feedback("a1", "up").turn_id == "a1"
 
     def test_unknown_turn(self, tmp_path):
         with pytest.raises(KeyError, match="não encontrada"):
@@ -94,7 +95,7 @@ class TestFeedback:
     def test_comment_is_capped(self, tmp_path):
         log = TurnLog(tmp_path)
         log.write(turn("a1"))
-        assert len(log.feedback("a1", "up", "x" * 5000)["comment"]) == 1000
+        assert len(log.feedback("a1", "up", "x" * 5000).comment) == 1000
 
 
 class TestRotation:
@@ -124,4 +125,4 @@ class TestRotation:
             log.write(turn(f"t{i:03d}", answer="x" * 200))
         later = TurnLog(tmp_path / "logs", max_bytes=size * 2)
         assert not any('"t000"' in line for line in log.path.read_text().splitlines())
-        assert later.feedback("t000", "up")["turn_id"] == "t000"
+        assert later.feedback("t000", "up").turn_id == "t000"

@@ -11,6 +11,7 @@ from pastor.search.adapter import (AdapterStore, QueryAdapter, Training, fit, fo
                                    verse_matrix)
 from pastor.search.modes import SearchMode as Mode
 from pastor.search.status import AdapterStatus
+from pastor.search.evaluation import Question
 
 FEAR = "estou com medo do futuro"
 QUICK = Training(passes=60, temperature=0.1, l2=0.0, learning_rate=0.05)
@@ -115,7 +116,7 @@ class TestStore:
 class TestTrainOnTheIndex:
     def test_moves_a_question_to_the_verses_its_file_names(self, engine):
         retriever = engine.retriever
-        questions = [{"question": q, "gold": g} for q, g in TRAINING_ROWS]
+        questions = [Question(q, tuple(g)) for q, g in TRAINING_ROWS]
         adapter = train(retriever, questions, QUICK, file="perguntas.jsonl")
         assert adapter.info["questions"] == 5 and adapter.info["file"] == "perguntas.jsonl"
         plain = retriever.encoder.vector(FEAR)
@@ -124,7 +125,7 @@ class TestTrainOnTheIndex:
 
     def test_a_file_with_no_gold_in_the_index_is_refused(self, engine):
         with pytest.raises(ValueError, match="nenhuma pergunta"):
-            train(engine.retriever, [{"question": FEAR, "gold": ["GEN 50:26"]}], QUICK)
+            train(engine.retriever, [Question(FEAR, ("GEN 50:26",))], QUICK)
 
     def test_fold_adapters_never_search_a_question_with_a_map_that_saw_it(self, engine, monkeypatch):
         import pastor.search.adapter as module
@@ -136,19 +137,19 @@ class TestTrainOnTheIndex:
 
         monkeypatch.setattr(module, "fit", record)
         ids = verse_matrix(engine.resources.index.vectors.ids, engine.resources.index.vectors.matrix)[0]
-        questions = [{"question": f"q{i}", "gold": [ids[i]]} for i in range(12)]
+        questions = [Question(f"q{i}", (ids[i],)) for i in range(12)]
         adapters = fold_adapters(engine.retriever, questions, folds=5)
         assert len(seen) == 5 and len({id(a) for a in adapters.values()}) == 5
         for i, q in enumerate(questions):
-            assert i not in seen[adapters[q["question"]].info["fold"]]
-        assert sorted(adapters) == sorted(q["question"] for q in questions)
+            assert i not in seen[adapters[q.question].info["fold"]]
+        assert sorted(adapters) == sorted(q.question for q in questions)
 
 
 class TestSearch:
     @pytest.fixture
     def adapted(self, engine):
         """The engine's retriever with an adapter that sends the fear question to PHP 4:6."""
-        questions = [{"question": q, "gold": g} for q, g in TRAINING_ROWS]
+        questions = [Question(q, tuple(g)) for q, g in TRAINING_ROWS]
         engine.retriever.signal("vector").use_adapter(train(engine.retriever, questions, QUICK))
         return engine.retriever
 

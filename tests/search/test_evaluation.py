@@ -12,7 +12,7 @@ import pytest
 
 from pastor.search import evaluation
 from pastor.config import ROOT
-from pastor.search.evaluation import (QuestionSetError, evaluate, evaluate_modes, format_table, hit_at_k,
+from pastor.search.evaluation import (Evaluation, Question, QuestionSetError, evaluate, evaluate_modes, format_table, hit_at_k,
                                load_questions, mrr_at_k, ndcg_at_k, percentile, recall_at_k)
 
 BENCH = ROOT / "bench"
@@ -119,10 +119,7 @@ class TestLoadQuestions:
     def test_reads_valid_lines_and_skips_blank_ones(self, tmp_path):
         path = _write(tmp_path, GOOD, "", json.dumps({"question": "paz", "gold": ["JHN 14:27"]}))
         questions = load_questions(path)
-        assert questions == [
-            {"question": "medo", "gold": ["ISA 41:10", "2TI 1:7"], "topic": "fear"},
-            {"question": "paz", "gold": ["JHN 14:27"], "topic": ""},
-        ]
+        assert questions == [Question("medo", ("ISA 41:10", "2TI 1:7"), "fear"), Question("paz", ("JHN 14:27",), "")]
 
     def test_bad_json_names_the_line(self, tmp_path):
         path = _write(tmp_path, GOOD, "", '{"question": "medo", "gold": [')
@@ -168,10 +165,7 @@ class TestLoadQuestions:
 
 # --- Runner ---------------------------------------------------------------------------------
 
-QUESTIONS = [
-    {"question": "medo", "gold": ["ISA 41:10", "PSA 27:1"]},
-    {"question": "paz", "gold": ["JHN 14:27"]},
-]
+QUESTIONS = [Question("medo", ("ISA 41:10", "PSA 27:1")), Question("paz", ("JHN 14:27",))]
 RANKINGS = {
     "medo": ["PSA 27:1", "X 1:1", "ISA 41:10"],  # both gold, ranks 1 and 3
     "paz": ["X 1:1"] * 7 + ["JHN 14:27"],  # gold at rank 8: outside hit@6, inside @10
@@ -191,25 +185,25 @@ def _fake_clock(monkeypatch, durations_s):
 class TestEvaluate:
     def test_means_over_questions(self):
         result = evaluate(RANKINGS.__getitem__, QUESTIONS, k=6)
-        assert set(result) == {"n", "hit@6", "recall@10", "mrr@10", "ndcg@10", "p50_ms", "p95_ms"}
-        assert result["n"] == 2
-        assert result["hit@6"] == 0.5
-        assert result["recall@10"] == 1.0
-        assert result["mrr@10"] == pytest.approx((1 + 1 / 8) / 2)
+        assert set(result.metrics()) == {"hit@6", "recall@10", "mrr@10", "ndcg@10"}
+        assert result.n == 2
+        assert result.metrics()["hit@6"] == 0.5
+        assert result.metrics()["recall@10"] == 1.0
+        assert result.metrics()["mrr@10"] == pytest.approx((1 + 1 / 8) / 2)
         ndcg_medo = (L2 + 1 / math.log2(4)) / (L2 + L3)
         ndcg_paz = 1 / math.log2(9)
-        assert result["ndcg@10"] == pytest.approx((ndcg_medo + ndcg_paz) / 2)
+        assert result.metrics()["ndcg@10"] == pytest.approx((ndcg_medo + ndcg_paz) / 2)
 
     def test_hit_key_follows_k(self):
         result = evaluate(RANKINGS.__getitem__, QUESTIONS, k=8)
-        assert "hit@8" in result and "hit@6" not in result
-        assert result["hit@8"] == 1.0
+        assert "hit@8" in result.metrics() and "hit@6" not in result.metrics()
+        assert result.metrics()["hit@8"] == result.hit == 1.0
 
     def test_latency_percentiles_in_milliseconds(self, monkeypatch):
         _fake_clock(monkeypatch, [0.010, 0.030])
         result = evaluate(RANKINGS.__getitem__, QUESTIONS)
-        assert result["p50_ms"] == pytest.approx(20.0)
-        assert result["p95_ms"] == pytest.approx(29.0)
+        assert result.p50_ms == pytest.approx(20.0)
+        assert result.p95_ms == pytest.approx(29.0)
 
     def test_calls_search_once_per_question_with_its_text(self):
         seen = []
@@ -218,7 +212,7 @@ class TestEvaluate:
 
     def test_accepts_any_iterable_ranking(self):
         result = evaluate(lambda q: iter(RANKINGS[q]), QUESTIONS)
-        assert result["recall@10"] == 1.0
+        assert result.metrics()["recall@10"] == 1.0
 
     def test_no_questions_is_rejected(self):
         with pytest.raises(ValueError, match="nenhuma pergunta"):
@@ -231,17 +225,15 @@ class TestEvaluateModes:
                      "lexical": lambda q: ["JHN 14:27"]}
         results = evaluate_modes(searchers, QUESTIONS, k=6)
         assert list(results) == ["hybrid", "vector", "lexical"]
-        assert results["hybrid"]["recall@10"] == 1.0
-        assert results["vector"]["hit@6"] == 0.0
-        assert results["lexical"]["hit@6"] == 0.5
+        assert results["hybrid"].metrics()["recall@10"] == 1.0
+        assert results["vector"].metrics()["hit@6"] == 0.0
+        assert results["lexical"].metrics()["hit@6"] == 0.5
 
 
 class TestFormatTable:
     def test_markdown_rows_per_mode(self):
-        results = {"hybrid": {"n": 2, "hit@6": 0.5, "recall@10": 1.0, "mrr@10": 0.5625,
-                              "ndcg@10": 0.61, "p50_ms": 20.0, "p95_ms": 29.04},
-                   "lexical": {"n": 2, "hit@6": 0.0, "recall@10": 0.0, "mrr@10": 0.0,
-                               "ndcg@10": 0.0, "p50_ms": 1.0, "p95_ms": 1.5}}
+        results = {"hybrid": Evaluation(2, 6, hit=0.5, recall=1.0, mrr=0.5625, ndcg=0.61, p50_ms=20.0, p95_ms=29.04),
+                   "lexical": Evaluation(2, 6, hit=0.0, recall=0.0, mrr=0.0, ndcg=0.0, p50_ms=1.0, p95_ms=1.5)}
         lines = format_table(results).splitlines()
         assert lines[0] == ("| modo | n | hit@6 | recall@10 | mrr@10 | ndcg@10 "
                             "| p50 (ms) | p95 (ms) |")
@@ -286,35 +278,35 @@ class TestShippedSets:
 
     @pytest.mark.parametrize("name", SETS)
     def test_every_gold_id_exists_in_almeida_1911(self, sets, almeida, name):
-        missing = [(q["question"], g) for q in sets[name] for g in q["gold"]
+        missing = [(q.question, g) for q in sets[name] for g in q.gold
                    if g not in almeida.by_id]
         assert missing == []
 
     @pytest.mark.parametrize("name", SETS)
     def test_two_to_eight_gold_per_question_and_a_topic(self, sets, name):
-        bad = [q["question"] for q in sets[name] if not 2 <= len(q["gold"]) <= 8 or not q["topic"]]
+        bad = [q.question for q in sets[name] if not 2 <= len(q.gold) <= 8 or not q.topic]
         assert bad == []
 
     def test_no_question_in_both_sets(self, sets):
-        dev = {_normal(q["question"]) for q in sets["devset"]}
-        shared = [q["question"] for q in sets["testset"] if _normal(q["question"]) in dev]
+        dev = {_normal(q.question) for q in sets["devset"]}
+        shared = [q.question for q in sets["testset"] if _normal(q.question) in dev]
         assert shared == []
 
     @pytest.mark.parametrize("name", SETS)
     def test_no_repeated_question_within_a_set(self, sets, name):
-        normal = [_normal(q["question"]) for q in sets[name]]
+        normal = [_normal(q.question) for q in sets[name]]
         assert len(normal) == len(set(normal))
 
     @pytest.mark.parametrize("name", SETS)
     def test_no_question_names_an_explicit_reference(self, sets, name):
         from pastor.bible.references import find_references
-        named = [q["question"] for q in sets[name]
-                 if any(m.reference is not None for m in find_references(q["question"]))]
+        named = [q.question for q in sets[name]
+                 if any(m.reference is not None for m in find_references(q.question))]
         assert named == []
 
     @pytest.mark.parametrize("name", SETS)
     def test_mix_of_short_long_and_unaccented_questions(self, sets, name):
-        questions = [q["question"] for q in sets[name]]
+        questions = [q.question for q in sets[name]]
         short = [q for q in questions if len(q.split()) <= 2]
         long = [q for q in questions if len(q.split()) >= 10]
         unaccented = [q for q in questions

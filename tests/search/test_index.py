@@ -154,8 +154,8 @@ class TestResume:
         assert "calibration" not in manifest
 
         reopened = new_index(tmp_path)
-        assert reopened.inspect(mini_bible).as_dict() == {
-            "state": "partial", "rows": 2 * BATCH, "total": MINI_VERSES, "error": None}
+        status = reopened.inspect(mini_bible)
+        assert (status.state, status.rows, status.total, status.error) == ("partial", 2 * BATCH, MINI_VERSES, None)
 
         rest = HashEmbedder()
         resumed = new_index(tmp_path, rest)
@@ -199,8 +199,8 @@ class TestResume:
 class TestStates:
     def test_missing_before_any_build(self, tmp_path, mini_bible):
         index = new_index(tmp_path)
-        assert index.open(mini_bible).as_dict() == {"state": "missing", "rows": 0, "total": MINI_VERSES,
-                                                    "error": None}
+        status = index.open(mini_bible)
+        assert (status.state, status.rows, status.total, status.error) == ("missing", 0, MINI_VERSES, None)
         assert not index.ready
 
     def test_indexing_while_building_with_counts(self, tmp_path, mini_bible):
@@ -216,8 +216,8 @@ class TestStates:
         new_index(tmp_path).build(mini_bible)
         embedder = HashEmbedder()
         index = new_index(tmp_path, embedder)
-        assert index.open(mini_bible).as_dict() == {"state": "complete", "rows": MINI_VERSES,
-                                                    "total": MINI_VERSES, "error": None}
+        status = index.open(mini_bible)
+        assert (status.state, status.rows, status.total, status.error) == ("complete", MINI_VERSES, MINI_VERSES, None)
         assert index.ready and embedder.calls == 0
 
     def test_total_counts_only_aligned_extra_verses(self, tmp_path, mini_bible, extra_bible):

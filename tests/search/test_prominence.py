@@ -68,13 +68,13 @@ class TestDerive:
 
     def test_summary_counts(self, derived):
         summary, out = derived
-        assert {k: summary[k] for k in ("rows", "positive", "zero", "negative", "ranges", "cross_chapter",
+        assert {k: getattr(summary, k) for k in ("rows", "positive", "zero", "negative", "ranges", "cross_chapter",
                                         "cross_book", "fallback", "self_overlap", "verses",
                                         "positive_votes")} == {
             "rows": 14, "positive": 11, "zero": 1, "negative": 2, "ranges": 5, "cross_chapter": 2,
             "cross_book": 1, "fallback": 0, "self_overlap": 1, "verses": 24, "positive_votes": 218}
-        assert summary["source"] == "cross_references.txt"
-        assert len(summary["sha256"]) == 64
+        assert summary.source == "cross_references.txt"
+        assert len(summary.sha256) == 64
 
     def test_totals_are_consistent(self, derived):
         _, out = derived
@@ -123,7 +123,7 @@ class TestDerive:
         out = tmp_path / "p.tsv"
         summary = derive_prominence(archive, out)
         assert out.read_bytes() == EXPECTED.read_bytes()
-        assert summary["rows"] == 14
+        assert summary.rows == 14
 
     def test_zip_without_the_member_is_refused(self, tmp_path):
         archive = tmp_path / "other.zip"
@@ -147,13 +147,13 @@ class TestDerive:
         source = write_xrefs(tmp_path / "x.txt", "Gen.1.1\tRuth.1.22-Ruth.3.1\t3")
         out = tmp_path / "p.tsv"
         summary = derive_prominence(source, out)
-        assert summary["fallback"] == 1
+        assert summary.fallback == 1
         assert list(table_of(out)) == ["GEN 1:1", "RUT 1:22", "RUT 3:1"]
 
     def test_reversed_range_keeps_its_endpoints(self, tmp_path):
         source = write_xrefs(tmp_path / "x.txt", "Gen.1.1\tRom.1.20-Rom.1.19\t3")
         out = tmp_path / "p.tsv"
-        assert derive_prominence(source, out)["fallback"] == 1
+        assert derive_prominence(source, out).fallback == 1
         assert list(table_of(out)) == ["GEN 1:1", "ROM 1:19", "ROM 1:20"]
 
     def test_blank_lines_and_crlf_are_tolerated(self, tmp_path):
@@ -302,7 +302,7 @@ class TestRoundTrip:
         assert loaded.ids == expected.ids
         assert {k: list(v) for k, v in loaded.columns.items()} == \
             {k: list(v) for k, v in expected.columns.items()}
-        assert loaded.source["sha256"] == derived[0]["sha256"] == expected.source["sha256"]
+        assert loaded.source["sha256"] == derived[0].sha256 == expected.source["sha256"]
 
 
 class TestCli:

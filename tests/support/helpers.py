@@ -7,6 +7,8 @@ import re
 import socket
 import time
 from pathlib import Path
+from pastor.search.status import (AdapterStatus, EmbedderStatus, ProminenceStatus, SearchStatus,
+                                  TopicsStatus)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TESTS = ROOT / "tests"
@@ -67,3 +69,11 @@ def retriever_over(bible, **given):
     resources = SignalInputs(bible, **{k: v for k, v in given.items() if k in resource_names})
     config = RetrievalConfig.declared(**{k: v for k, v in given.items() if k not in resource_names})
     return build_retriever(config, resources)
+
+
+def stub_search_status(state: str) -> SearchStatus:
+    """An engine's typed status with nothing loaded but `state` (for stub engines in the web tests)."""
+    return SearchStatus(state=state, pending=(), ready=False, vectors_ready=False, corpus=None, extra_corpora=(),
+                        embedder=EmbedderStatus("", None, False), index=None, index_notice=None, progress=(0, 0),
+                        bm25_ready=False, prominence=ProminenceStatus(False), topics=TopicsStatus(False),
+                        adapter=AdapterStatus(False), errors=(), health=())

@@ -14,6 +14,8 @@ from pastor.web import chatview, render  # noqa: E402
 from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
 from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT  # noqa: E402
 from pastor.health import HealthBoard  # noqa: E402
+from pastor.search.resources import SearchResources  # noqa: E402
+from tests.support.helpers import stub_search_status  # noqa: E402
 from pastor.web.probe import ProviderProbe  # noqa: E402
 from pastor.web.runtime import Runtime  # noqa: E402
 from pastor.web.turns import TurnRegistry  # noqa: E402
@@ -243,9 +245,7 @@ class StubEngine:
     """Only what the runtime touches for status and reindex."""
 
     def __init__(self, started: bool = True):
-        self.lexical = object()
-        self.index = object()
-        self.prominence = None
+        self.resources = SearchResources(None, lexical=object(), index=object())
         self.health = HealthBoard()
         self.started = started
         self.calls = []
@@ -259,7 +259,7 @@ class StubEngine:
         return self.started
 
     def status(self):
-        return {"state": "complete", "prominence": {"enabled": False}}
+        return stub_search_status("complete")
 
     def stop_indexing(self, timeout=0):
         pass

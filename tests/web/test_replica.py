@@ -36,12 +36,12 @@ def test_it_serves_a_release_then_swaps_in_the_next_without_a_restart(replica, m
     store = ReleaseStore(connect_shared(shared))
     first = store.publish(built.settings.data_dir, {"n": 1})
     assert index.poll() is True, index.error
-    assert adopted[-1].index.ready and not adopted[-1].settings.background_index
+    assert adopted[-1].resources.index.ready and not adopted[-1].settings.background_index
     assert index.release.id == first.id and index.status()["error"] is None
     assert index.poll() is False and len(adopted) == 1  # nothing new
     second = store.publish(built.settings.data_dir, {"n": 2})
     assert index.poll() is True and index.release.id == second.id
-    assert adopted[1].embedder is adopted[0].embedder  # the model is loaded once, not per release
+    assert adopted[1].resources.embedder is adopted[0].resources.embedder  # the model is loaded once, not per release
     assert [p.name for p in index.cache.iterdir()] == [second.id]  # the older copy is gone
 
 

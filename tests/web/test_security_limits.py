@@ -23,7 +23,8 @@ from pastor.web.limits import BodyLimit
 from pastor.web.reindex import REINDEX_DISABLED
 from pastor.web.runtime import Runtime
 from tests.support.app_fixtures import MINI_CORPUS, SpyProvider, app_settings
-from tests.support.helpers import retriever_over
+from pastor.search.resources import SearchResources
+from tests.support.helpers import retriever_over, stub_search_status
 
 AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)
 
@@ -36,17 +37,14 @@ class StubEngine:
     """What the endpoints touch: a Bible, keyword search present, a retriever."""
 
     def __init__(self, bible):
-        self.bible = bible
-        self.lexical = object()
-        self.index = None
-        self.prominence = None
+        self.resources = SearchResources(bible, lexical=object())
         self.health = HealthBoard()
         self.health.fail("embedder", "modelo de embeddings", "sem vetores neste teste")
         self.retriever = retriever_over(bible, embedder=None, index=None, lexical=None)
         self.translations = Translations(bible)
 
     def status(self):
-        return {"state": "missing", "prominence": {"enabled": False}}
+        return stub_search_status("missing")
 
     def stop_indexing(self, timeout=0):
         pass
