@@ -65,6 +65,13 @@ class TestFeedback:
         assert log.read()[-1] == {"type": "feedback", "timestamp": record.timestamp, "turn_id": "a1",
                                   "rating": "down", "comment": "faltou um versículo"}
 
+    def test_without_text_logging_the_rating_returned_holds_no_comment_either(self, tmp_path):
+        log = TurnLog(tmp_path, log_text=False)
+        log.write(turn("a1"))
+        record = log.feedback("a1", "up", "sou a Joana, da rua 7")
+        assert (record.turn_id, record.rating, record.comment) == ("a1", "up", "")
+        assert "comment" not in log.read()[-1]
+
     def test_one_rating_per_turn_a_second_one_replaces_it(self, tmp_path):
         log = TurnLog(tmp_path)
         log.write(turn("a1"))

@@ -209,6 +209,24 @@ class TestEngine:
         assert engine.start_indexing(background=False)
         assert engine.retriever.adapter.info["questions"] == 3
 
+    def test_a_rebuild_searches_through_the_old_adapter_until_the_new_one_is_trained(self, make_engine, tmp_path,
+                                                                                      monkeypatch):
+        import pastor.search.adapter_setup as setup
+        path = question_file(tmp_path, TRAINING_ROWS)
+        engine = make_engine(PASTOR_ADAPTER_QUESTIONS=path)
+        old = engine.retriever.adapter
+        question_file(tmp_path, TRAINING_ROWS[:3])
+        real, seen = setup.train_adapter, []
+
+        def training(retriever, questions, **info):  # what a search meets while the new map is learned
+            seen.append((retriever.adapter, retriever.search(FEAR).mode))
+            return real(retriever, questions, **info)
+
+        monkeypatch.setattr(setup, "train_adapter", training)
+        assert engine.start_indexing(rebuild=True, background=False)
+        assert seen == [(old, Mode.RAG)]
+        assert engine.retriever.adapter is not old and engine.retriever.adapter.info["questions"] == 3
+
     def test_off_when_no_file_is_set(self, engine):
         assert engine.retriever.adapter is None
         assert engine.status().adapter == AdapterStatus(False, "desligado (PASTOR_ADAPTER_QUESTIONS vazio)")

@@ -36,8 +36,8 @@ class VectorSignal(Signal):
 
     def use_adapter(self, adapter) -> None:
         """Rank through `adapter` from the next search on (None: the plain question). The index
-        pipeline calls it once the adapter for the vectors now served is loaded or trained, so a
-        rebuild keeps the old adapter, and the old vectors, until both are replaced."""
+        pipeline calls it once the adapter for the vectors now served is loaded or trained, so during
+        a rebuild search keeps ranking through the old one (an adapter of another dimension is ignored)."""
         self._adapter = adapter
 
     @property
