@@ -17,6 +17,7 @@ from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.answer.halt import Halt
+from pastor.answer.history import History
 from pastor.answer.pipeline import AnswerFilter
 from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
 from pastor.providers import ProviderError
@@ -58,15 +59,18 @@ class ChatService:
         self.translations = translations  # the texts a reader can choose; None = the cited Bible's only
 
     # -- public ------------------------------------------------------------------------------------
-    def turn(self, message: str, history: list[dict] | None = None,
+    def turn(self, message: str, history: History | list[dict] | None = None,
              cancel: threading.Event | None = None, translation: str = "") -> Iterator[TurnUpdate]:
         """Yield updates with the validated answer so far; the last one has done=True. Verses are quoted
-        in `translation` (a key of `translations`; empty = the default); ids and citations never change."""
+        in `translation` (a key of `translations`; empty = the default); ids and citations never change.
+
+        The message and history are checked where they entered (`check_message`, `History.checked`: the
+        page and the API do it before anything else); a caller that did not (the CLI) has them checked here."""
         if self.translations is not None:
             translation = self.translations.get(translation).key  # UnknownTranslation before any work
         turn = Turn.start(check_message(message, self.max_chars), self.provider, self.replica)
+        history = History.checked(history, self.max_chars)
         deadline = Deadline(self.deadline)  # one for every model call of the turn
-        history = history or []
         route = self.router.route(turn.message)
         if route.name == CRISIS:
             yield from self._finish(turn, self._crisis(route, translation))
@@ -108,7 +112,7 @@ class ChatService:
             return
         yield from self._generate(turn, history, cancel, deadline)
 
-    def _converse(self, turn: Turn, history: list[dict], cancel, deadline: Deadline,
+    def _converse(self, turn: Turn, history: History, cancel, deadline: Deadline,
                   kind: str = "") -> Iterator[TurnUpdate]:
         """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
         with the conversation's history (so "não entendi" rephrases the last answer); without one, the
@@ -121,7 +125,7 @@ class ChatService:
             return
         yield from self._generate(turn, history, cancel, deadline)
 
-    def ask(self, message: str, history: list[dict] | None = None) -> TurnUpdate:
+    def ask(self, message: str, history: History | list[dict] | None = None) -> TurnUpdate:
         """The final update of one turn (for the CLI)."""
         final = None
         for final in self.turn(message, history):
@@ -129,7 +133,7 @@ class ChatService:
         return final
 
     # -- steps -------------------------------------------------------------------------------------
-    def _standalone(self, turn: Turn, history: list[dict], deadline: Deadline, cancel=None) -> str:
+    def _standalone(self, turn: Turn, history: History, deadline: Deadline, cancel=None) -> str:
         """Rewrite a genuine follow-up into a standalone query; without a model, or when the rewrite
         fails, a follow-up is searched with the previous question (`followup.searched_without_model`). The call
         shares the turn's deadline: DeadlineExceeded when it outlasts it (no time left for a reply).
@@ -177,7 +181,7 @@ class ChatService:
             Mode.CRISIS, f"sinal de crise: {crisis.kind}", citations=[v.reference for v in verses],
             sources=list(sources)))
 
-    def _generate(self, turn: Turn, history: list[dict], cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
+    def _generate(self, turn: Turn, history: History, cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
         update = turn.update
         mode, sources = update.result.mode, update.result.sources
         system, messages = prompts.build_messages(mode, turn.message, sources, history,
