@@ -105,8 +105,8 @@ class ChatService:
             if result.mode == Mode.CONVERSATIONAL:
                 update.answer = prompts.SELF_DESCRIPTION
             else:  # every verse shown is quoted with its reference
-                update.answer = degraded.verses_only(result)
-                update.set(sources=tuple(s.marked(True) for s in result.results))
+                update.answer, spans = degraded.verses_only(result)
+                update.set(sources=tuple(s.marked(True) for s in result.results), citation_spans=spans)
                 self._note_keyword_search(update)
             yield from self._finish(turn)
             return
@@ -174,12 +174,12 @@ class ChatService:
         bible = self.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
         texts = {v.id: self.translations.text(v.id, translation) if self.translations else v.text for v in verses}
-        lines = [safety.crisis_message(crisis.kind, self.crisis_contacts, crisis.someone_else), ""]
-        lines += [f"> {texts[v.id]} — **{v.reference}**" for v in verses]
-        sources = tuple(Source(v.id, v.reference, texts[v.id], score=1.0, cited=True) for v in verses)
-        return TurnUpdate("", "\n".join(lines), result=TurnResult(
+        sources = [Source(v.id, v.reference, texts[v.id], score=1.0, cited=True) for v in verses]
+        reply = degraded.quoted([safety.crisis_message(crisis.kind, self.crisis_contacts, crisis.someone_else), ""],
+                                sources)
+        return TurnUpdate("", reply.text, result=TurnResult(
             Mode.CRISIS, f"sinal de crise: {crisis.kind}", citations=[v.reference for v in verses],
-            sources=list(sources)))
+            citation_spans=list(reply.citations), sources=sources))
 
     def _generate(self, turn: Turn, history: History, cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
         update = turn.update
@@ -204,6 +204,7 @@ class ChatService:
                 safe = validator.feed(delta)
                 if safe:
                     update.answer += safe
+                    update.set(citation_spans=validator.spans)  # placed in the answer as it now reads
                     shown = True
                     yield update
             update.answer += validator.finish()
@@ -254,11 +255,11 @@ class ChatService:
         The members read one short line; how to enable a model goes to the reason (API, logs, status)."""
         update, result = turn.update, turn.retrieval
         reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
-        update.answer = degraded.provider_down(result, self.provider.member_notice())
+        update.answer, spans = degraded.provider_down(result, self.provider.member_notice())
         self._note_keyword_search(update)  # a rewrite that outlasted the deadline comes here before _generate
         # The answer is the verses, each quoted with its reference: all of them are cited.
         update.set(mode=Mode.PROVIDER_UNAVAILABLE, reason=reason, citations=tuple(h.reference for h in result.results),
-                   sources=tuple(s.marked(True) for s in update.result.sources))
+                   citation_spans=spans, sources=tuple(s.marked(True) for s in update.result.sources))
         log.warning("provider unavailable: %s", reason)
 
     def _finish(self, turn: Turn, final: TurnUpdate | None = None) -> Iterator[TurnUpdate]:
@@ -285,8 +286,8 @@ def _marked(answer: str, note: str) -> str:
 def _checked(update: TurnUpdate, validator: AnswerFilter) -> None:
     """The validator's verdict on the answer: its citations, what it removed and the sources cited."""
     cited = validator.cited_ids
-    update.set(citations=tuple(validator.citations), removed_citations=tuple(validator.removed),
-               sources=tuple(s.marked(s.id in cited) for s in update.result.sources))
+    update.set(citations=tuple(validator.citations), citation_spans=validator.spans,
+               removed_citations=tuple(validator.removed), sources=tuple(s.marked(s.id in cited) for s in update.result.sources))
 
 
 def _log_record(turn: Turn) -> dict[str, object]:

@@ -51,7 +51,7 @@ def answer_markdown(update, pending: bool) -> str:
     result = update.result
     if result.error and not result.error.partial and result.error.type != "cancelled":
         return "⚠️ " + render.escape(update.answer)
-    text = chatview.answer_html(update.answer, result.sources, update.turn_id, final=update.done)
+    text = chatview.answer_html(update.answer, result.citation_spans, result.sources, update.turn_id)
     if result.notes:
         text = (text.rstrip() + "\n\n" if text.strip() else "") + chatview.notes_html(result.notes)
     if pending:
