@@ -72,8 +72,9 @@ def _supported(match, allowed_verses) -> bool:
         all(v in allowed_verses for v in match.reference.verse_ids())
 
 
-def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset()) -> list[Found]:
-    """Every citation-shaped span of a (canonical) text, supported or not, in order."""
+def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset(), pseudo: bool = True) -> list[Found]:
+    """Every citation-shaped span of a (canonical) text, supported or not, in order; without `pseudo`,
+    no look-alikes (they are never supported, and a supported citation never depends on them)."""
     found = [Found(m.start(), m.end(), m.group(), m.group() in allowed_docs, "doc", (m.group(),))
              for m in DOC_REF_PATTERN.finditer(text)]
     for match in find_references(text):
@@ -81,6 +82,8 @@ def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset()) -> l
             ok = _supported(match, allowed_verses)
             found.append(Found(match.start, match.end, match.reference.format() if ok else match.text, ok,
                                ids=tuple(match.reference.verse_ids()) if ok else ()))
+    if not pseudo:
+        return sorted(found)
     for start, end in pseudo_references(text):
         if not _overlaps(start, end, found):
             found.append(Found(start, end, text[start:end], False, "pseudo"))
@@ -160,7 +163,7 @@ def placed(shown: str, allowed_verses, allowed_docs, offset: int = 0) -> list[Ci
     widened over the emphasis markers that hug them."""
     view = canonical(shown[offset:])
     spans = []
-    for found in output_citations(view.text, allowed_verses, allowed_docs):
+    for found in _found(view.text, allowed_verses, allowed_docs, pseudo=False):
         if found.supported:
             start, end = view.span(found.start, found.end)
             spans.append(Citation(offset + start, offset + end, found.label, found.ids))
