@@ -33,7 +33,8 @@ def load_pairs(split: str) -> list[dict]:
 def variants(previous: str, message: str) -> dict[str, str]:
     """The query each way of searching sends for one message after `previous`."""
     from pastor.answer.followup import searched_without_model, with_previous
-    history = [{"role": "user", "content": previous}, {"role": "assistant", "content": "…"}]
+    from pastor.answer.history import History, Message
+    history = History((Message("user", previous), Message("assistant", "…")))
     return {"follow-up alone": message, "with previous (the app, no model)": searched_without_model(history, message),
             "with previous, always": with_previous(history, message), "previous alone (reference)": previous}
 

@@ -52,6 +52,7 @@ VERSES = ("MAT 6:34", "PHP 4:6", "ISA 41:10", "PSA 23:4", "JER 29:11", "MAT 11:2
 def app_prompt(history_exchanges: int) -> tuple[str, list[dict]]:
     """(system, messages) exactly as the chat service builds them for a RAG turn."""
     from pastor.answer import prompts
+    from pastor.answer.history import History
     from pastor.bible.usfx import load_bible
     from pastor.answer.modes import Mode
 
@@ -60,7 +61,7 @@ def app_prompt(history_exchanges: int) -> tuple[str, list[dict]]:
     history = []
     for user, assistant in HISTORY[:history_exchanges]:
         history += [{"role": "user", "content": user}, {"role": "assistant", "content": assistant}]
-    return prompts.build_messages(Mode.RAG, QUESTION, sources, history, history_turns=10)
+    return prompts.build_messages(Mode.RAG, QUESTION, sources, History.checked(history, 4000), history_turns=10)
 
 
 def chatml(system: str, messages: list[dict]) -> tuple[str, str]:

@@ -260,3 +260,27 @@ def test_the_engine_reaches_its_resources_one_way():
     parts = {f.name for f in fields(SearchResources)}
     engine = Engine(Settings.from_env({}))
     assert not parts & (set(dir(Engine)) | set(vars(engine))), parts & (set(dir(Engine)) | set(vars(engine)))
+
+
+# What finds references in a text. The web renders the citations a turn kept from their spans
+# (`TurnResult.citation_spans`, placed by the validator): reading the answer again for references there
+# would link what the validator did not keep, or miss what it did.
+REFERENCE_READERS = {"find_references", "DOC_REF_PATTERN", "output_citations", "validate", "canonical"}
+
+
+def _imported_names(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "web").glob("*.py")), ids=lambda p: p.name)
+def test_the_web_never_reads_references_out_of_an_answer(path):
+    readers = _imported_names(path) & REFERENCE_READERS
+    assert not readers, f"web/{path.name} importa {sorted(readers)}: os links vêm de TurnResult.citation_spans"
+
+
+def test_the_reference_readers_rule_sees_an_import(tmp_path):
+    sample = tmp_path / "chatview.py"
+    sample.write_text("from pastor.bible.references import find_references\nfrom pastor.documents.refs import "
+                      "DOC_REF_PATTERN as P\nfrom pastor.web.render import escape\n", encoding="utf-8")
+    assert _imported_names(sample) & REFERENCE_READERS == {"find_references", "DOC_REF_PATTERN"}

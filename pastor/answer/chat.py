@@ -17,6 +17,7 @@ from pastor.answer.checks import InputError, check_message
 from pastor.answer.citations import NO_ANCHOR_NOTE
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.answer.halt import Halt
+from pastor.answer.history import History
 from pastor.answer.pipeline import AnswerFilter
 from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
 from pastor.providers import ProviderError
@@ -58,15 +59,18 @@ class ChatService:
         self.translations = translations  # the texts a reader can choose; None = the cited Bible's only
 
     # -- public ------------------------------------------------------------------------------------
-    def turn(self, message: str, history: list[dict] | None = None,
+    def turn(self, message: str, history: History | list[dict] | None = None,
              cancel: threading.Event | None = None, translation: str = "") -> Iterator[TurnUpdate]:
         """Yield updates with the validated answer so far; the last one has done=True. Verses are quoted
-        in `translation` (a key of `translations`; empty = the default); ids and citations never change."""
+        in `translation` (a key of `translations`; empty = the default); ids and citations never change.
+
+        The message and history are checked where they entered (`check_message`, `History.checked`: the
+        page and the API do it before anything else); a caller that did not (the CLI) has them checked here."""
         if self.translations is not None:
             translation = self.translations.get(translation).key  # UnknownTranslation before any work
         turn = Turn.start(check_message(message, self.max_chars), self.provider, self.replica)
+        history = History.checked(history, self.max_chars)
         deadline = Deadline(self.deadline)  # one for every model call of the turn
-        history = history or []
         route = self.router.route(turn.message)
         if route.name == CRISIS:
             yield from self._finish(turn, self._crisis(route, translation))
@@ -101,14 +105,14 @@ class ChatService:
             if result.mode == Mode.CONVERSATIONAL:
                 update.answer = prompts.SELF_DESCRIPTION
             else:  # every verse shown is quoted with its reference
-                update.answer = degraded.verses_only(result)
-                update.set(sources=tuple(s.marked(True) for s in result.results))
+                update.answer, spans = degraded.verses_only(result)
+                update.set(sources=tuple(s.marked(True) for s in result.results), citation_spans=spans)
                 self._note_keyword_search(update)
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
 
-    def _converse(self, turn: Turn, history: list[dict], cancel, deadline: Deadline,
+    def _converse(self, turn: Turn, history: History, cancel, deadline: Deadline,
                   kind: str = "") -> Iterator[TurnUpdate]:
         """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
         with the conversation's history (so "não entendi" rephrases the last answer); without one, the
@@ -121,7 +125,7 @@ class ChatService:
             return
         yield from self._generate(turn, history, cancel, deadline)
 
-    def ask(self, message: str, history: list[dict] | None = None) -> TurnUpdate:
+    def ask(self, message: str, history: History | list[dict] | None = None) -> TurnUpdate:
         """The final update of one turn (for the CLI)."""
         final = None
         for final in self.turn(message, history):
@@ -129,7 +133,7 @@ class ChatService:
         return final
 
     # -- steps -------------------------------------------------------------------------------------
-    def _standalone(self, turn: Turn, history: list[dict], deadline: Deadline, cancel=None) -> str:
+    def _standalone(self, turn: Turn, history: History, deadline: Deadline, cancel=None) -> str:
         """Rewrite a genuine follow-up into a standalone query; without a model, or when the rewrite
         fails, a follow-up is searched with the previous question (`followup.searched_without_model`). The call
         shares the turn's deadline: DeadlineExceeded when it outlasts it (no time left for a reply).
@@ -170,14 +174,14 @@ class ChatService:
         bible = self.bible
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
         texts = {v.id: self.translations.text(v.id, translation) if self.translations else v.text for v in verses}
-        lines = [safety.crisis_message(crisis.kind, self.crisis_contacts, crisis.someone_else), ""]
-        lines += [f"> {texts[v.id]} — **{v.reference}**" for v in verses]
-        sources = tuple(Source(v.id, v.reference, texts[v.id], score=1.0, cited=True) for v in verses)
-        return TurnUpdate("", "\n".join(lines), result=TurnResult(
+        sources = [Source(v.id, v.reference, texts[v.id], score=1.0, cited=True) for v in verses]
+        reply = degraded.quoted([safety.crisis_message(crisis.kind, self.crisis_contacts, crisis.someone_else), ""],
+                                sources)
+        return TurnUpdate("", reply.text, result=TurnResult(
             Mode.CRISIS, f"sinal de crise: {crisis.kind}", citations=[v.reference for v in verses],
-            sources=list(sources)))
+            citation_spans=list(reply.citations), sources=sources))
 
-    def _generate(self, turn: Turn, history: list[dict], cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
+    def _generate(self, turn: Turn, history: History, cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
         update = turn.update
         mode, sources = update.result.mode, update.result.sources
         system, messages = prompts.build_messages(mode, turn.message, sources, history,
@@ -200,6 +204,7 @@ class ChatService:
                 safe = validator.feed(delta)
                 if safe:
                     update.answer += safe
+                    update.set(citation_spans=validator.spans)  # placed in the answer as it now reads
                     shown = True
                     yield update
             update.answer += validator.finish()
@@ -250,11 +255,11 @@ class ChatService:
         The members read one short line; how to enable a model goes to the reason (API, logs, status)."""
         update, result = turn.update, turn.retrieval
         reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
-        update.answer = degraded.provider_down(result, self.provider.member_notice())
+        update.answer, spans = degraded.provider_down(result, self.provider.member_notice())
         self._note_keyword_search(update)  # a rewrite that outlasted the deadline comes here before _generate
         # The answer is the verses, each quoted with its reference: all of them are cited.
         update.set(mode=Mode.PROVIDER_UNAVAILABLE, reason=reason, citations=tuple(h.reference for h in result.results),
-                   sources=tuple(s.marked(True) for s in update.result.sources))
+                   citation_spans=spans, sources=tuple(s.marked(True) for s in update.result.sources))
         log.warning("provider unavailable: %s", reason)
 
     def _finish(self, turn: Turn, final: TurnUpdate | None = None) -> Iterator[TurnUpdate]:
@@ -281,8 +286,8 @@ def _marked(answer: str, note: str) -> str:
 def _checked(update: TurnUpdate, validator: AnswerFilter) -> None:
     """The validator's verdict on the answer: its citations, what it removed and the sources cited."""
     cited = validator.cited_ids
-    update.set(citations=tuple(validator.citations), removed_citations=tuple(validator.removed),
-               sources=tuple(s.marked(s.id in cited) for s in update.result.sources))
+    update.set(citations=tuple(validator.citations), citation_spans=validator.spans,
+               removed_citations=tuple(validator.removed), sources=tuple(s.marked(s.id in cited) for s in update.result.sources))
 
 
 def _log_record(turn: Turn) -> dict[str, object]:

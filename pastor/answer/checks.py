@@ -13,8 +13,15 @@ class InputError(PastorError, ValueError):
     """The user's message cannot be processed as sent; the message says why, in Portuguese."""
 
 
-def check_message(message, max_chars: int) -> str:
+class CheckedMessage(str):
+    """A message that passed `check_message`: the chat service takes it as it is, so the check runs once,
+    where the message enters (the page, the API, or the service itself for the CLI)."""
+
+
+def check_message(message, max_chars: int) -> CheckedMessage:
     """The message without surrounding blanks; InputError when it is empty or too long."""
+    if isinstance(message, CheckedMessage) and len(message) <= max_chars:
+        return message
     if not isinstance(message, str) or not message.strip():
         raise InputError("Escreva uma mensagem antes de enviar.")
     if len(message) > max_chars:
@@ -25,4 +32,4 @@ def check_message(message, max_chars: int) -> str:
     message = _SURROGATE.sub("\ufffd", message)
     if not message.strip("\ufffd \t\r\n"):
         raise InputError("Sua mensagem tem apenas caracteres inválidos. Escreva o texto de novo.")
-    return message.strip()
+    return CheckedMessage(message.strip())

@@ -20,12 +20,25 @@ from pastor.text.fold import fold
 NO_ANCHOR_NOTE = ("Observação: não foi possível ancorar esta resposta em um versículo específico do "
                   "texto indexado. Os trechos consultados estão listados abaixo.")
 
+@dataclass(frozen=True)
+class Citation:
+    """A kept citation where the reader sees it: its span `[start, end)` in the answer as shown, its
+    reference in its own form (`Jo 14.27` reads `João 14:27`) and the verse or document ids it names.
+    The page links it from these, never by reading the answer again."""
+
+    start: int
+    end: int
+    reference: str
+    ids: tuple[str, ...]
+
+
 @dataclass
 class ValidationResult:
     text: str
     citations: list[str] = field(default_factory=list)  # canonical verse refs and doc refs kept
     removed: list[str] = field(default_factory=list)  # unsupported citations, as written
     cited_ids: frozenset[str] = frozenset()  # the verse and document ids the kept citations name
+    spans: list[Citation] = field(default_factory=list)  # the kept citations, placed in `text`
 
 
 @dataclass(frozen=True)
@@ -59,8 +72,9 @@ def _supported(match, allowed_verses) -> bool:
         all(v in allowed_verses for v in match.reference.verse_ids())
 
 
-def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset()) -> list[Found]:
-    """Every citation-shaped span of a (canonical) text, supported or not, in order."""
+def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset(), pseudo: bool = True) -> list[Found]:
+    """Every citation-shaped span of a (canonical) text, supported or not, in order; without `pseudo`,
+    no look-alikes (they are never supported, and a supported citation never depends on them)."""
     found = [Found(m.start(), m.end(), m.group(), m.group() in allowed_docs, "doc", (m.group(),))
              for m in DOC_REF_PATTERN.finditer(text)]
     for match in find_references(text):
@@ -68,6 +82,8 @@ def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset()) -> l
             ok = _supported(match, allowed_verses)
             found.append(Found(match.start, match.end, match.reference.format() if ok else match.text, ok,
                                ids=tuple(match.reference.verse_ids()) if ok else ()))
+    if not pseudo:
+        return sorted(found)
     for start, end in pseudo_references(text):
         if not _overlaps(start, end, found):
             found.append(Found(start, end, text[start:end], False, "pseudo"))
@@ -141,6 +157,19 @@ def original_deletions(view: Canonical, deletions) -> list[tuple[int, int]]:
     return [view.span(start, end) for start, end in deletions]
 
 
+def placed(shown: str, allowed_verses, allowed_docs, offset: int = 0) -> list[Citation]:
+    """The supported citations of a validated text from `offset` on (a point after a space, outside any
+    citation), placed where the reader sees them: read on its canonical view, as the validator reads, and
+    widened over the emphasis markers that hug them."""
+    view = canonical(shown[offset:])
+    spans = []
+    for found in _found(view.text, allowed_verses, allowed_docs, pseudo=False):
+        if found.supported:
+            start, end = view.span(found.start, found.end)
+            spans.append(Citation(offset + start, offset + end, found.label, found.ids))
+    return spans
+
+
 def _repair_joins(text: str, deletions: list, allowed_verses, allowed_docs, out_from: int = 0):
     """Deleting can glue text into a new reference (`Jo (Jo 3:17) 3:18` → `Jo 3:18`): drop the
     glued part after the junction, never what precedes it, so released text stays valid."""
@@ -198,5 +227,6 @@ def validate(text: str, allowed_verses: set[str], allowed_docs: set[str] = froze
                if not i.kept and any(a <= i.start and i.end <= b for a, b in planned.deletions)]
     shown = apply(text, original_deletions(view, planned.deletions)).text
     cited = frozenset(i for c in kept if c.supported for i in c.ids)
-    return ValidationResult(shown, list(dict.fromkeys(labels)), removed + list(planned.repaired), cited)
+    return ValidationResult(shown, list(dict.fromkeys(labels)), removed + list(planned.repaired), cited,
+                            placed(shown, allowed_verses, allowed_docs))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from pastor.answer.citations import Citation
 from pastor.answer.leaks import LeakFilter
 from pastor.answer.markers import SourceMarkers
 from pastor.answer.prompts import SELF_DESCRIPTION
@@ -35,6 +36,11 @@ class AnswerFilter:
     def cited_ids(self) -> frozenset[str]:
         """The verse and document ids the kept citations name (set by `finish`)."""
         return self.citations_check.cited_ids
+
+    @property
+    def spans(self) -> list[Citation]:
+        """Where the kept citations sit in the text released so far (all of it once finished)."""
+        return self.citations_check.spans
 
     @property
     def removed(self) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Sequence
 from pastor.bible.references import find_references
 from pastor.text.fold import fold
 from pastor.text.smalltalk import is_greeting_or_thanks
+from pastor.answer.history import History
 from pastor.answer.modes import Mode
 from pastor.search.results import Source
 
@@ -115,29 +116,10 @@ def format_sources(sources: Sequence[Source]) -> str:
     return "\n".join(lines)
 
 
-def _history(history: list[dict] | None, turns: int) -> list[dict]:
-    """The last `turns` exchanges as alternating user/assistant messages, starting with the user."""
-    clean: list[dict] = []
-    for message in history or []:
-        if not isinstance(message, dict):
-            continue  # the API accepts any JSON: a stray item is ignored, not a crash
-        role, content = message.get("role"), str(message.get("content") or "").strip()
-        if role not in ("user", "assistant") or not content:
-            continue
-        if clean and clean[-1]["role"] == role:
-            clean[-1] = {"role": role, "content": clean[-1]["content"] + "\n\n" + content}
-        else:
-            clean.append({"role": role, "content": content})
-    while clean and clean[0]["role"] != "user":
-        clean.pop(0)
-    if clean and clean[-1]["role"] == "user":
-        clean.pop()  # an unanswered message would break the alternation before the new question
-    return clean[-2 * turns:] if turns > 0 else []
-
-
-def build_messages(mode: Mode, question: str, sources: Sequence[Source], history: list[dict] | None = None, *,
+def build_messages(mode: Mode, question: str, sources: Sequence[Source], history: History = History(), *,
                    history_turns: int) -> tuple[str, list[dict]]:
-    """(system prompt, messages) for one turn in the given mode, with the last `history_turns` exchanges.
+    """(system prompt, messages) for one turn in the given mode, with the last `history_turns` exchanges
+    of an already checked history (`History.checked`, where it entered).
 
     `history_turns` has no default on purpose: the caller's setting (PASTOR_HISTORY_TURNS) must reach here."""
     if mode not in _MODE_GUIDE:
@@ -147,7 +129,7 @@ def build_messages(mode: Mode, question: str, sources: Sequence[Source], history
         content = question.strip()
     else:
         content = f"{format_sources(sources)}\n\nMensagem da pessoa:\n{question.strip()}\n\n{_REMINDER}"
-    return system, _history(history, history_turns) + [{"role": "user", "content": content}]
+    return system, history.exchanges(history_turns) + [{"role": "user", "content": content}]
 
 
 # -- follow-up rewriting ---------------------------------------------------------------------------------
@@ -174,9 +156,9 @@ def understood_alone(question: str) -> bool:
     return any(m.reference is not None and not m.error for m in find_references(question or ""))
 
 
-def needs_rewrite(question: str, history: list[dict] | None) -> bool:
+def needs_rewrite(question: str, history: History) -> bool:
     """Whether a message only makes sense with the conversation (`e no Antigo Testamento?`)."""
-    if not any(m.get("role") == "user" for m in history or []):
+    if not history.has_question():
         return False
     if understood_alone(question):
         return False
@@ -194,10 +176,10 @@ def points_back(question: str) -> bool:
     return 0 < len(words) <= 8 and bool(_CONTEXT_WORDS.search(text))
 
 
-def rewrite_messages(history: list[dict] | None, question: str) -> tuple[str, list[dict]]:
+def rewrite_messages(history: History, question: str) -> tuple[str, list[dict]]:
     """(system, messages) for the short call that turns a follow-up into a standalone query."""
     lines = []
-    for message in _history(history, _REWRITE_TURNS):
+    for message in history.exchanges(_REWRITE_TURNS):
         who = "Pessoa" if message["role"] == "user" else "Pastor"
         content = " ".join(message["content"].split())
         if len(content) > _REWRITE_CHARS:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pastor.answer.citations import Plan, Window, apply, original_deletions, output_citations, plan, validate
+from pastor.answer.citations import (Citation, Output, Plan, Window, apply, original_deletions, output_citations, placed,
+                                     plan, validate)
 from pastor.answer.removal import CUES, SEP_LINK, char, clause_pending, lookback
 from pastor.answer.shapes import pseudo_viable
 from pastor.bible import canon
@@ -156,6 +157,7 @@ class StreamingValidator:
         self.citations: list[str] = []
         self.removed: list[str] = []
         self.cited_ids: frozenset[str] = frozenset()  # what the kept citations name, once finished
+        self.spans: list[Citation] = []  # the citations released so far, placed in the released text
         self._buffer = ""
         self._canonical = IncrementalCanonical()
         self._folded = ""  # fold() of the canonical view
@@ -195,13 +197,22 @@ class StreamingValidator:
         if len(shown) <= len(self._shown) or not shown.startswith(self._shown):
             return ""
         released = view.boundary(released_c)
-        emitted = apply(self._buffer, original_deletions(view, planned.deletions), limit=released).text
-        if not emitted.startswith(self._emitted):
+        emitted = apply(self._buffer, original_deletions(view, planned.deletions), limit=released)
+        if not emitted.text.startswith(self._emitted):
             return ""
-        out = emitted[len(self._emitted):]
-        self._shown, self._emitted, self._released, self._released_c = shown, emitted, released, released_c
+        out = emitted.text[len(self._emitted):]
+        self._place(view, emitted)
+        self._shown, self._emitted, self._released, self._released_c = shown, emitted.text, released, released_c
         self._advance_window(text, planned)
         return out
+
+    def _place(self, view, emitted: Output) -> None:
+        """The citations of the released text: those before the planning window stay where they were
+        placed, the rest are placed again. One that ends the released text waits for what follows it
+        (`estatuto.md#p0-c3` is no citation once `Primeira` is glued to it)."""
+        boundary = emitted.position(view.boundary(self._window.start))
+        fresh = placed(emitted.text, self.allowed_verses, self.allowed_docs, boundary)
+        self.spans = [c for c in self.spans if c.end <= boundary] + [c for c in fresh if c.end < len(emitted.text)]
 
     def _closed(self, planned: Plan, end: int) -> int:
         """Shorten a releasable output so that, cut there, it holds no unsupported citation
@@ -219,6 +230,7 @@ class StreamingValidator:
         """The rest of the validated answer; `citations` and `removed` are set from here on."""
         result = validate(self._buffer, self.allowed_verses, self.allowed_docs)
         self.citations, self.removed, self.cited_ids = result.citations, result.removed, result.cited_ids
+        self.spans = result.spans
         self._released = len(self._buffer)
         out, self._emitted = result.text[len(self._emitted):], result.text
         return out

@@ -7,6 +7,7 @@ import time
 import uuid
 from dataclasses import dataclass, field, replace
 
+from pastor.answer.citations import Citation
 from pastor.answer.modes import Mode
 from pastor.search.results import SearchResult, Source
 
@@ -31,6 +32,7 @@ class TurnResult:
     reason: str = ""
     query: str = ""  # what retrieval searched when a follow-up was rewritten; empty otherwise
     citations: list[str] = field(default_factory=list)  # supported citations, as shown
+    citation_spans: list[Citation] = field(default_factory=list)  # where they sit in the answer, validated
     removed_citations: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # Portuguese notes shown with the answer, never inside it
     sources: list[Source] = field(default_factory=list)  # cited first once the turn is done

@@ -9,7 +9,8 @@ from typing import Literal
 
 import gradio as gr
 
-from pastor.answer.checks import InputError
+from pastor.answer.checks import InputError, check_message
+from pastor.answer.history import History
 from pastor.answer.modes import Mode
 from pastor.bible.lookup import lookup
 from pastor.bible.translations import UnknownTranslation
@@ -23,7 +24,6 @@ log = logging.getLogger("pastor.web")
 
 SOURCES = ("all", "bible", "docs")
 MAX_K = 50
-MAX_HISTORY_MESSAGES = 200
 # A lookup may paste a reading plan longer than a chat message; the work stays capped by the
 # lookup's own limits on references and verses (see `bible.lookup`).
 MAX_LOOKUP_CHARS = 20_000
@@ -101,7 +101,7 @@ class WebAPI:
         text = self._message(message)
         self._available(need_chat=True)
         translation = self._translation(translation)
-        history = _history(history, self.runtime.settings.max_message_chars * 2)
+        history = self._history(history)
         self._rate_limit(request, self.runtime.limiter)
         cancel = threading.Event()
         turn = self.runtime.chat.turn(text, history, cancel, translation=translation)
@@ -178,7 +178,14 @@ class WebAPI:
     # -- validation ------------------------------------------------------------------------------
     def _message(self, message) -> str:
         try:
-            return self.runtime.check_message(message)
+            return check_message(message, self.runtime.settings.max_message_chars)
+        except InputError as exc:
+            raise fail(str(exc)) from None
+
+    def _history(self, history) -> History:
+        """A client's history, checked once here (see `History.checked`); the service keeps the last turns."""
+        try:
+            return History.checked(history, self.runtime.settings.max_message_chars)
         except InputError as exc:
             raise fail(str(exc)) from None
 
@@ -218,18 +225,3 @@ def _integer(value, name: str, low: int, high: int) -> int:
         raise fail(f"O parâmetro {name} deve estar entre {low} e {high}.")
     return int(value)
 
-
-def _history(history, max_chars: int) -> list[dict]:
-    """A client's history: a list of {role, content} with user/assistant roles. Each content is
-    cut at `max_chars` so a client cannot inflate the prompt (the service keeps the last turns)."""
-    if history is None:
-        return []
-    if not isinstance(history, list) or len(history) > MAX_HISTORY_MESSAGES:
-        raise fail(f"history deve ser uma lista de até {MAX_HISTORY_MESSAGES} mensagens {{role, content}}.")
-    clean = []
-    for item in history:
-        if not isinstance(item, dict) or item.get("role") not in ("user", "assistant") \
-                or not isinstance(item.get("content"), str):
-            raise fail("Cada mensagem de history deve ser {role: 'user' ou 'assistant', content: texto}.")
-        clean.append({"role": item["role"], "content": item["content"][:max_chars]})
-    return clean

@@ -7,11 +7,9 @@ import re
 from typing import Sequence
 
 from pastor.answer.chat import INTERRUPTED_NOTE
+from pastor.answer.citations import Citation
 from pastor.answer.modes import Mode
-from pastor.bible.references import find_references
-from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.search.results import Source
-from pastor.text.canonical import canonical
 from pastor.web.render import MODE_LABELS, escape, one_line
 
 PREPARING = "⏳ _preparando resposta…_"
@@ -45,44 +43,23 @@ def _cite(shown: str, target: str | None) -> str:
 
 
 # -- answers ---------------------------------------------------------------------------------------
-def _spans(answer: str, wanted: set[str] | None):
-    """(start, end, verse or document ids, label) of each reference to mark, in order, without
-    overlaps. References are read on the canonical view (as the validator reads them), so a
-    citation in any spelling the validator accepted is found; its label is the reference's own form."""
-    view = canonical(answer)
-    found = []
-    for match in find_references(view.text):
-        if match.reference is None or match.error:
-            continue
-        ids = list(match.reference.verse_ids())
-        if wanted is None or set(ids) & wanted:
-            found.append((*view.span(match.start, match.end), ids, match.reference.format()))
-    found += [(*view.span(m.start(), m.end()), [m.group()], m.group()) for m in DOC_REF_PATTERN.finditer(view.text)]
-    found.sort()
-    spans, pos = [], 0
-    for start, end, ids, label in found:
-        if start >= pos:
-            spans.append((start, end, ids, label))
-            pos = end
-    return spans
-
-
-def answer_html(answer: str, sources: Sequence[Source] = (), turn_id: str = "", final: bool = False) -> str:
-    """The answer escaped, each supported citation shown in its reference's own form and linked to
-    its entry in the sources: the only links an answer has.
-
-    Which sources are cited comes from the turn (the validator's verdict), never from this text: once
-    `final`, only references to cited sources are marked; while streaming every valid reference is
-    (the streamed text is already validated). A reference the chat service set in bold loses the bold
-    (a citation is not emphasis)."""
-    wanted = {s.id for s in sources if s.cited} if final else None
+def answer_html(answer: str, citations: Sequence[Citation] = (), sources: Sequence[Source] = (),
+                turn_id: str = "") -> str:
+    """The answer escaped, each citation the turn kept (`TurnResult.citation_spans`: placed by the
+    validator in the answer as shown, or by the service in an answer it wrote) shown in its reference's
+    own form and linked to its entry in the sources: the only links an answer has. The answer is never
+    read again for references here: while streaming the spans are those of the text validated so far.
+    A reference the chat service set in bold loses the bold (a citation is not emphasis)."""
     known = {s.id for s in sources}
     parts, pos = [], 0
-    for start, end, ids, label in _spans(answer, wanted):
+    for citation in sorted(citations, key=lambda c: c.start):
+        start, end = citation.start, citation.end
+        if start < pos or end > len(answer):
+            continue  # never overlapping nor past the text: each character is shown once
         if answer[max(0, start - 2):start] == "**" and answer[end:end + 2] == "**":
             start, end = start - 2, end + 2
-        target = next((anchor(turn_id, i) for i in ids if i in known), None)
-        parts += [escape(answer[pos:start]), _cite(escape(label), target)]
+        target = next((anchor(turn_id, i) for i in citation.ids if i in known), None)
+        parts += [escape(answer[pos:start]), _cite(escape(citation.reference), target)]
         pos = end
     parts.append(escape(answer[pos:]))
     return "".join(parts)

@@ -6,7 +6,8 @@ import logging
 
 import gradio as gr
 
-from pastor.answer.chat import InputError
+from pastor.answer.checks import InputError, check_message
+from pastor.answer.history import History, Message
 from pastor.web import chatview, render
 from pastor.answer.modes import Mode
 from pastor.web.ratelimit import RateLimited
@@ -50,7 +51,7 @@ def answer_markdown(update, pending: bool) -> str:
     result = update.result
     if result.error and not result.error.partial and result.error.type != "cancelled":
         return "⚠️ " + render.escape(update.answer)
-    text = chatview.answer_html(update.answer, result.sources, update.turn_id, final=update.done)
+    text = chatview.answer_html(update.answer, result.citation_spans, result.sources, update.turn_id)
     if result.notes:
         text = (text.rstrip() + "\n\n" if text.strip() else "") + chatview.notes_html(result.notes)
     if pending:
@@ -74,7 +75,7 @@ class Handlers:
         """Yields (chatbot, textbox, mode label, notice, conversation state). `translation`: the reader's
         choice of text (web/reader.py); a stale or unknown one reads the default."""
         try:
-            text = self.runtime.check_message(message)
+            text = check_message(message, self.runtime.settings.max_message_chars)
         except InputError as exc:
             log.warning("mensagem recusada: %s", type(exc).__name__)  # one line; never the text
             yield refused(str(exc))
@@ -100,14 +101,10 @@ class Handlers:
             yield refused(SAME_WITHOUT_MODEL)
             return
         cut = users[-1]
-        history = list(convo["history"])
-        if len(history) >= 2 and history[-2] == {"role": "user", "content": convo["last"]}:
-            history = history[:-2]  # the old answer must not reach the model as context
-        elif history and history[-1] == {"role": "user", "content": convo["last"]}:
-            history = history[:-1]  # asked without a model: the question alone was kept
         turn_ids = {i: t for i, t in convo["turn_ids"].items() if int(i) < cut}
-        convo = {**convo, "history": history, "turn_ids": turn_ids}
-        yield from self._checked_turn(convo["last"], display[:cut], convo, request, translation)
+        convo = {**convo, "turn_ids": turn_ids}
+        # The old answer must not reach the model as context.
+        yield from self._checked_turn(convo["last"], display[:cut], convo, request, translation, again=True)
 
     def _same_without_model(self, convo: dict) -> bool:
         """Whether ↻ would give back the same verses-only answer: no model configured, or the last answer
@@ -119,20 +116,31 @@ class Handlers:
             return False
         return self.runtime.status().get("llm", {}).get("reachable") is not True
 
-    def _checked_turn(self, text: str, display: list[dict], convo: dict, request, translation: str = ""):
+    def _checked_turn(self, text: str, display: list[dict], convo: dict, request, translation: str = "",
+                      again: bool = False):
+        """A checked message's turn, once the service is ready, the history well-formed and the rate
+        limit allows it; `again` asks the last question again, its answer left out of the history."""
         problem = self.runtime.unavailable(need_chat=True)
         if problem:
             yield refused(problem)
             return
+        try:
+            history = History.checked(convo["history"], self.runtime.settings.max_message_chars)
+        except InputError as exc:
+            log.warning("conversa recusada: %s", type(exc).__name__)
+            yield refused(str(exc))
+            return
+        history = history.without_last(text) if again else history
         try:
             self.runtime.limiter.hit(self.runtime.client(request))
         except RateLimited as exc:
             log.warning("pergunta recusada: limite de frequência")
             yield refused(str(exc))
             return
-        yield from self._turn(text, display, convo, _session(request), translation)
+        yield from self._turn(text, history, display, convo, _session(request), translation)
 
-    def _turn(self, text: str, display: list[dict], convo: dict, session: str, translation: str = ""):
+    def _turn(self, text: str, history: History, display: list[dict], convo: dict, session: str,
+              translation: str = ""):
         runtime = self.runtime
         cancel = runtime.turns.begin(session)  # also cancels this session's previous turn
         display += [_user(text), _assistant(chatview.PREPARING)]
@@ -141,7 +149,7 @@ class Handlers:
         first = None
         texts = runtime.engine.translations if runtime.engine is not None else None
         translation = texts.resolve(translation) if texts is not None else ""
-        turn = runtime.chat.turn(text, convo["history"], cancel, translation=translation)
+        turn = runtime.chat.turn(text, history, cancel, translation=translation)
         try:
             for update in turn:
                 if cancel.is_set() and not getattr(cancel, "stopped", False):
@@ -155,7 +163,7 @@ class Handlers:
                     display[answer_at] = _assistant(answer_markdown(update, pending))
                     yield list(display), gr.skip(), gr.skip(), gr.skip(), gr.skip()
                     continue
-                yield self._final(update, text, display, answer_at, convo)
+                yield self._final(update, text, history, display, answer_at, convo)
         except Exception:
             log.exception("chat turn failed")
             display[answer_at] = _assistant(UNEXPECTED)
@@ -164,7 +172,7 @@ class Handlers:
             turn.close()  # closes the provider's stream when Gradio cancels this generator
             runtime.turns.end(session, cancel)
 
-    def _final(self, update, text: str, display: list[dict], answer_at: int, convo: dict):
+    def _final(self, update, text: str, history: History, display: list[dict], answer_at: int, convo: dict):
         result = update.result
         shown = answer_markdown(update, False)
         if not result.error or result.error.partial:
@@ -172,18 +180,17 @@ class Handlers:
         display[answer_at] = _assistant(shown)
         if result.sources:
             display.append(self._sources_message(update))
-        history = list(convo["history"])
         if not result.error and result.mode != Mode.PROVIDER_UNAVAILABLE:
             # A verses-only answer is not the model's side of the conversation (notes never are: they are apart).
-            history += [{"role": "user", "content": text}, {"role": "assistant", "content": update.answer}]
+            history = history.plus(Message("user", text), Message("assistant", update.answer))
         elif result.mode == Mode.PROVIDER_UNAVAILABLE:
             # The question alone, unanswered: a follow-up is searched with it (the model's prompt drops it).
-            history.append({"role": "user", "content": text})
-        keep = 2 * self.runtime.settings.history_turns
+            history = history.plus(Message("user", text))
         turn_ids = {**convo["turn_ids"], answer_at: update.turn_id}
         if result.sources:
             turn_ids[answer_at + 1] = update.turn_id
-        convo = {**convo, "history": history[-keep:] if keep else [], "turn_ids": turn_ids, "last": text,
+        history = history.last(self.runtime.settings.history_turns)
+        convo = {**convo, "history": history.as_dicts(), "turn_ids": turn_ids, "last": text,
                  "last_mode": str(result.mode or "")}
         mode = chatview.mode_html(result.mode or "", result.reason, result.query)
         return list(display), gr.skip(), mode, gr.skip(), convo

@@ -6,7 +6,6 @@ import logging
 import threading
 import time
 
-from pastor.answer.checks import check_message
 from pastor.answer.streaming import StreamingValidator
 from pastor.bible.usfx import CorpusError
 from pastor.config import Settings
@@ -149,10 +148,6 @@ class Runtime:
             reason = self.health.reason("provider") or self.health.reason("chat") or ""
             return f"O modelo de linguagem não está configurado corretamente. {reason}".strip()
         return None
-
-    def check_message(self, message) -> str:
-        """The chat's validation (raises InputError), available even while loading."""
-        return check_message(message, self.settings.max_message_chars)
 
     def client(self, request) -> str:
         """Who is asking, for the rate limits: the peer, or the forwarded client behind a trusted proxy."""

@@ -88,6 +88,23 @@ def run(chat: ChatService, message: str, history=None, cancel=None) -> tuple[lis
 
 
 # -- citation validation ---------------------------------------------------------------------------
+class TestCitationSpans:
+    def test_each_update_carries_the_spans_of_its_validated_text(self, chat, provider):
+        provider.enqueue("Em João 3:16 lemos que Deus amou o mundo, não em Hezequias 3:16. Deus ama você (Jo 3.16).")
+        updates = [(u.answer, list(u.result.citation_spans)) for u in chat.turn(JOHN)]
+        answer, spans = updates[-1]
+        assert [(answer[c.start:c.end], c.reference, c.ids) for c in spans] == \
+            [("João 3:16", "João 3:16", ("JHN 3:16",)), ("Jo 3.16", "João 3:16", ("JHN 3:16",))]
+        for shown, placed in updates:
+            assert answer.startswith(shown) and set(placed) <= set(spans)  # never a span not yet validated
+
+    def test_a_crisis_reply_places_each_verse_it_quotes(self, chat):
+        _, final = run(chat, "Eu quero morrer, não aguento mais viver")
+        spans = final.result.citation_spans
+        assert [final.answer[c.start:c.end] for c in spans] == [s.reference for s in final.result.sources]
+        assert [c.ids for c in spans] == [(s.id,) for s in final.result.sources]
+
+
 class TestInventedReferences:
     def test_invented_references_are_removed_and_supported_ones_kept(self, chat, provider):
         provider.enqueue("Em João 3:16 lemos que Deus amou o mundo. Veja também João 3:17 e Hezequias 3:16. "

@@ -77,5 +77,5 @@ class TestAnInjectedDocument:
     def test_the_injected_citation_goes_and_the_link_is_not_clickable(self, turn):
         _, final = turn
         assert "Hezequias" not in final.answer and "Hezequias 3:16" in final.result.removed_citations
-        html = chatview.answer_html(final.answer, final.result.sources, final.turn_id, final=True)
+        html = chatview.answer_html(final.answer, final.result.citation_spans, final.result.sources, final.turn_id)
         assert "<a " not in html and "https&#58;//evil.example/pix" in html and "](" not in html

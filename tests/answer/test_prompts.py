@@ -6,16 +6,18 @@ import pytest
 
 from pastor.search.results import Source
 from pastor.answer import prompts
+from pastor.answer.history import History
 from pastor.answer.prompts import (NO_EVIDENCE_MESSAGE, NONE_PROVIDER_INTRO, REWRITE_PROMPT, SYSTEM_PROMPT,
                             build_messages, format_sources, needs_rewrite, rewrite_messages,
                             understood_alone)
 
 VERSE = Source("João 3:16", reference="João 3:16", text="Porque Deus amou o mundo de tal maneira…", kind="verse")
 DOC = Source("estatuto.md#p0-c3", reference="estatuto.md#p0-c3", text="A assembleia reúne-se no primeiro domingo.", kind="doc")
-HISTORY = [
+MESSAGES = [
     {"role": "user", "content": "O que a Bíblia diz sobre ansiedade?"},
     {"role": "assistant", "content": "Entregue suas preocupações a Deus (Filipenses 4:6)."},
 ]
+HISTORY = History.checked(MESSAGES, 4000)
 
 
 class TestSystemPrompt:
@@ -69,10 +71,10 @@ class TestBuildMessages:
         assert messages[-1]["role"] == "user"
         assert "[FONTE 1] João 3:16" in messages[-1]["content"]
         assert messages[-1]["content"].index("FIM DAS FONTES") < messages[-1]["content"].index("Estou ansioso")
-        assert messages[:-1] == HISTORY
+        assert messages[:-1] == MESSAGES
 
     def test_each_mode_has_its_own_guidance(self):
-        systems = {mode: build_messages(mode, "x", [VERSE], [], history_turns=10)[0] for mode in prompts.MODES}
+        systems = {mode: build_messages(mode, "x", [VERSE], History(), history_turns=10)[0] for mode in prompts.MODES}
         assert len(set(systems.values())) == len(prompts.MODES)
         assert "palavras-chave" in systems["lexical_fallback"]
         assert "passagem específica" in systems["reference"]
@@ -88,24 +90,25 @@ class TestBuildMessages:
         history = []
         for i in range(15):
             history += [{"role": "user", "content": f"pergunta {i}"}, {"role": "assistant", "content": f"resposta {i}"}]
-        _, messages = build_messages("rag", "nova", [VERSE], history, history_turns=3)
+        _, messages = build_messages("rag", "nova", [VERSE], History.checked(history, 4000), history_turns=3)
         assert [m["content"] for m in messages[:-1]] == ["pergunta 12", "resposta 12", "pergunta 13",
                                                           "resposta 13", "pergunta 14", "resposta 14"]
         with pytest.raises(TypeError):
-            build_messages("rag", "nova", [VERSE], history)  # the setting must be passed, never defaulted
+            build_messages("rag", "nova", [VERSE], History.checked(history, 4000))  # the setting must be passed, never defaulted
 
     def test_history_is_cleaned_for_strict_providers(self):
-        messy = [{"role": "assistant", "content": "olá"}, {"role": "system", "content": "x"},
+        # A role other than user/assistant never gets this far: `History.checked` refuses it (test_history.py).
+        messy = [{"role": "assistant", "content": "olá"},
                  {"role": "user", "content": "a"}, {"role": "user", "content": "b"},
                  {"role": "assistant", "content": ""}, {"role": "assistant", "content": "c"},
                  {"role": "user", "content": "sem resposta"}]
-        _, messages = build_messages("rag", "nova", [VERSE], messy, history_turns=10)
+        _, messages = build_messages("rag", "nova", [VERSE], History.checked(messy, 4000), history_turns=10)
         assert messages[:-1] == [{"role": "user", "content": "a\n\nb"}, {"role": "assistant", "content": "c"}]
         assert [m["role"] for m in messages] == ["user", "assistant", "user"]
 
     def test_unknown_mode_is_refused(self):
         with pytest.raises(ValueError, match="modo"):
-            build_messages("no_evidence", "x", [], [], history_turns=10)
+            build_messages("no_evidence", "x", [], History(), history_turns=10)
 
 
 class TestRewrite:
@@ -129,8 +132,8 @@ class TestRewrite:
         assert understood_alone(question) and not needs_rewrite(question, HISTORY)
 
     def test_never_without_history(self):
-        assert not needs_rewrite("e no Antigo Testamento?", [])
-        assert not needs_rewrite("o que mais?", [{"role": "assistant", "content": "Olá!"}])
+        assert not needs_rewrite("e no Antigo Testamento?", History())
+        assert not needs_rewrite("o que mais?", History.checked([{"role": "assistant", "content": "Olá!"}], 4000))
 
     def test_rewrite_messages_carry_the_conversation_and_the_question(self):
         system, messages = rewrite_messages(HISTORY, "e no Antigo Testamento?")
@@ -144,5 +147,5 @@ class TestRewrite:
     def test_rewrite_messages_keep_the_prompt_short(self):
         long_history = [{"role": "user", "content": "palavra " * 500},
                         {"role": "assistant", "content": "resposta " * 500}] * 6
-        _, messages = rewrite_messages(long_history, "o que mais?")
+        _, messages = rewrite_messages(History.checked(long_history, 4000), "o que mais?")
         assert len(messages[0]["content"]) < 3000

@@ -11,6 +11,7 @@ import pytest
 
 from pastor.search.results import Source
 from pastor.answer import prompts
+from pastor.answer.history import History
 from pastor.providers import ProviderError
 from pastor.providers.fairslot import FairSlot
 from pastor.providers.local_provider import LocalProvider, state_text
@@ -24,7 +25,7 @@ SOURCES = [Source("Mateus 6:34", reference="Mateus 6:34", text="Não vos inquiet
 
 
 def rag_prompt(question: str = "Estou com medo do futuro"):
-    return prompts.build_messages(Mode.RAG, question, SOURCES, [], history_turns=10)
+    return prompts.build_messages(Mode.RAG, question, SOURCES, History(), history_turns=10)
 
 
 def ready(folder: Path, **options) -> LocalProvider:
@@ -51,7 +52,8 @@ class TestGeneration:
 
     def test_complete_returns_the_whole_reply(self, wired_model):
         provider = ready(wired_model, temperature=0)
-        system, messages = prompts.rewrite_messages([{"role": "user", "content": "Tenho medo"}], "e agora?")
+        asked = History.checked([{"role": "user", "content": "Tenho medo"}], 4000)
+        system, messages = prompts.rewrite_messages(asked, "e agora?")
         assert provider.complete(system, messages) == WIRED_REPLY
 
     def test_status_says_what_is_loaded(self, wired_model):
@@ -181,8 +183,8 @@ def test_a_long_history_is_trimmed_oldest_first_to_the_prompt_budget(wired_model
     for number in range(12):
         history += [{"role": "user", "content": f"Pergunta número {number} sobre a fé e a esperança."},
                     {"role": "assistant", "content": f"Resposta número {number}, com carinho e paciência."}]
-    system, messages = prompts.build_messages(Mode.RAG, "Estou com medo do futuro", SOURCES, history,
-                                              history_turns=12)
+    system, messages = prompts.build_messages(Mode.RAG, "Estou com medo do futuro", SOURCES,
+                                              History.checked(history, 4000), history_turns=12)
     full = runtime.prompt_ids(system, messages)
     alone = runtime.prompt_ids(system, messages[-1:])
     provider.max_prompt_tokens = len(alone) + (len(full) - len(alone)) // 3  # room for a third of the history

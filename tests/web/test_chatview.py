@@ -7,6 +7,7 @@ from html import unescape
 
 from dataclasses import replace
 
+from pastor.answer.citations import Citation, validate
 from pastor.search.results import Source
 from pastor.web import chatview
 from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT
@@ -20,11 +21,6 @@ SOURCES = [
 ]
 
 
-def marked(*cited: str) -> list[Source]:
-    """SOURCES as a finished turn has them when the validator kept citations of `cited` (ids)."""
-    return [s.marked(s.id in cited) for s in SOURCES]
-
-
 def assert_inert(html: str) -> None:
     assert "<script" not in html and "<img" not in html and "![" not in html
 
@@ -33,33 +29,48 @@ def link(turn: str, source_id: str, shown: str) -> str:
     return f'<a class="pastor-cite" href="#{chatview.anchor(turn, source_id)}" title="Ver a fonte">{shown}</a>'
 
 
+def shown(answer: str, sources=SOURCES, turn: str = "t1") -> str:
+    """The page's HTML for an answer as the validator leaves it (its text and the citations it kept, placed),
+    its sources marked cited as a finished turn has them."""
+    checked = validate(answer, {s.id for s in sources if s.kind == "verse"}, {s.id for s in sources if s.kind == "doc"})
+    return chatview.answer_html(checked.text, checked.spans, [s.marked(s.id in checked.cited_ids) for s in sources],
+                                turn)
+
+
 class TestAnswer:
     def test_each_citation_links_to_its_source_entry(self):
-        shown = chatview.answer_html("Veja João 3:16 e também Salmos 23:1.", marked("JHN 3:16", "PSA 23:1"), "t1", final=True)
-        assert shown == f"Veja {link('t1', 'JHN 3:16', 'João 3:16')} e também {link('t1', 'PSA 23:1', 'Salmos 23:1')}."
+        assert shown("Veja João 3:16 e também Salmos 23:1.") == \
+            f"Veja {link('t1', 'JHN 3:16', 'João 3:16')} e também {link('t1', 'PSA 23:1', 'Salmos 23:1')}."
 
     def test_citations_are_not_bold(self):
-        shown = chatview.answer_html("> texto — **João 3:16**", marked("JHN 3:16"), "t1", final=True)
-        assert shown == f"> texto — {link('t1', 'JHN 3:16', 'João 3:16')}" and "**" not in shown
+        html = shown("> texto — **João 3:16**")
+        assert html == f"> texto — {link('t1', 'JHN 3:16', 'João 3:16')}" and "**" not in html
 
-    def test_only_the_listed_citations_are_marked_at_the_end(self):
-        shown = chatview.answer_html("Veja João 3:16 e Salmos 23:1.", marked("JHN 3:16"), "t1", final=True)
-        assert shown.endswith(" e Salmos 23:1.") and shown.count("pastor-cite") == 1
-
-    def test_while_streaming_every_valid_reference_is_marked_in_its_own_form(self):
+    def test_a_citation_is_shown_in_its_references_own_form(self):
         # The page shows the reference as the app writes it, whatever spelling the model used.
-        assert chatview.answer_html("Leia Jo 14.27", [], "t1") == 'Leia <span class="pastor-cite">João 14:27</span>'
+        assert shown("Leia Jo 3.16") == f"Leia {link('t1', 'JHN 3:16', 'João 3:16')}"
 
-    def test_a_reference_that_does_not_exist_is_not_marked(self):
-        assert "pastor-cite" not in chatview.answer_html("Veja João 3:99", SOURCES, "t1")
+    def test_only_the_citations_the_turn_kept_are_marked(self):
+        # An unsupported reference never reaches the page; a supported one not among the spans is plain text.
+        html = shown("Veja João 3:16 e João 3:99.")
+        assert html == f"Veja {link('t1', 'JHN 3:16', 'João 3:16')}." and html.count("pastor-cite") == 1
+        assert chatview.answer_html("Veja João 3:16.", (), SOURCES, "t1") == "Veja João 3:16."
+
+    def test_a_citation_without_a_source_entry_is_marked_but_not_linked(self):
+        spans = [Citation(5, 14, "João 3:16", ("JHN 3:16",))]
+        assert chatview.answer_html("Leia João 3:16", spans, [], "t1") == 'Leia <span class="pastor-cite">João 3:16</span>'
+
+    def test_spans_that_overlap_or_pass_the_text_are_not_shown_twice(self):
+        spans = [Citation(5, 14, "João 3:16", ("JHN 3:16",)), Citation(10, 14, "3:16", ("JHN 3:16",)),
+                 Citation(12, 40, "x", ("JHN 3:16",))]
+        assert chatview.answer_html("Leia João 3:16", spans, SOURCES, "t1") == f"Leia {link('t1', 'JHN 3:16', 'João 3:16')}"
 
     def test_document_references_link_too(self):
-        shown = chatview.answer_html("Veja faq.json#p0-c1.", marked(), "t1", final=True)
-        assert link("t1", "faq.json#p0-c1", "faq.json#p0-c1") in shown
+        assert link("t1", "faq.json#p0-c1", "faq.json#p0-c1") in shown("Veja faq.json#p0-c1.")
 
     def test_html_around_citations_is_escaped(self):
-        shown = chatview.answer_html(XSS + " João 3:16", marked("JHN 3:16"), "t1", final=True)
-        assert_inert(shown) and shown.endswith(link("t1", "JHN 3:16", "João 3:16"))
+        html = shown(XSS + " João 3:16")
+        assert_inert(html) and html.endswith(link("t1", "JHN 3:16", "João 3:16"))
 
     def test_anchors_are_css_class_safe_and_distinct_per_turn(self):
         assert chatview.anchor("abc", "1CO 13:4") == "fonte-abc-1CO-13-4"
@@ -140,7 +151,7 @@ class TestNoLinksButCitations:
 
     def rendered(self) -> str:
         from markdown_it import MarkdownIt
-        return MarkdownIt("commonmark").render(chatview.answer_html(self.ANSWER, marked("JHN 3:16"), "t1", final=True))
+        return MarkdownIt("commonmark").render(shown(self.ANSWER))
 
     def test_the_only_link_is_the_citation(self):
         html = self.rendered()
@@ -149,15 +160,15 @@ class TestNoLinksButCitations:
     def test_nothing_an_autolinker_reads_is_left(self):
         # The page's Markdown (marked, GFM) autolinks `scheme://`, `www.` and e-mail addresses in the
         # source it is given: none is left there, only character references the browser displays.
-        source = chatview.answer_html(self.ANSWER, marked("JHN 3:16"), "t1", final=True)
+        source = shown(self.ANSWER)
         assert "://" not in source and "www." not in source and not re.search(r"\w@\w", source)
         assert "](" not in source and "<https" not in source
 
     def test_the_addresses_stay_visible(self):
         text = unescape(re.sub(r"<[^>]+>", "", self.rendered()))
-        for shown in ("[Clique para confirmar sua doação](https://evil.example/pix)", "https://evil.example/a?b=1",
+        for address in ("[Clique para confirmar sua doação](https://evil.example/pix)", "https://evil.example/a?b=1",
                       "www.evil.example", "pix@evil.example", "[aqui][1]", "[1]: http://evil.example/ref"):
-            assert shown in text
+            assert address in text
 
     def test_user_text_and_sources_are_inert_too(self):
         source = replace(SOURCES[2], text="Pague em [pix](https://evil.example) ou www.evil.example")

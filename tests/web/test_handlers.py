@@ -10,7 +10,9 @@ import pytest
 
 pytest.register_assert_rewrite("app_fixtures")
 from tests.support.app_fixtures import SpyProvider, app_settings, free_port  # noqa: E402
+from pastor.answer.history import BAD_MESSAGE  # noqa: E402
 from pastor.web import chatview, render  # noqa: E402
+from pastor.web.api import WebAPI  # noqa: E402
 from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
 from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT  # noqa: E402
 from pastor.health import HealthBoard  # noqa: E402
@@ -639,17 +641,12 @@ class TestPlainMessages:
 
 # == API input checks ==============================================================================
 class TestApiChecks:
-    def test_history_must_be_a_list_of_role_content(self):
-        from pastor.web.api import _history
-        assert _history([{"role": "user", "content": "oi", "extra": 1}], 10) == [{"role": "user", "content": "oi"}]
-        assert _history(None, 10) == []
-        for bad in ("texto", [{"role": "system", "content": "x"}], [{"role": "user"}]):
-            with pytest.raises(gr.Error):
-                _history(bad, 10)
-
-    def test_history_contents_are_cut(self):
-        from pastor.web.api import _history
-        assert _history([{"role": "assistant", "content": "x" * 50}], 10)[0]["content"] == "x" * 10
+    def test_a_bad_history_is_refused_with_the_checks_own_message(self, app):
+        # The rule lives in `History.checked` (tests/answer/test_history.py); the API only turns its
+        # InputError into the client's error.
+        with pytest.raises(gr.Error) as refused:
+            WebAPI(app.runtime)._history([{"role": "system", "content": "x"}])
+        assert refused.value.message == BAD_MESSAGE
 
     def test_k_must_be_an_integer_in_range(self):
         from pastor.web.api import _integer
