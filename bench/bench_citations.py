@@ -18,6 +18,7 @@ from pastor.answer.pipeline import AnswerFilter  # noqa: E402
 from pastor.answer.prompts import build_messages  # noqa: E402
 from pastor.answer.streaming import StreamingValidator  # noqa: E402
 from pastor.bible.canon import by_code  # noqa: E402
+from pastor.search.results import Source  # noqa: E402
 
 ALLOWED = {"JHN 3:16", "JHN 14:27", "PHP 4:6", "PHP 4:7", "MAT 11:28", "PSA 23:1", "PSA 23:4", "PSA 34:18",
            "ROM 8:28", "ISA 41:10", "1PE 5:7", "1CO 13:4", "1CO 13:5", "1CO 13:6", "1CO 13:7"}
@@ -66,7 +67,7 @@ ISSUE18_TEMPLATES = ("Como disse {form}, confie.", "Deus nos ama ({ok}). Leia {f
 
 
 def whole_filter() -> AnswerFilter:
-    sources = sources_for(ALLOWED) + [{"id": d, "reference": d, "kind": "doc", "text": ""} for d in sorted(DOCS)]
+    sources = sources_for(ALLOWED) + [Source(id=d, reference=d, kind="doc") for d in sorted(DOCS)]
     return AnswerFilter(build_messages("rag", "pergunta", sources, history_turns=0)[0], sources)
 
 
@@ -99,11 +100,10 @@ def table(title: str, answers, make=lambda: StreamingValidator(ALLOWED, DOCS)) -
               f"{p95:>6.2f}  {max(times):>6.2f}")
 
 
-def sources_for(allowed) -> list[dict]:
+def sources_for(allowed) -> list[Source]:
     """Sources as the chat service passes them, one per verse id (`JHN 3:16` → `João 3:16`)."""
     books = by_code()
-    return [{"id": v, "reference": f"{books[v.split()[0]].name} {v.split()[1]}", "kind": "verse", "text": ""}
-            for v in sorted(allowed)]
+    return [Source(id=v, reference=f"{books[v.split()[0]].name} {v.split()[1]}") for v in sorted(allowed)]
 
 
 def through_filter(text: str, allowed, size: int = 3) -> str:
