@@ -55,9 +55,10 @@ def app_prompt(history_exchanges: int) -> tuple[str, list[dict]]:
     from pastor.answer.history import History
     from pastor.bible.usfx import load_bible
     from pastor.answer.modes import Mode
+    from pastor.search.results import Source
 
     bible = load_bible(ROOT / "corpus" / "por-almeida1911.usfx.xml.gz")
-    sources = [{"reference": bible.by_id[v].reference, "text": bible.by_id[v].text, "kind": "verse"} for v in VERSES]
+    sources = [Source(id=v, reference=bible.by_id[v].reference, text=bible.by_id[v].text) for v in VERSES]
     history = []
     for user, assistant in HISTORY[:history_exchanges]:
         history += [{"role": "user", "content": user}, {"role": "assistant", "content": assistant}]
