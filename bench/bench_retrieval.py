@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--data-dir", default=os.environ.get("PASTOR_DATA_DIR", "data"))
     parser.add_argument("--gates-only", action="store_true", help="only the evidence gates' figures")
     parser.add_argument("--sweep", action="store_true",
-                        help="with --gates-only: the dev figures for several margins of the pastoral scope by meaning")
+                        help="with --gates-only: the dev figures for several bars of the pastoral scope by meaning")
     parser.add_argument("--held-out", action="store_true",
                         help="also the held-out sets (testset, offtopic_test, the independent routing set's "
                              "held_out): once per round, after the changes are frozen")
@@ -148,14 +148,14 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
 
 
 def sweep_scope(engine) -> None:
-    """The pastoral scope's margin chosen on dev: pastoral answered and off-topic refused for each candidate."""
+    """The pastoral scope's P(pastoral) bar chosen on dev: pastoral answered and off-topic refused for each candidate."""
     assert engine.retriever.vectors_ready and engine.retriever.scope is not None, "índice e escopo semântico prontos"
     sets = _gate_sets(False)
-    for margin in (-0.05, -0.03, -0.01, 0.0, 0.01, 0.03, 0.05, None):
-        if margin is None:
+    for bar in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, None):
+        if bar is None:
             engine.retriever.scope, label = None, "vocabulary only"
         else:
-            engine.retriever.scope.threshold, label = margin, f"margin {margin:+.2f}"
+            engine.retriever.scope.threshold, label = bar, f"P(pastoral) ≥ {bar:.1f}"
         figures = []
         for route, name, questions in sets:
             refused = sum(engine.retriever.search(q).mode == "no_evidence" for q in questions)
