@@ -16,6 +16,10 @@ SCOPES = ("pastoral", "off_topic")
 # refuses every question of offtopic_dev from 0.8 (95% from 0.3 to 0.7); the gate asks the scope only when
 # the vocabulary and the best vector match have not decided.
 THRESHOLD = 0.8
+# Off-topic, whatever the vector match and the vocabulary, under this P(pastoral). On the dev sets every pastoral
+# question and every hard negative is at 0.5 or above, and the off-topic ones the gate let through before
+# ("como fazer pão de queijo?" near a verse about bread, a celebrity's name with pastoral vocabulary) at 0.01.
+OFF_TOPIC = 0.1
 # Bump when the training below changes: a cached classifier of another version is trained again.
 VERSION = "scope-1"
 # The blind authors' routes, as the scope sees them: a person's life (a hard negative, a crisis) is pastoral;
@@ -44,6 +48,7 @@ class PastoralScope:
         self.examples = examples if examples is not None else scope_training()
         self.embedder = embedder
         self.threshold = threshold
+        self.off_topic_bar = OFF_TOPIC
         self.cache_dir = cache_dir
         self.config = config
         self._classifier: LinearClassifier | None = None
