@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 
 from pastor.answer import person_rules, safety
-from pastor.answer.semantic_router import CONVERSATION_PROBABILITY, FOLLOW_UP_CRISIS_SCORE, OUT_OF_SCOPE_PROBABILITY
+from pastor.answer.semantic_router import (CONVERSATION_PROBABILITY, FOLLOW_UP_CRISIS_SCORE, OUT_OF_SCOPE_PROBABILITY,
+                                          SURE_BLESSING_PROBABILITY)
 from pastor.bible.references import find_references
 from pastor.text.fold import fold_words
 from pastor.text.smalltalk import conversational_kind
@@ -86,7 +87,7 @@ class Router:
         if verdict and verdict.crisis >= self._semantic_crisis_bar(text, normal):
             return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic",
                          someone_else=person_rules.someone_else(normal))
-        if verdict and self._semantic_route(verdict, normal):
+        if verdict and self._semantic_route(verdict, text, normal):
             return Route(verdict.route, verdict.kind, by="semantic")
         return Route(ORDINARY)
 
@@ -100,12 +101,15 @@ class Router:
         return bar
 
     @staticmethod
-    def _semantic_route(verdict, normal: str) -> bool:
-        """Out of scope or conversation by meaning, never for a question about the faith or a follow-up."""
-        if person_rules.asks_about_faith(normal):
-            return False
+    def _semantic_route(verdict, text: str, normal: str) -> bool:
+        """Out of scope or conversation by meaning, never for a question about the faith or a follow-up; thanks
+        and blessings that name God ("amém, obrigada pela palavra") are conversation when the classifier is
+        sure and nothing is asked."""
         if verdict.route == OUT_OF_SCOPE:
-            return verdict.probability >= OUT_OF_SCOPE_PROBABILITY
+            return verdict.probability >= OUT_OF_SCOPE_PROBABILITY and not person_rules.asks_about_faith(normal)
+        if person_rules.asks_about_faith(normal) and (
+                verdict.probability < SURE_BLESSING_PROBABILITY or "?" in text or person_rules.doctrine(normal)):
+            return False
         return (verdict.route == CONVERSATIONAL and verdict.probability >= CONVERSATION_PROBABILITY
                 and not _FOLLOW_UP.match(normal.strip()) and not _REFERS_BACK.search(normal))
 

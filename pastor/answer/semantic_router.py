@@ -44,6 +44,8 @@ FOLLOW_UP_CRISIS_SCORE = 1.6
 FRAMED_CRISIS_SCORE = 1.6
 OUT_OF_SCOPE_PROBABILITY = 0.6
 CONVERSATION_PROBABILITY = 0.6
+# Thanks and blessings that name God are conversation only above this (a question about the faith never is).
+SURE_BLESSING_PROBABILITY = 0.85
 
 
 @dataclass(frozen=True)

@@ -257,3 +257,18 @@ class TestSemanticRouter:
         assert {e.route for e in examples} == {"crisis", "ordinary", "conversational", "out_of_scope"}
         assert {e.kind for e in examples if e.route == "crisis"} == {"suicide", "self_harm", "violence", "abuse",
                                                                      "overdose"}
+
+class TestBlessings:
+    """Thanks and amens that name God are conversation when the trained router is sure; a question is not."""
+
+    @pytest.fixture(scope="class")
+    def router(self, real_embedder):
+        return Router(SemanticRouter(real_embedder))
+
+    @pytest.mark.parametrize("message", ["amém, obrigada pela palavra", "Deus te abençoe pastor, boa noite"])
+    def test_a_blessing_is_conversation(self, router, message):
+        assert router.route(message).name == CONVERSATIONAL
+
+    @pytest.mark.parametrize("message", ["obrigado, mas e se Deus não me ouvir?", "o que Deus diz sobre ansiedade?"])
+    def test_a_question_about_the_faith_is_searched(self, router, message):
+        assert router.route(message).name == ORDINARY
