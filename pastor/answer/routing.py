@@ -42,7 +42,7 @@ _REFERS_BACK = re.compile(r"\b(?:isso|isto|disso|disto|nisso|outro|outra|exemplo
 
 
 def _crisis_bar(normal: str, bar: float) -> float:
-    """The P(crisis) the classifier must give: higher for a short follow-up."""
+    """The crisis score the trained router must give: higher for a short follow-up."""
     short_follow_up = _FOLLOW_UP.match(normal.strip()) and len(normal.split()) <= 6
     return max(FOLLOW_UP_CRISIS_SCORE, bar) if short_follow_up else bar
 
@@ -74,10 +74,10 @@ class Router:
 
     def route(self, text: str) -> Route:
         normal = fold_words(text or "")
-        verdict = self.semantic.verdict(text) if self.semantic else None
         found = self._crisis(text, normal)
         if found:
             return found
+        verdict = self.semantic.verdict(text) if self.semantic else None
         for kind, pattern in _ADVICE:
             if pattern.search(normal):
                 return Route(OUT_OF_SCOPE, kind, by="lexicon")
@@ -92,7 +92,7 @@ class Router:
         return Route(ORDINARY)
 
     def _semantic_crisis_bar(self, text: str, normal: str) -> float:
-        """The P(crisis) the classifier must give: its bar, higher for a short follow-up, and higher still
+        """The crisis score the trained router must give: its bar, higher for a short follow-up, and higher still
         where the words say a joke, an idiom, the past, doctrine, a story or a passage; the classifier learned
         those from the hard negatives, so they raise the bar rather than forbid a crisis the meaning is sure of."""
         bar = _crisis_bar(normal, self.semantic.crisis_bar)
@@ -102,9 +102,11 @@ class Router:
 
     @staticmethod
     def _semantic_route(verdict, text: str, normal: str) -> bool:
-        """Out of scope or conversation by meaning, never for a question about the faith or a follow-up; thanks
-        and blessings that name God ("amém, obrigada pela palavra") are conversation when the classifier is
+        """Out of scope or conversation by meaning, never for a passage, a question about the faith or a
+        follow-up; thanks and blessings that name God ("amém, obrigada pela palavra") are conversation when the classifier is
         sure and nothing is asked."""
+        if _names_passage(text):  # "o que diz Mateus 6:34?" reads like "o que você disse?", and is a lookup
+            return False
         if verdict.route == OUT_OF_SCOPE:
             return verdict.probability >= OUT_OF_SCOPE_PROBABILITY and not person_rules.asks_about_faith(normal)
         if person_rules.asks_about_faith(normal) and (

@@ -39,8 +39,8 @@ CRISIS_SCORE = 1.0
 # A short follow-up ("mas e se eu não conseguir?") means what the previous turn meant: by its words alone
 # it sits near everything, so only a clear crisis counts.
 FOLLOW_UP_CRISIS_SCORE = 1.6
-# Where the words say a joke, an idiom, the past, doctrine, a story or a passage (person_rules), P(crisis)
-# must reach this instead.
+# Where the words say a joke, an idiom, the past, doctrine, a story or a passage (person_rules), the crisis
+# score must reach this instead.
 FRAMED_CRISIS_SCORE = 1.6
 OUT_OF_SCOPE_PROBABILITY = 0.6
 CONVERSATION_PROBABILITY = 0.6
@@ -102,7 +102,7 @@ class SemanticRouter:
 
     def __init__(self, embedder, examples: list[Example] | None = None, crisis_bar: float = CRISIS_SCORE,
                  cache_dir: Path | None = None, config: TrainingConfig = TrainingConfig()):
-        self.crisis_bar = crisis_bar  # the P(crisis) a message needs (bench/bench_routing.py --sweep)
+        self.crisis_bar = crisis_bar  # the crisis score a message needs (bench/bench_routing.py --sweep)
         self.framed_bar = FRAMED_CRISIS_SCORE
         self.examples = examples if examples is not None else training_examples()
         self.embedder = embedder
@@ -111,7 +111,8 @@ class SemanticRouter:
                         f"{VERSION} {config}")
         started = time.perf_counter()
         trained = cached_heads(cache_dir, "routes", key,
-                               lambda: train_heads(embedder.encode([e.text for e in self.examples]), self.examples, config))
+                               lambda: train_heads(embedder.encode([e.text for e in self.examples]), self.examples,
+                                                                  config))
         self.heads, self.from_cache = trained.heads, trained.from_cache
         self._vectors = trained.arrays["vectors"]
         self._crisis_rows = np.array([e.route == "crisis" for e in self.examples])
@@ -119,7 +120,7 @@ class SemanticRouter:
         self.name = f"semântico: classificador treinado ({len(self.examples)} exemplos, {embedder_name})"
 
     def verdict(self, text: str) -> SemanticVerdict:
-        """The whole message's route; P(crisis) is the highest of the whole and of each of its sentences,
+        """The whole message's route; the crisis score is the highest of the whole and of each of its sentences,
         because a long message can tell of a crisis in one sentence among everyday news."""
         parts = [text] + sentences(text)
         vectors = self.embedder.encode(parts)
@@ -131,7 +132,7 @@ class SemanticRouter:
         return SemanticVerdict(route.label, kind, route.probability, float(crisis.max()))
 
     def _nearest_margin(self, vectors: np.ndarray) -> np.ndarray:
-        """Per row: the mean cosine of the 3 nearest crisis examples minus that of the 3 nearest others."""
+        """Per row: the mean cosine of the `NEIGHBOURS` nearest crisis examples minus that of the nearest others."""
         similarity = vectors @ self._vectors.T
         def top(rows):
             return np.sort(similarity[:, rows], axis=1)[:, -NEIGHBOURS:].mean(axis=1)

@@ -269,6 +269,7 @@ class TestBlessings:
     def test_a_blessing_is_conversation(self, router, message):
         assert router.route(message).name == CONVERSATIONAL
 
-    @pytest.mark.parametrize("message", ["obrigado, mas e se Deus não me ouvir?", "o que Deus diz sobre ansiedade?"])
-    def test_a_question_about_the_faith_is_searched(self, router, message):
+    @pytest.mark.parametrize("message", ["obrigado, mas e se Deus não me ouvir?", "o que Deus diz sobre ansiedade?",
+                                         "o que diz Mateus 6:34?", "o que diz João 3:16?", "Sl 23"])
+    def test_a_question_about_the_faith_or_a_passage_is_searched(self, router, message):
         assert router.route(message).name == ORDINARY
