@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--data-dir", default=os.environ.get("PASTOR_DATA_DIR", "data"))
     parser.add_argument("--gates-only", action="store_true", help="only the evidence gates' figures")
     parser.add_argument("--sweep", action="store_true",
-                        help="with --gates-only: the dev figures for several margins of the pastoral scope by meaning")
+                        help="with --gates-only: the dev figures for several bars of the pastoral scope by meaning")
     parser.add_argument("--held-out", action="store_true",
                         help="also the held-out sets (testset, offtopic_test, the independent routing set's "
                              "held_out): once per round, after the changes are frozen")
@@ -123,6 +123,9 @@ def main() -> None:
     gates(engine, args.held_out)
 
 
+ROUND4_DEV = Path("/work/sets/round4_dev_only.jsonl")
+
+
 def _jsonl(name: str) -> list[dict]:
     return [json.loads(line) for line in (ROOT / "bench" / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -139,6 +142,11 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
         for route in ("pastoral", "off_topic"):
             texts = [r["text"] for r in independent if r["route"] == route and r["split"] == split]
             sets.append((route, f"routing_set_independent.jsonl {route} ({split})", texts))
+    if ROUND4_DEV.is_file():  # round 4: its dev rows only (the lead keeps the held-out rows elsewhere)
+        round4 = [json.loads(line) for line in ROUND4_DEV.read_text(encoding="utf-8").splitlines() if line.strip()]
+        for route in ("pastoral", "off_topic"):
+            sets.append((route, f"round4_dev_only.jsonl {route} (dev)",
+                         [r["text"] for r in round4 if r["route"] == route and r.get("split", "dev") == "dev"]))
     if held_out:  # round 3: a fresh author's set, all held-out
         round3 = _jsonl("routing_set_round3.jsonl")
         for route in ("pastoral", "off_topic"):
@@ -148,18 +156,18 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
 
 
 def sweep_scope(engine) -> None:
-    """The pastoral scope's margin chosen on dev: pastoral answered and off-topic refused for each candidate."""
+    """The pastoral scope's P(pastoral) bar chosen on dev: pastoral answered and off-topic refused for each candidate."""
     assert engine.retriever.vectors_ready and engine.retriever.scope is not None, "índice e escopo semântico prontos"
     from pastor.search.assembly import build_retriever  # after the environment is set, as main's imports
     sets = _gate_sets(False)
-    scope = engine.retriever.scope  # its margin is the knob swept; the last row searches without it
-    for margin in (-0.05, -0.03, -0.01, 0.0, 0.01, 0.03, 0.05, None):
+    scope = engine.retriever.scope  # its P(pastoral) bar is the knob swept; the last row searches without it
+    for bar in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, None):
         retriever = engine.retriever
-        if margin is None:
+        if bar is None:
             config, label = engine.retriever.config.replace(semantic_router=False), "vocabulary only"
             retriever = build_retriever(config, engine.resources.signal_inputs(engine.retriever.adapter))
         else:
-            scope.threshold, label = margin, f"margin {margin:+.2f}"
+            scope.threshold, label = bar, f"P(pastoral) ≥ {bar:.1f}"
         figures = []
         for route, name, questions in sets:
             refused = sum(retriever.search(q).mode == "no_evidence" for q in questions)

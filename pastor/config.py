@@ -220,9 +220,10 @@ class Settings:
         help="help lines shown in a crisis: País|Serviço|Número|Observação|tipos, separated by `;` "
              "(tipos: suicide, self_harm, violence, abuse, overdose separated by commas; none = every crisis)")
     semantic_router: bool = setting("PASTOR_SEMANTIC_ROUTER", "true", _bool,
-                                     help="route messages by meaning too (nearest labelled examples on the embedder), "
-                                          "and let the evidence gate tell a pastoral message by meaning; off = crisis "
-                                          "lexicon and rules only, pastoral vocabulary only")
+                                     help="route messages by meaning too (classifiers trained on labelled messages, on the "
+                                          "embedder, cached in data/classifiers), and let the evidence gate tell a "
+                                          "pastoral message from an off-topic one by meaning; off = crisis lexicon "
+                                          "and rules only, pastoral vocabulary only")
     # Abuse limits, storage and privacy (issue 11).
     trusted_proxies: tuple[str, ...] = setting(
         "PASTOR_TRUSTED_PROXIES", "", _words,

@@ -12,6 +12,7 @@ from pastor.answer.semantic_router import SemanticRouter
 from pastor.answer.turnlog import TurnLog
 from pastor.config import Settings
 from pastor.providers import load_provider
+from pastor.search.classifier_cache import CLASSIFIERS_DIR
 from pastor.search.engine import Engine
 
 
@@ -54,7 +55,7 @@ def build_router(settings: Settings, engine: Engine) -> Router:
     if not settings.semantic_router or engine.resources.embedder is None:
         return Router()
     try:
-        return Router(SemanticRouter(engine.resources.embedder))
+        return Router(SemanticRouter(engine.resources.embedder, cache_dir=settings.data_dir / CLASSIFIERS_DIR))
     except Exception:  # routing by words must survive a broken embedder
         log.exception("semantic router failed to load; routing by the lexicon and rules only")
         return Router()

@@ -102,7 +102,8 @@ _PERSONAL: tuple[tuple[str, str], ...] = (
               r"(?:aqui|vivo|viva|vivendo)\b"),
     (SUICIDE, r"\b(?:vou|quero|queria|pensando\s+em|penso\s+em|vontade\s+de)\s+(?:me\s+)?(?:pular|jogar|atirar)\s+"
               r"(?:me\s+)?(?:\w+\s+){0,4}?(?:ponte|janela|predio|viaduto|telhado|sacada|"
-              r"laje|andar|penhasco|trem|comboio|linha|metro|carro|onibus|caminhao)\b"),
+              r"laje|andar|penhasco|precipicio|abismo|varanda|rio|represa|barragem|trem|comboio|linha|metro|carro|"
+              r"onibus|caminhao)\b"),
     (SUICIDE, r"\b(?:estou|to|tou)\s+(?:em\s+cima|no\s+alto|na\s+beira|no\s+parapeito)\s+d[aoe]\s+"
               r"(?:ponte|predio|viaduto|telhado|laje|janela|penhasco|linha\s+do\s+trem|trilhos?)\b"),
     (SUICIDE, _NOT + r"\b(?:penso|pensei|pensando|fico\s+pensando|penso\s+muito)\s+em\s+(?:morrer|sumir|acabar\s+com\s+tudo)\b"),

@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 
 from pastor.answer import person_rules, safety
-from pastor.answer.semantic_router import CONVERSATION_MARGIN, FOLLOW_UP_CRISIS_MARGIN, ROUTE_MARGIN
+from pastor.answer.semantic_router import (CONVERSATION_PROBABILITY, FOLLOW_UP_CRISIS_SCORE, OUT_OF_SCOPE_PROBABILITY,
+                                          SURE_BLESSING_PROBABILITY)
 from pastor.bible.references import find_references
 from pastor.text.fold import fold_words
 from pastor.text.smalltalk import conversational_kind
@@ -40,10 +41,10 @@ _REFERS_BACK = re.compile(r"\b(?:isso|isto|disso|disto|nisso|outro|outra|exemplo
                           r"\bmais\s+(?:sobre|um|uma|alg\w+|versiculos?)\b|\b(?:fala|falar|diz|diga|conta|conte)\s+mais\b")
 
 
-def _crisis_margin(normal: str, margin: float) -> float:
-    """The semantic router's bar for a crisis: higher for a short follow-up."""
+def _crisis_bar(normal: str, bar: float) -> float:
+    """The crisis score the trained router must give: higher for a short follow-up."""
     short_follow_up = _FOLLOW_UP.match(normal.strip()) and len(normal.split()) <= 6
-    return max(FOLLOW_UP_CRISIS_MARGIN, margin) if short_follow_up else margin
+    return max(FOLLOW_UP_CRISIS_SCORE, bar) if short_follow_up else bar
 
 
 def _names_passage(text: str) -> bool:
@@ -83,26 +84,41 @@ class Router:
         talk = conversational_kind(text)
         if talk and not _ACK_THEN_ASK.match(normal.strip()):
             return Route(CONVERSATIONAL, CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon")
-        if (verdict and verdict.crisis_margin >= _crisis_margin(normal, self.semantic.crisis_bar)
-                and not person_rules.not_now(normal, text) and not person_rules.ordinary_frame(normal)
-                and not _names_passage(text)):
+        if verdict and verdict.crisis >= self._semantic_crisis_bar(text, normal):
             return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic",
                          someone_else=person_rules.someone_else(normal))
-        if verdict and self._semantic_route(verdict, normal):
+        if verdict and self._semantic_route(verdict, text, normal):
             return Route(verdict.route, verdict.kind, by="semantic")
         return Route(ORDINARY)
 
+    def _semantic_crisis_bar(self, text: str, normal: str) -> float:
+        """The crisis score the trained router must give: its bar, higher for a short follow-up, and higher still
+        where the words say a joke, an idiom, the past, doctrine, a story or a passage; the classifier learned
+        those from the hard negatives, so they raise the bar rather than forbid a crisis the meaning is sure of."""
+        bar = _crisis_bar(normal, self.semantic.crisis_bar)
+        if person_rules.not_now(normal, text) or person_rules.ordinary_frame(normal) or _names_passage(text):
+            bar = max(bar, self.semantic.framed_bar)
+        return bar
+
     @staticmethod
-    def _semantic_route(verdict, normal: str) -> bool:
-        """Out of scope or conversation by meaning, never for a question about the faith or a follow-up."""
-        if person_rules.asks_about_faith(normal):
+    def _semantic_route(verdict, text: str, normal: str) -> bool:
+        """Out of scope or conversation by meaning, never for a passage, a question about the faith or a
+        follow-up; thanks and blessings that name God ("amém, obrigada pela palavra") are conversation when the classifier is
+        sure and nothing is asked."""
+        if _names_passage(text):  # "o que diz Mateus 6:34?" reads like "o que você disse?", and is a lookup
             return False
         if verdict.route == OUT_OF_SCOPE:
-            return verdict.margin >= ROUTE_MARGIN
-        return (verdict.route == CONVERSATIONAL and verdict.margin >= CONVERSATION_MARGIN
+            return verdict.probability >= OUT_OF_SCOPE_PROBABILITY and not person_rules.asks_about_faith(normal)
+        if person_rules.asks_about_faith(normal) and (
+                verdict.probability < SURE_BLESSING_PROBABILITY or "?" in text or person_rules.doctrine(normal)):
+            return False
+        return (verdict.route == CONVERSATIONAL and verdict.probability >= CONVERSATION_PROBABILITY
                 and not _FOLLOW_UP.match(normal.strip()) and not _REFERS_BACK.search(normal))
 
     def _crisis(self, text: str, normal: str) -> Route | None:
+        """The lexicon of the person's own words, then the person/time rules. The classifier does not overrule
+        them: leaving one author out, letting it cut the false alarms of the past and of testimonies cost
+        crises the lexicon had found (bench/bench_routing.py --cv)."""
         match = safety.detect_crisis(text)
         # A topic word in a story told ("assisti uma série sobre suicídio") is not the person's own words.
         if match and match.topical and person_rules.ordinary_frame(normal):
@@ -113,4 +129,3 @@ class Router:
         if rule and not person_rules.not_now(normal, text):
             return Route(CRISIS, rule[0], rule[1], by="rules", someone_else=person_rules.someone_else(normal))
         return None
-

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pastor.search.modes import SearchMode
 
 
-
 @dataclass(frozen=True)
 class Calibration:
     """Cosine distribution of unrelated verse pairs for the loaded embedder (from the manifest)."""
@@ -24,7 +23,8 @@ class Evidence:
     best_cosine: float | None  # None when vectors are not ready
     lexical_coverage: float  # share of the query's content words found in the best lexical hit
     lexical_terms: int  # how many content words the query has
-    pastoral: bool = False  # the message uses pastoral vocabulary (pastor.text.pastoral_vocabulary)
+    pastoral: bool = False  # pastoral vocabulary (pastor.text.pastoral_vocabulary) or meaning (pastoral_scope)
+    off_topic: bool = False  # the scope classifier is sure it asks for a thing (pastoral_scope.OFF_TOPIC)
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,8 @@ class Gate:
     pastoral_lexical_coverage: float = 0.3  # while vectors are not ready, for a pastoral message
 
     def decide(self, evidence: Evidence, calibration: Calibration | None) -> tuple[SearchMode, str]:
+        if evidence.off_topic:  # "como fazer pão de queijo?" sits near a verse about bread, and is still a recipe
+            return SearchMode.NO_EVIDENCE, "pelo sentido, um pedido fora do tema pastoral"
         lexical_ok = evidence.lexical_terms >= self.lexical_min_terms and \
             evidence.lexical_coverage >= self.lexical_coverage
         if evidence.best_cosine is not None and calibration is not None:

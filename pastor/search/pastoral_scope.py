@@ -1,34 +1,30 @@
-"""Pastoral or off-topic by meaning: the message's nearest labelled examples of each, for the evidence gate."""
+"""Pastoral or off-topic by meaning, for the evidence gate: a classifier trained on labelled messages."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
+from pastor.search.classifier_cache import Trained, cache_key, cached_heads
+from pastor.search.labelled_messages import LabelledMessage, labelled_rows, load_training
+from pastor.search.linear_classifier import LinearClassifier, TrainingConfig
 
 EXAMPLES = Path(__file__).with_name("data") / "scope_examples.tsv"
 SCOPES = ("pastoral", "off_topic")
-NEIGHBOURS = 3
-# Pastoral when the mean cosine of the 3 nearest pastoral examples is at least this much above that of the
-# off-topic ones. Chosen on the dev sets (bench/devset.jsonl, bench/offtopic_dev.jsonl, the dev split of
-# bench/routing_set_independent.jsonl): every off-topic question is below -0.015 and, by meaning alone,
-# 98.7% of the pastoral ones are at 0 or above (the vocabulary takes the rest); the gates' figures stay the
-# same from -0.03 to +0.05 (`python bench/bench_retrieval.py --gates-only --sweep`).
-MARGIN = 0.0
-
-
-def labelled_rows(path: Path, columns: int, labels: tuple[str, ...], usage: str) -> list[list[str]]:
-    """Tab-separated rows of `columns` fields, the first one of `labels` and the last not empty; `#` starts a
-    comment. A bad line is an error naming it and saying `usage`."""
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = [field.strip() for field in line.split("\t")]
-        if len(fields) != columns or fields[0] not in labels or not fields[-1]:
-            raise ValueError(f"{path.name}, linha {number}: {usage}")
-        rows.append(fields)
-    return rows
+# Pastoral when P(pastoral) of the trained scope classifier is at least this. Chosen on the dev sets
+# (bench/devset.jsonl, bench/offtopic_dev.jsonl, the dev split of bench/routing_set_independent.jsonl):
+# `python bench/bench_retrieval.py --gates-only --sweep` answers every pastoral question from 0.1 to 0.9 and
+# refuses every question of offtopic_dev from 0.8 (95% from 0.3 to 0.7); the gate asks the scope only when
+# the vocabulary and the best vector match have not decided.
+THRESHOLD = 0.8
+# Off-topic, whatever the vector match and the vocabulary, under this P(pastoral). On the dev sets every pastoral
+# question and every hard negative is at 0.5 or above, and the off-topic ones the gate let through before
+# ("como fazer pão de queijo?" near a verse about bread, a celebrity's name with pastoral vocabulary) at 0.01.
+OFF_TOPIC = 0.1
+# Bump when the training below changes: a cached classifier of another version is trained again.
+VERSION = "scope-1"
+# The blind authors' routes, as the scope sees them: a person's life (a hard negative, a crisis) is pastoral;
+# conversation and advice never reach the gate.
+_AS_SCOPE = {"pastoral": "pastoral", "ordinary": "pastoral", "crisis": "pastoral", "off_topic": "off_topic"}
 
 
 def load_scope_examples(path: Path = EXAMPLES) -> list[tuple[str, str]]:
@@ -37,27 +33,41 @@ def load_scope_examples(path: Path = EXAMPLES) -> list[tuple[str, str]]:
     return [(scope, text) for scope, text in labelled_rows(path, 2, SCOPES, usage)]
 
 
+def scope_training(messages: list[LabelledMessage] | None = None) -> list[tuple[str, str]]:
+    """(scope, message): the shipped scope examples and the blind authors' messages of a life or a thing."""
+    messages = load_training() if messages is None else messages
+    return load_scope_examples() + [(_AS_SCOPE[m.route], m.text) for m in messages if m.route in _AS_SCOPE]
+
+
 class PastoralScope:
-    """Embeds the examples once, when first needed; `margin` says how much nearer the pastoral ones a message is."""
+    """A classifier of a person's life against a request for a thing, trained (or read from `cache_dir`) when
+    the first question needs it, not while the app loads."""
 
-    def __init__(self, embedder, examples: list[tuple[str, str]] | None = None, margin: float = MARGIN):
-        self.examples = examples if examples is not None else load_scope_examples()
+    def __init__(self, embedder, examples: list[tuple[str, str]] | None = None, threshold: float = THRESHOLD,
+                 cache_dir: Path | None = None, config: TrainingConfig = TrainingConfig()):
+        self.examples = examples if examples is not None else scope_training()
         self.embedder = embedder
-        self.threshold = margin
-        self._vectors = None  # embedded at the first question that needs them, not while the app loads
-        self._pastoral = np.array([scope == "pastoral" for scope, _ in self.examples])
+        self.threshold = threshold
+        self.off_topic_bar = OFF_TOPIC
+        self.cache_dir = cache_dir
+        self.config = config
+        self._classifier: LinearClassifier | None = None
 
-    def margin(self, text: str) -> float:
-        if self._vectors is None:  # two first questions at once embed twice, harmlessly
-            self._vectors = self.embedder.encode([example for _, example in self.examples])
-        similarity = self._vectors @ self.embedder.encode([text])[0]
-        return top_mean(similarity[self._pastoral]) - top_mean(similarity[~self._pastoral])
+    @property
+    def classifier(self) -> LinearClassifier:
+        if self._classifier is None:  # two first questions at once train twice, harmlessly
+            name = getattr(self.embedder, "name", type(self.embedder).__name__)
+            key = cache_key(name, self.examples, f"{VERSION} {self.config}")
+            trained = cached_heads(self.cache_dir, "scope", key, lambda: Trained({"scope": LinearClassifier.fit(
+                self.embedder.encode([text for _, text in self.examples]), [s for s, _ in self.examples],
+                self.config)}))
+            self._classifier = trained.heads["scope"]
+        return self._classifier
+
+    def probability(self, text: str) -> float:
+        """P(pastoral) of the message."""
+        return self.classifier.predict(self.embedder.encode([text])).probabilities["pastoral"]
 
     def pastoral(self, text: str) -> bool:
         """A person's life, faith or people, rather than a request for a thing."""
-        return self.margin(text) >= self.threshold
-
-
-def top_mean(similarities: np.ndarray) -> float:
-    """The mean of the `NEIGHBOURS` highest similarities (-1 when there are none)."""
-    return float(np.sort(similarities)[-NEIGHBOURS:].mean()) if similarities.size else -1.0
+        return self.probability(text) >= self.threshold

@@ -164,17 +164,17 @@ class Retriever:
         vectors = [hit for lists in runs for c in lists if c.signal == "vector" for hit in c.for_gates]
         vectors.sort(key=lambda h: -h[1])
         best = vectors[0][1] if query.wants("vector") and self.vectors_ready and vectors else None
-        return Evidence(best, coverage, len(query_terms), self._pastoral(query.text, best))
+        return Evidence(best, coverage, len(query_terms), *self._scope(query.text, best))
 
-    def _pastoral(self, question: str, best: float | None) -> bool:
-        """The pastoral vocabulary; the meaning (one more embedding) is asked only when the gate's decision turns
-        on it, i.e. when the best vector match is under the general bar."""
+    def _scope(self, question: str, best: float | None) -> tuple[bool, bool]:
+        """(pastoral, off-topic): the pastoral vocabulary or the scope classifier's P(pastoral) over its bar;
+        off-topic when the classifier is sure the message asks for a thing (a recipe, a celebrity), which the
+        gate refuses even when a verse happens to sit near it. No embedding while the vectors are not ready."""
         vocabulary = is_pastoral(question)
-        calibration = self.calibration
-        clears_general_bar = best is not None and calibration is not None and calibration.z(best) >= self.config.gate.best_z
-        if vocabulary or self.scope is None or clears_general_bar:
-            return vocabulary
-        return self.scope.pastoral(question)
+        if self.scope is None or best is None:
+            return vocabulary, False
+        probability = self.scope.probability(question)
+        return vocabulary or probability >= self.scope.threshold, probability < self.scope.off_topic_bar
 
     def _doc_terms(self, doc_id: str) -> list[str]:
         lexical = self.signal("lexical")

@@ -6,7 +6,7 @@ import pytest
 
 from pastor.answer.routing import CONVERSATIONAL, CRISIS, ORDINARY, OUT_OF_SCOPE, Router
 from pastor.answer.scope import out_of_scope_reply
-from pastor.answer.semantic_router import Example, SemanticRouter, load_examples
+from pastor.answer.semantic_router import Example, SemanticRouter, load_examples, training_examples
 from pastor.config import parse_contacts
 from pastor.answer.safety import contact_lines, crisis_message
 
@@ -215,11 +215,61 @@ class TestSemanticRouter:
         assert LEXICON.route(message).name == ORDINARY  # the small-talk list alone misses it
         assert (router.route(message).name, router.route(message).by) == (CONVERSATIONAL, "semantic")
 
-    def test_nearest_examples_decide(self, real_embedder):
+    def test_a_tiny_labelled_set_trains_the_router_and_the_router_uses_it(self, real_embedder, tmp_path):
         examples = [Example("crisis", "overdose", "engoli todos os comprimidos da cartela"),
+                    Example("crisis", "overdose", "tomei o frasco inteiro de remédio agora"),
+                    Example("crisis", "violence", "ele está com uma faca dizendo que vai me matar"),
+                    Example("crisis", "violence", "meu marido pegou a arma e está ameaçando a gente"),
                     Example("ordinary", "pastoral", "como ter paz no coração?"),
+                    Example("ordinary", "pastoral", "o que a Bíblia diz sobre o perdão?"),
                     Example("conversational", "greeting", "olá, bom dia"),
-                    Example("out_of_scope", "legal", "como entrar com um processo na justiça?")]
-        semantic = SemanticRouter(real_embedder, examples)
+                    Example("conversational", "thanks", "muito obrigada pela palavra"),
+                    Example("out_of_scope", "legal", "como entrar com um processo na justiça?"),
+                    Example("out_of_scope", "medical", "qual a dose certa de dipirona pra criança?")]
+        semantic = SemanticRouter(real_embedder, examples, cache_dir=tmp_path)
         assert semantic.verdict("bom dia, olá!").route == "conversational"
-        assert semantic.crisis_kind("tomei a cartela toda de remédio") == "overdose"
+        assert semantic.crisis_kind("bebi a caixa toda de comprimidos") == "overdose"
+        assert semantic.crisis_kind("ele apontou a arma pra mim") == "violence"
+        calm, urgent = semantic.verdict("como ter fé nos dias difíceis?"), semantic.verdict("engoli a cartela toda")
+        assert calm.crisis < urgent.crisis
+        router = Router(semantic)
+        assert "classificador treinado (10 exemplos" in router.active
+        assert router.route("muito obrigado, pastor, pela resposta").name == CONVERSATIONAL
+
+    def test_the_trained_router_is_cached_by_embedder_and_examples(self, real_embedder, tmp_path, monkeypatch):
+        from pastor.search import classifier_cache
+        monkeypatch.setattr(classifier_cache, "MEMORY", {})
+        examples = [Example("crisis", "suicide", "quero morrer hoje"), Example("ordinary", "pastoral", "como orar?")]
+        assert not SemanticRouter(real_embedder, examples, cache_dir=tmp_path).from_cache
+        classifier_cache.MEMORY.clear()  # a new process: the folder under data/ is read back
+        assert SemanticRouter(real_embedder, examples, cache_dir=tmp_path).from_cache
+        more = examples + [Example("conversational", "greeting", "bom dia")]
+        assert not SemanticRouter(real_embedder, more, cache_dir=tmp_path).from_cache
+
+        class Renamed:  # another model: the same vectors under another name still train again
+            name = "outro-modelo"
+            encode = staticmethod(real_embedder.encode)
+        assert not SemanticRouter(Renamed(), more, cache_dir=tmp_path).from_cache
+
+    def test_the_shipped_training_data_holds_the_blind_authors_messages(self):
+        examples = training_examples()
+        assert len(examples) > len(load_examples()) + 1500
+        assert {e.route for e in examples} == {"crisis", "ordinary", "conversational", "out_of_scope"}
+        assert {e.kind for e in examples if e.route == "crisis"} == {"suicide", "self_harm", "violence", "abuse",
+                                                                     "overdose"}
+
+class TestBlessings:
+    """Thanks and amens that name God are conversation when the trained router is sure; a question is not."""
+
+    @pytest.fixture(scope="class")
+    def router(self, real_embedder):
+        return Router(SemanticRouter(real_embedder))
+
+    @pytest.mark.parametrize("message", ["amém, obrigada pela palavra", "Deus te abençoe pastor, boa noite"])
+    def test_a_blessing_is_conversation(self, router, message):
+        assert router.route(message).name == CONVERSATIONAL
+
+    @pytest.mark.parametrize("message", ["obrigado, mas e se Deus não me ouvir?", "o que Deus diz sobre ansiedade?",
+                                         "o que diz Mateus 6:34?", "o que diz João 3:16?", "Sl 23"])
+    def test_a_question_about_the_faith_or_a_passage_is_searched(self, router, message):
+        assert router.route(message).name == ORDINARY

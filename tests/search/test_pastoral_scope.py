@@ -54,3 +54,20 @@ def test_pastoral_by_meaning_gets_the_lower_bar(scope):
     heard = Evidence(weak, 0.0, 4, pastoral=is_pastoral(message) or scope.pastoral(message))
     assert Gate().decide(plain, calibration)[0] == Mode.NO_EVIDENCE
     assert Gate().decide(heard, calibration)[0] == Mode.RAG
+
+
+@pytest.mark.parametrize("message", ["como fazer pão de queijo?", "quem é o namorado da Taylor Swift"])
+def test_a_request_for_a_thing_is_refused_even_near_a_verse(scope, message):
+    """Bread has verses, and a celebrity's name can carry pastoral vocabulary: the classifier is sure it is a
+    request for a thing, and the gate refuses it whatever the vector match."""
+    assert scope.probability(message) < scope.off_topic_bar
+    calibration = Calibration(0.0, 0.1)
+    strong = Evidence(0.6, 1.0, 4, pastoral=True, off_topic=True)  # z = 6
+    assert Gate().decide(strong, calibration)[0] == Mode.NO_EVIDENCE
+    assert Gate().decide(Evidence(0.6, 1.0, 4, pastoral=True), calibration)[0] == Mode.RAG
+
+
+def test_the_scope_classifier_is_trained_on_the_blind_authors_messages_too():
+    from pastor.search.pastoral_scope import scope_training
+    examples = scope_training()
+    assert len(examples) > len(load_scope_examples()) + 1000 and {s for s, _ in examples} == {"pastoral", "off_topic"}
