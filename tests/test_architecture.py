@@ -262,6 +262,18 @@ def test_the_engine_reaches_its_resources_one_way():
     assert not parts & (set(dir(Engine)) | set(vars(engine))), parts & (set(dir(Engine)) | set(vars(engine)))
 
 
+# -- the retriever is configured, not wired argument by argument ---------------------------------------
+def test_the_retriever_takes_a_configuration_and_its_signals():
+    """Issue 20: `Retriever.__init__` takes one configuration object, the signals and what they search
+    (at most 6 parameters); a new signal or setting changes `RetrievalConfig` or the registry, not it."""
+    import inspect
+
+    from pastor.search.retrieval import RetrievalConfig, Retriever
+    parameters = list(inspect.signature(Retriever.__init__).parameters.values())[1:]
+    assert len(parameters) <= 6, [p.name for p in parameters]
+    assert parameters[0].annotation in (RetrievalConfig, "RetrievalConfig") and parameters[1].name == "signals"
+
+
 # What finds references in a text. The web renders the citations a turn kept from their spans
 # (`TurnResult.citation_spans`, placed by the validator): reading the answer again for references there
 # would link what the validator did not keep, or miss what it did.

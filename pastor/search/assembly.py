@@ -14,13 +14,10 @@ from pastor.search.signals import QueryEncoder, SignalInputs, build_signals
 def build_retriever(config: RetrievalConfig, resources: SignalInputs, cache_dir: Path | None = None) -> Retriever:
     """A retriever over `resources` with every registered signal, configured by `config`; its pastoral scope
     keeps its trained classifier in `cache_dir` (trained at each start without one)."""
-    prominence, weight = resources.prominence, config.prominence_weight
-    prior = (lambda doc_id: prominence.prior(doc_id, weight)) if prominence is not None and weight > 0 else None
     encoder = QueryEncoder(resources.embedder, config.expand_queries, config.modernize)
     scope = PastoralScope(resources.embedder, cache_dir=cache_dir) \
         if config.semantic_router and resources.embedder is not None else None
-    return Retriever(resources.bible, config, build_signals(config, resources), encoder=encoder, prior=prior,
-                     documents=resources.documents, scope=scope)
+    return Retriever(config, build_signals(config, resources), resources, encoder=encoder, scope=scope)
 
 
 def retriever_from_settings(settings: Settings, resources: SignalInputs) -> Retriever:

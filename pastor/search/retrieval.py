@@ -12,7 +12,7 @@ from pastor.search.fusion import Candidates, fuse
 from pastor.search.gates import Calibration, Evidence, Gate
 from pastor.search.modes import SearchMode
 from pastor.search.results import NotFound, SearchResult, Source
-from pastor.search.signals import Query, QueryEncoder, Signal
+from pastor.search.signals import Query, QueryEncoder, Signal, SignalInputs
 from pastor.text.smalltalk import is_conversational
 from pastor.text.pastoral_vocabulary import is_pastoral
 
@@ -62,15 +62,15 @@ class RetrievalConfig:
 class Retriever:
     """Searches one Bible (plus optional document sources) with the signals it is given."""
 
-    def __init__(self, bible, config: RetrievalConfig, signals: Sequence[Signal], *, encoder: QueryEncoder,
-                 prior: Callable[[str], float] | None = None, documents: Sequence = (), scope=None):
-        self.bible = bible
+    def __init__(self, config: RetrievalConfig, signals: Sequence[Signal], inputs: SignalInputs, *,
+                 encoder: QueryEncoder, scope=None):
+        self.bible = inputs.bible
         self.scope = scope  # PastoralScope: pastoral by meaning, where the vocabulary has no word for it
         self.config = config
         self.signals = tuple(signals)  # fused in this order
         self.encoder = encoder
-        self.prior = prior  # the prominence share of a verse's score
-        self.extra_sources = tuple(documents)  # the church's documents, each searched by the same signals
+        self.prominence = inputs.prominence  # the prior's source; its share is the config's weight
+        self.extra_sources = tuple(inputs.documents)  # the church's documents, each searched by the same signals
 
     def signal(self, name: str) -> Signal | None:
         return next((s for s in self.signals if s.name == name), None)
@@ -125,7 +125,7 @@ class Retriever:
         if source in ("all", "bible"):
             lists = [s.candidates(query, self.config.candidates) for s in self.signals]
             runs.append(lists)
-            per_source.append((fuse(lists, k=self.config.rrf_k, prior=self._prior()), k,
+            per_source.append((fuse(lists, k=self.config.rrf_k, prior=self.prior), k,
                                diversify and not wants_passage(query.text)))
         if source in ("all", "docs"):
             slots = k if source == "docs" else DOC_SLOTS
@@ -148,8 +148,11 @@ class Retriever:
             sources += [self._resolve(s) for s in kept[:slots]]
         return SearchResult(mode, reason, tuple(sources))
 
-    def _prior(self):
-        return self.prior if self.prior is not None and self.config.prominence_weight > 0 else None
+    @property
+    def prior(self) -> Callable[[str], float] | None:
+        """The prominence share of a verse's score, or None when there is no prior or its weight is 0."""
+        prominence, weight = self.prominence, self.config.prominence_weight
+        return (lambda doc_id: prominence.prior(doc_id, weight)) if prominence is not None and weight > 0 else None
 
     def _evidence(self, query: Query, runs: list[list[Candidates]]) -> Evidence:
         lexical = self.signal("lexical")
