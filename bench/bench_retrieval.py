@@ -123,9 +123,6 @@ def main() -> None:
     gates(engine, args.held_out)
 
 
-ROUND4_DEV = Path("/work/sets/round4_dev_only.jsonl")
-
-
 def _jsonl(name: str) -> list[dict]:
     return [json.loads(line) for line in (ROOT / "bench" / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -142,11 +139,11 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
         for route in ("pastoral", "off_topic"):
             texts = [r["text"] for r in independent if r["route"] == route and r["split"] == split]
             sets.append((route, f"routing_set_independent.jsonl {route} ({split})", texts))
-    if ROUND4_DEV.is_file():  # round 4: its dev rows only (the lead keeps the held-out rows elsewhere)
-        round4 = [json.loads(line) for line in ROUND4_DEV.read_text(encoding="utf-8").splitlines() if line.strip()]
+    round4 = _jsonl("routing_set_round4.jsonl")  # round 4: a fresh author's set, dev and held-out rows
+    for split in ("dev", "held_out") if held_out else ("dev",):
         for route in ("pastoral", "off_topic"):
-            sets.append((route, f"round4_dev_only.jsonl {route} (dev)",
-                         [r["text"] for r in round4 if r["route"] == route and r.get("split", "dev") == "dev"]))
+            texts = [r["text"] for r in round4 if r["route"] == route and r["split"] == split]
+            sets.append((route, f"routing_set_round4.jsonl {route} ({split})", texts))
     if held_out:  # round 3: a fresh author's set, all held-out
         round3 = _jsonl("routing_set_round3.jsonl")
         for route in ("pastoral", "off_topic"):

@@ -19,8 +19,7 @@ HERE = Path(__file__).resolve().parent
 INDEPENDENT = HERE / "routing_set_independent.jsonl"  # written by someone who saw no code, patterns or sets
 ROUND3 = HERE / "routing_set_round3.jsonl"  # a fresh author, round 3: all held-out
 OLD = HERE / "routing_set.jsonl"  # written by the pattern author: kept for comparison
-# Round 4's dev rows only (the lead keeps its held-out rows elsewhere): one more dev set, when it is there.
-ROUND4_DEV = Path("/work/sets/round4_dev_only.jsonl")
+ROUND4 = HERE / "routing_set_round4.jsonl"  # a fresh author, round 4: dev and held-out rows
 # The retrieval dev set's questions are pastoral: none of them is a crisis (issue 21, round 3: a quarter of
 # them went to the crisis reply by meaning and no routing set showed it).
 PASTORAL_DEV = HERE / "devset.jsonl"
@@ -164,7 +163,8 @@ def main() -> None:
     parser.add_argument("--cv", action="store_true", help="cross-validation, leaving one training author out")
     parser.add_argument("--timing", action="store_true", help="training time and warm-cache start of the router")
     parser.add_argument("--set", type=Path, default=INDEPENDENT,
-                        help=f"the routing set (default {INDEPENDENT.name}; {ROUND3.name} has only a held_out split)")
+                        help=f"the routing set (default {INDEPENDENT.name}; {ROUND4.name} has dev and held_out "
+                             f"splits; {ROUND3.name} only held_out)")
     parser.add_argument("--old", action="store_true", help="also the pattern author's set (bench/routing_set.jsonl)")
     args = parser.parse_args()
     semantic = None
@@ -185,8 +185,7 @@ def main() -> None:
     router = Router(semantic)
     if args.sweep and semantic is not None:
         dev_sets = {"independent dev": load(INDEPENDENT, "dev"), "own dev": load(OLD, "dev")}
-        if ROUND4_DEV.is_file():
-            dev_sets["round 4 dev"] = load(ROUND4_DEV, "dev")
+        dev_sets["round 4 dev"] = load(ROUND4, "dev")
         sweep(router, {**dev_sets, "pastoral dev": load_pastoral_dev()})
         return
     report(router, load(args.set, args.split), f"{args.set.name}, {args.split}",
