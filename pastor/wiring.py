@@ -54,11 +54,23 @@ def build_router(settings: Settings, engine: Engine) -> Router:
     and wanted; without it (no embedder, or it failed) the lexicon and rules still route alone."""
     if not settings.semantic_router or engine.resources.embedder is None:
         return Router()
+    _warm_scope(engine)
     try:
         return Router(SemanticRouter(engine.resources.embedder, cache_dir=settings.data_dir / CLASSIFIERS_DIR))
     except Exception:  # routing by words must survive a broken embedder
         log.exception("semantic router failed to load; routing by the lexicon and rules only")
         return Router()
+
+
+def _warm_scope(engine: Engine) -> None:
+    """The evidence gate's classifier (same embedder, same authors' data) trained during the background
+    load, so the first person's question does not wait for it; a failure here is retried at that question."""
+    scope = engine.retriever.scope
+    try:
+        if scope is not None:
+            scope.warm()
+    except Exception:
+        log.exception("pastoral scope classifier failed to train at load; the first question tries again")
 
 
 def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: TurnLog | None = None) -> ChatService:

@@ -40,8 +40,8 @@ def scope_training(messages: list[LabelledMessage] | None = None) -> list[tuple[
 
 
 class PastoralScope:
-    """A classifier of a person's life against a request for a thing, trained (or read from `cache_dir`) when
-    the first question needs it, not while the app loads."""
+    """A classifier of a person's life against a request for a thing, trained (or read from `cache_dir`) by
+    `warm` while the app loads in the background, or else when the first question needs it."""
 
     def __init__(self, embedder, examples: list[tuple[str, str]] | None = None, threshold: float = THRESHOLD,
                  cache_dir: Path | None = None, config: TrainingConfig = TrainingConfig()):
@@ -63,6 +63,10 @@ class PastoralScope:
                 self.config)}))
             self._classifier = trained.heads["scope"]
         return self._classifier
+
+    def warm(self) -> None:
+        """Train or read the classifier now, so the first person's question does not wait for it."""
+        self.classifier
 
     def probability(self, text: str) -> float:
         """P(pastoral) of the message."""

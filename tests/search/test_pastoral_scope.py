@@ -71,3 +71,25 @@ def test_the_scope_classifier_is_trained_on_the_blind_authors_messages_too():
     from pastor.search.pastoral_scope import scope_training
     examples = scope_training()
     assert len(examples) > len(load_scope_examples()) + 1000 and {s for s, _ in examples} == {"pastoral", "off_topic"}
+
+
+def test_the_app_trains_the_scope_while_it_loads(real_embedder, tmp_path):
+    """The evidence gate's classifier is ready once the chat is built (the background load), so the first
+    person's question does not wait for it; a broken one does not stop the router from loading."""
+    from types import SimpleNamespace
+
+    from pastor.config import Settings
+    from pastor.wiring import build_router
+
+    class Broken(PastoralScope):
+        def warm(self):
+            raise RuntimeError("sem memória")
+
+    settings = Settings.from_env({"PASTOR_DATA_DIR": str(tmp_path)})
+    ready = PastoralScope(real_embedder, examples=[("pastoral", "perdi meu emprego"), ("off_topic", "receita de bolo")])
+    engine = SimpleNamespace(resources=SimpleNamespace(embedder=real_embedder), retriever=SimpleNamespace(scope=ready))
+    assert ready._classifier is None
+    build_router(settings, engine)
+    assert ready._classifier is not None
+    engine.retriever.scope = Broken(real_embedder)
+    assert build_router(settings, engine).semantic is not None
