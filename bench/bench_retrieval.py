@@ -144,8 +144,8 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
         for route in ("pastoral", "off_topic"):
             texts = [r["text"] for r in round4 if r["route"] == route and r["split"] == split]
             sets.append((route, f"routing_set_round4.jsonl {route} ({split})", texts))
-    for name in ("routing_set_round3.jsonl", "routing_set_round5.jsonl") if held_out else ():
-        rows = _jsonl(name)  # rounds 3 and 5: a fresh author's set each, all held-out
+    for name in ("routing_set_round3.jsonl", "routing_set_round5.jsonl", "routing_set_round6.jsonl") if held_out else ():
+        rows = _jsonl(name)  # rounds 3, 5 and 6: a fresh author's set each, all held-out
         for route in ("pastoral", "off_topic"):
             sets.append((route, f"{name} {route} (held_out)", [r["text"] for r in rows if r["route"] == route]))
     return sets
