@@ -16,6 +16,7 @@ import resource
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,13 +140,10 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
         for route in ("pastoral", "off_topic"):
             texts = [r["text"] for r in independent if r["route"] == route and r["split"] == split]
             sets.append((route, f"routing_set_independent.jsonl {route} ({split})", texts))
-    round4 = _jsonl("routing_set_round4.jsonl")  # round 4: a fresh author's set, dev and held-out rows
-    for split in ("dev", "held_out") if held_out else ("dev",):
-        for route in ("pastoral", "off_topic"):
-            texts = [r["text"] for r in round4 if r["route"] == route and r["split"] == split]
-            sets.append((route, f"routing_set_round4.jsonl {route} ({split})", texts))
-    for name in ("routing_set_round3.jsonl", "routing_set_round5.jsonl", "routing_set_round6.jsonl") if held_out else ():
-        rows = _jsonl(name)  # rounds 3, 5 and 6: a fresh author's set each, all held-out
+    # Rounds 3 to 6 were run, reported and retired into the training data (route_training/PROVENANCE.md): the
+    # scope learns from their pastoral and off-topic rows, so they measure nothing here any more.
+    for name in ("routing_set_round7.jsonl", "routing_set_round8.jsonl") if held_out else ():
+        rows = _jsonl(name)  # rounds 7 and 8: a fresh author's set each, all held-out
         for route in ("pastoral", "off_topic"):
             sets.append((route, f"{name} {route} (held_out)", [r["text"] for r in rows if r["route"] == route]))
     return sets
@@ -181,15 +179,24 @@ def gates(engine, held_out: bool) -> None:
     """Pastoral questions answered and off-topic ones refused (no_evidence), on dev and held-out sets."""
     assert engine.retriever.vectors_ready, "o índice vetorial não está pronto: rode `python -m pastor index`"
     print("issue 21's named messages: " + "; ".join(f"{q} → {engine.retriever.search(q).mode}" for q in NAMED))
+    pooled = Counter()  # (route, split) → [right, total]: the targets are on all held-out questions together
     for route, name, questions in _gate_sets(held_out):
         modes = [engine.retriever.search(q).mode for q in questions]
         refused = [q for q, m in zip(questions, modes) if m == "no_evidence"]
-        share = (len(questions) - len(refused)) / len(questions) if route == "pastoral" else len(refused) / len(questions)
+        right = len(questions) - len(refused) if route == "pastoral" else len(refused)
         what = "pastoral answered" if route == "pastoral" else "off-topic refused"
-        print(f"gates on {name}: {what} {share:.1%} (n={len(questions)})")
+        print(f"gates on {name}: {what} {right / len(questions):.1%} (n={len(questions)})")
+        split = "held-out" if "held" in name else "dev"
+        pooled[(what, split, "right")] += right
+        pooled[(what, split, "total")] += len(questions)
         if route == "pastoral" and "dev" in name:
             for question in refused:
                 print(f"    refused: {question}")
+    for what in ("pastoral answered", "off-topic refused"):
+        for split in ("dev", "held-out"):
+            right, total = pooled[(what, split, "right")], pooled[(what, split, "total")]
+            if total:
+                print(f"all {split} sets: {what} {right / total:.1%} ({right}/{total})")
 
 
 if __name__ == "__main__":
