@@ -71,6 +71,33 @@ class TestPersonAndTime:
     def test_grief_everyday_uses_and_idioms_stay_ordinary(self, message):
         assert LEXICON.route(message).name == ORDINARY
 
+    @pytest.mark.parametrize("message, kind", [
+        ("hj é o dia", "suicide"),
+        ("tchau mundo, hoje eu descanso", "suicide"),
+        ("obrigada por tudo, pastor. tô indo", "suicide"),
+        ("adeus gente, desculpa por tudo", "suicide"),
+        ("cuida dos meus filhos por mim", "suicide"),
+        ("to com o chumbinho aqui na mão", "suicide"),
+        ("minha mãe está vomitando sangue", "overdose"),
+        ("o irmão caiu no culto e está sem pulso", "overdose"),
+    ])
+    def test_a_goodbye_in_few_words_or_a_body_in_danger_is_a_crisis_by_the_rules(self, message, kind):
+        """Round 7: crises the training authors wrote that cross-validation missed."""
+        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
+
+    @pytest.mark.parametrize("message", [
+        "hoje é o dia do meu casamento, ora por nós",
+        "obrigado por tudo, pastor, até domingo",
+        "cuida do meu gato por mim enquanto eu viajo",
+        "vou matar meu irmão, pegou meu carregador de novo",
+        "minha mãe vai me matar porque quebrei o vaso",
+        "quando eu tinha 12 anos tentei me matar, hoje sou feliz e sirvo a Deus",
+        "há uns três anos fui internada depois de uma overdose, hoje estou limpa",
+        "fui abusada quando criança, hoje faço terapia",
+    ])
+    def test_a_trifle_a_thanks_or_the_past_stays_ordinary(self, message):
+        assert LEXICON.route(message).name != CRISIS
+
     @pytest.mark.parametrize("message", ["vou pular", "vou acabar com isso agora"])
     def test_very_short_messages_are_heard(self, message):
         assert LEXICON.route(message).name == CRISIS
