@@ -58,16 +58,15 @@ def pastoral_report(router: Router, show_errors: bool) -> None:
                 print(f"  {g.name:>14} ({g.by}) {text}")
 
 
-def unseen(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
-    """The rows whose text is not a training message: a retired held-out set has none, and two blind authors
+def unseen(router: Router, rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """The rows whose text `router` was not trained on: a retired held-out set has none, and two blind authors
     sometimes write the same short message ("tchau, fica com Deus", "quanto tá o dólar hoje?")."""
-    from pastor.search.labelled_messages import load_training
-    trained = {m.text for m in load_training()}
+    trained = {e.text for e in router.semantic.examples} if router.semantic else set()
     return [row for row in rows if row[2].strip() not in trained]
 
 
 def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_errors: bool) -> None:
-    fresh = unseen(rows)
+    fresh = unseen(router, rows)
     if not fresh:
         print(f"\n{title}: every message is a training message (a retired held-out set, "
               "pastor/search/data/route_training/PROVENANCE.md): the figures below are the fit, not a test")
