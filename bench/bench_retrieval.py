@@ -146,6 +146,12 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
         rows = _jsonl(name)  # rounds 7 and 8: a fresh author's set each, all held-out
         for route in ("pastoral", "off_topic"):
             sets.append((route, f"{name} {route} (held_out)", [r["text"] for r in rows if r["route"] == route]))
+    for name in ("routing_set_round9.jsonl", "routing_set_round10.jsonl"):
+        rows = _jsonl(name)  # rounds 9 and 10: a fresh author's set each, dev and held-out rows
+        for split in ("dev", "held_out") if held_out else ("dev",):
+            for route in ("pastoral", "off_topic"):
+                texts = [r["text"] for r in rows if r["route"] == route and r["split"] == split]
+                sets.append((route, f"{name} {route} ({split})", texts))
     return sets
 
 

@@ -20,6 +20,8 @@ INDEPENDENT = HERE / "routing_set_independent.jsonl"  # written by someone who s
 OLD = HERE / "routing_set.jsonl"  # written by the pattern author: kept for comparison
 ROUND7 = HERE / "routing_set_round7.jsonl"  # round 7: two fresh authors' sets, all held-out (rounds 3 to 6 were
 ROUND8 = HERE / "routing_set_round8.jsonl"  # run, reported and retired into the training data)
+ROUND9 = HERE / "routing_set_round9.jsonl"  # rounds 9 and 10: two fresh authors' sets, dev and held-out rows
+ROUND10 = HERE / "routing_set_round10.jsonl"
 # The retrieval dev set's questions are pastoral: none of them is a crisis (issue 21, round 3: a quarter of
 # them went to the crisis reply by meaning and no routing set showed it).
 PASTORAL_DEV = HERE / "devset.jsonl"
@@ -198,8 +200,9 @@ def main() -> None:
     parser.add_argument("--cv", action="store_true", help="cross-validation, leaving one training author out")
     parser.add_argument("--timing", action="store_true", help="training time and warm-cache start of the router")
     parser.add_argument("--set", type=Path, default=INDEPENDENT,
-                        help=f"the routing set (default {INDEPENDENT.name}; {ROUND7.name} and {ROUND8.name} only "
-                             f"held_out; rounds 3 to 6 are training messages now)")
+                        help=f"the routing set (default {INDEPENDENT.name}; {ROUND9.name} and {ROUND10.name} have dev and "
+                             f"held_out rows; {ROUND7.name} and {ROUND8.name} only held_out; rounds 3 to 6 are "
+                             f"training messages now)")
     parser.add_argument("--old", action="store_true", help="also the pattern author's set (bench/routing_set.jsonl)")
     args = parser.parse_args()
     semantic = None
@@ -220,7 +223,8 @@ def main() -> None:
     router = Router(semantic)
     if args.sweep and semantic is not None:
         # Round 4's dev rows are training messages now: `--cv` measures the bar on every author left out.
-        dev_sets = {"independent dev": load(INDEPENDENT, "dev"), "own dev": load(OLD, "dev")}
+        dev_sets = {"independent dev": load(INDEPENDENT, "dev"), "own dev": load(OLD, "dev"),
+                    "round 9 dev": load(ROUND9, "dev"), "round 10 dev": load(ROUND10, "dev")}
         sweep(router, {**dev_sets, "pastoral dev": load_pastoral_dev()})
         return
     report(router, load(args.set, args.split), f"{args.set.name}, {args.split}",

@@ -72,7 +72,9 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
     (SUICIDE, r"\bse\s+eu\s+nao\s+(?:acordar|responder|voltar|aparecer)\b(?:\s+\w+){0,4}?\s+(?:o\s+senhor\s+|voce\s+|vc\s+)?"
               r"(?:ora|ore|reza|cuida|cuide|avisa|avise)\b|"
               r"\bquando\s+eu\s+(?:partir|me\s+for)\b(?:\s+\w+){0,4}?\s+(?:hoje|hj|amanha|essa\s+semana|esta\s+semana|logo)\b|"
-              r"^(?:pastor\s+)?(?:eu\s+)?ja\s+decidi\s*$|^socorro(?:\s+socorro)*\s*$"),
+              r"^(?:pastor\s+)?(?:eu\s+)?ja\s+decidi\s*$|^socorro(?:\s+socorro)*\s*$|"
+              # A calm question about dying asked "because it is today".
+              r"\bpergunto\s+(?:porque|pq|por\s+que)\s+e\s+(?:hoje|hj|agora|esta\s+noite|essa\s+noite)\b"),
     # Leaving the world, sleeping for ever, looking up the dose: "hoje vou embora desse mundo".
     (SUICIDE, r"\b(?:vou|quero|vai|decidi)\s+(?:embora|partir|sair)\s+d(?:esse|este|o)\s+mundo\b|"
               r"\b(?:vou|quero)\s+dormir\s+(?:pra|para)\s+sempre\b|"
@@ -131,7 +133,7 @@ _ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|at
                       r"(?!\s+(?:carrego|sinto|sofro|lembro|penso|choro|doi|tenho\s+(?:pesadelos?|medo|trauma|raiva|"
                       r"marcas|dificuldade)|me\s+(?:assusto|lembro|sinto)))")
 _NOT_NOW_PAST = re.compile(
-    r"\b(?:ano\s+passado|ha\s+(?:uns\s+|umas\s+|mais\s+de\s+|quase\s+)?(?:\d+|muitos|alguns|uns|dois|tres|quatro|cinco|seis|sete|oito|nove|dez|quinze|vinte)\s+anos|(?:ja\s+)?passaram\s+(?:\d+|muitos|alguns)\s+anos|(?:isso\s+)?foi\s+ha\s+muito\s+tempo|(?:quando|qnd|qdo|qndo)\s+(?:eu\s+)?tinha\s+\d{1,2}\s+anos|(?:quando|em)\s+(?:crianca|pequen[oa])|(?:quando|qnd|qdo|qndo)\s+(?:eu\s+)?era\s+(?:crianca|pequen[oa]|menin[oa]|mais\s+nov[oa]|"
+    r"\b(?:ano\s+(?:passado|retrasado)|ha\s+(?:uns\s+|umas\s+|mais\s+de\s+|quase\s+)?(?:\d+|muitos|alguns|uns|dois|tres|quatro|cinco|seis|sete|oito|nove|dez|quinze|vinte)\s+anos|(?:ja\s+)?passaram\s+(?:\d+|muitos|alguns)\s+anos|(?:isso\s+)?foi\s+ha\s+muito\s+tempo|(?:quando|qnd|qdo|qndo)\s+(?:eu\s+)?tinha\s+\d{1,2}(?:\s+anos)?|(?:quando|em)\s+(?:crianca|pequen[oa])|(?:quando|qnd|qdo|qndo)\s+(?:eu\s+)?era\s+(?:crianca|pequen[oa]|menin[oa]|mais\s+nov[oa]|"
     r"adolescente|jovem|nova|novo)|antigamente|(?:ja\s+)?faz\s+\d+\s+anos|(?:hoje|hj|agora)\s+(?:eu\s+)?(?:estou|to|tou)\s+bem|ja\s+superei|"
     r"estou\s+curad[oa]|"
     # A year or an age gone by, a youth told, years clean, a service today: "em 2015 tomei...", "aos 19 tive
@@ -172,9 +174,14 @@ def someone_else(normal: str) -> bool:
     return bool(_SOMEONE_ELSE.search(normal))
 
 
+# "kkk mas não é piada": the person says the laughter is no joke.
+_NO_JOKE = re.compile(r"\b(?:n|nao)\s+(?:e|eh|to|tou|estou|ta)\s+(?:piada|brincadeira|brincando|zoando|zoeira)\b|"
+                      r"\b(?:e|eh)\s+(?:serio|serião)\b|\bfalando\s+serio\b")
+
+
 def not_now(normal: str, text: str = "") -> bool:
     """Laughter, hyperbole, idiom or the past: not a crisis happening now."""
-    if _LAUGHING_EMOJI.search(text) or any(p.search(normal) for p in _NOT_NOW):
+    if (_LAUGHING_EMOJI.search(text) or any(p.search(normal) for p in _NOT_NOW)) and not _NO_JOKE.search(normal):
         return True
     return bool(_NOT_NOW_PAST.search(normal)) and not _ONGOING.search(normal)
 

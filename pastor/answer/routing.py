@@ -22,7 +22,10 @@ _CLARIFY = re.compile(r"\bnao\s+(?:entendi|compreendi|captei|percebi)\b|^como\s+
 _ADVICE = tuple((kind, re.compile(p)) for kind, p in (
     (MEDICAL, r"\b(?:qual|que|quais)\s+(?:remedio|medicamento|antibiotico|pomada|xarope|cha|vitamina)s?\b|"
               r"\b(?:posso|devo)\s+(?:tomar|parar|trocar|misturar|dar|largar|deixar)\b(?:\s+\w+){0,3}?\s+(?:remedio|medicamento|"
-              r"antibiotico|dipirona|dose|comprimido|insulina|vacina|antidepressivo)s?\b|\bquant[oa]s?\s+(?:mg|gotas|comprimidos)\b"),
+              r"antibiotico|dipirona|dose|comprimido|insulina|vacina|antidepressivo)s?\b|\bquant[oa]s?\s+(?:mg|gotas|comprimidos)\b|"
+              # "o pastor disse pra eu parar o remédio da pressão": stopping a treatment is a doctor's question.
+              r"\b(?:parar|largar|suspender)\s+(?:de\s+tomar\s+)?(?:o|os|a|as|meu|minha|meus|minhas)\s+(?:remedio|medicamento|"
+              r"insulina|antidepressivo|tratamento|quimio\w*|hemodialise)s?\b"),
     (LEGAL, r"\b(?:advogad[oa]|processar|processo\s+(?:trabalhista|judicial)|pensao\s+alimenticia|usucapiao|inventario|"
             r"rescisao|tenho\s+direito|e\s+crime|guarda\s+(?:dos|das|do|da)\s+(?:filh|crianc))\w*"),
     (FINANCIAL, r"\b(?:investir|investimento|acoes\s+da\s+bolsa|bitcoin|cripto\w*|poupanca|emprestimo|financiamento|"
@@ -39,6 +42,11 @@ _ACK_THEN_ASK = re.compile(r"(?:ok|certo|sim|ta|hum|entendi)\s+(?:e|mas|entao)\s
 # rewritten and searched; only the small-talk list itself ("explica de novo") takes such a message as talk.
 _REFERS_BACK = re.compile(r"\b(?:isso|isto|disso|disto|nisso|outro|outra|exemplo|escrito|proximo|depois)\b|"
                           r"\bmais\s+(?:sobre|um|uma|alg\w+|versiculos?)\b|\b(?:fala|falar|diz|diga|conta|conte)\s+mais\b")
+
+
+# One or two words are conversation only when the small-talk list knows them ("oi", "amém", "valeu"): by
+# meaning alone "luto", "paz" or "descanso" sit near thanks and farewells, and they are topics to search.
+LEXICON_ONLY_TALK_WORDS = 2
 
 
 def _crisis_bar(normal: str, bar: float) -> float:
@@ -113,6 +121,7 @@ class Router:
                 verdict.probability < SURE_BLESSING_PROBABILITY or "?" in text or person_rules.doctrine(normal)):
             return False
         return (verdict.route == CONVERSATIONAL and verdict.probability >= CONVERSATION_PROBABILITY
+                and len(normal.split()) > LEXICON_ONLY_TALK_WORDS
                 and not _FOLLOW_UP.match(normal.strip()) and not _REFERS_BACK.search(normal))
 
     def _crisis(self, text: str, normal: str) -> Route | None:

@@ -29,6 +29,8 @@ _GREETINGS = (
     "tenho que ir", "tenho de ir", "preciso ir", "preciso sair", "ja vou", "vou indo", "vou nessa", "fui", "falou",
     "ate depois", "ate a proxima", "ate breve", "depois eu volto", "depois volto", "volto depois",
     "volto mais tarde", "depois a gente conversa", "depois converso", "boa noite a todos", "adeus",
+    # back again, as Brazil and Portugal say it
+    "voltei", "estou de volta", "to de volta", "estou ca outra vez", "estou ca de novo", "estou aqui de novo",
 )
 # Questions about the assistant, requests for help with nothing in them yet, and "what?".
 _META = (
@@ -37,9 +39,10 @@ _META = (
     r"voce responde (?:qualquer coisa|tudo|perguntas|qualquer pergunta)", r"(?:pode |poderia |consegue )?(?:me )?explica(?:r)?(?: isso)? (?:de novo|melhor|de outro jeito|de outra forma|"
     r"com outras palavras|mais simples|de um jeito mais simples)",
     r"nao entendi (?:sua resposta|a resposta|o que voce (?:disse|falou|quis dizer))",
+    r"o que (?:e que )?voce quis dizer(?: com isso)?", r"nao percebi(?: nada| bem| a resposta)?",
     r"o que (?:e )?(?:que )?voce (?:faz|sabe fazer|pode fazer|consegue fazer|e)",
     r"voce e (?:um |uma |o |a )?(?:robo|humano|humana|pessoa(?: de verdade| real)?|maquina|programa|"
-    r"inteligencia artificial|chatbot|chat|pastor(?: de verdade| mesmo| real)?|de verdade|real)",
+    r"inteligencia artificial|chatbot|chat|(?:pastor|padre|pastora|freira)(?: de verdade| mesmo| real)?|de verdade|real)",
     r"(?:qual (?:e )?(?:o )?)?(?:seu|teu) nome", r"como (?:e )?(?:que )?(?:voce )?(?:funciona|trabalha)",
     r"como (?:e )?(?:que )?funciona (?:isso|isso aqui|aqui|o site|esse site|este site|o app|esse app|esse chat)",
     r"como (?:eu )?(?:posso |faco pra |faco para )?usar (?:isso|isso aqui|o site|esse site|este site|o app|esse app)",

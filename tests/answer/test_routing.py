@@ -98,6 +98,18 @@ class TestPersonAndTime:
     def test_a_trifle_a_thanks_or_the_past_stays_ordinary(self, message):
         assert LEXICON.route(message).name != CRISIS
 
+    @pytest.mark.parametrize("message", [
+        "minha amiga disse que vai se matar hoje kkk mas não é piada",
+        "Deus perdoa quem tira a própria vida? pergunto porque é hoje",
+    ])
+    def test_a_joke_said_not_to_be_one_or_a_question_asked_for_today_is_heard(self, message):
+        assert LEXICON.route(message).name == CRISIS
+
+    @pytest.mark.parametrize("message", ["ano retrasado eu tentei me matar, hoje faço tratamento e sirvo no louvor",
+                                         "quando eu tinha 16 fui abusada por um primo, já fiz terapia"])
+    def test_the_year_before_last_and_an_age_told_are_the_past(self, message):
+        assert LEXICON.route(message).name == ORDINARY
+
     @pytest.mark.parametrize("message", ["vou pular", "vou acabar com isso agora"])
     def test_very_short_messages_are_heard(self, message):
         assert LEXICON.route(message).name == CRISIS
@@ -113,12 +125,14 @@ class TestScopeAndConversation:
         ("quantas gotas de dipirona posso dar?", "medical"),
         ("preciso de um advogado pra pensão alimentícia", "legal"),
         ("devo investir em bitcoin?", "financial"),
+        ("o pastor disse pra eu parar o remédio da pressão e confiar em Deus, posso?", "medical"),
     ])
     def test_advice_is_out_of_scope(self, message, kind):
         assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (OUT_OF_SCOPE, kind)
 
     @pytest.mark.parametrize("message", ["boa noite, tudo bem com o senhor?", "você é um robô?",
-                                         "olá irmão, como tem passado?",
+                                         "olá irmão, como tem passado?", "oq vc quis dizer com isso?",
+                                         "não percebi", "você é um padre de verdade?", "boa noite, estou cá outra vez",
                                          "amém, obrigada pela palavra", "não entendi, pode explicar de outro jeito?"])
     def test_politeness_thanks_and_questions_about_the_assistant_are_conversation(self, message):
         assert LEXICON.route(message).name == CONVERSATIONAL
@@ -241,6 +255,11 @@ class TestSemanticRouter:
     def test_polite_small_talk_is_conversation_by_meaning(self, router, message):
         assert LEXICON.route(message).name == ORDINARY  # the small-talk list alone misses it
         assert (router.route(message).name, router.route(message).by) == (CONVERSATIONAL, "semantic")
+
+    @pytest.mark.parametrize("message", ["luto", "paz", "descanso", "orgulho"])
+    def test_a_topic_in_a_word_or_two_is_searched_not_small_talk(self, router, message):
+        """By meaning alone a single word sits near thanks and farewells; only the small-talk list makes it talk."""
+        assert router.route(message).name == ORDINARY
 
     def test_a_tiny_labelled_set_trains_the_router_and_the_router_uses_it(self, real_embedder, tmp_path):
         examples = [Example("crisis", "overdose", "engoli todos os comprimidos da cartela"),
