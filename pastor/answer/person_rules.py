@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pastor.answer.crisis_signals import ABUSE, OVERDOSE, SUICIDE, VIOLENCE
+from pastor.answer.crisis_signals import ABUSE, OVERDOSE, SELF_HARM, SUICIDE, VIOLENCE
 
 _OTHER = (r"(?:meu|minha|o\s+meu|a\s+minha)\s+(?:\w+\s+){0,2}?(?:amig[oa]|irma[o]?|filh[oa]|pai|mae|marido|esposa|"
           r"esposo|mulher|namorad[oa]|companheir[oa]|colega|vizinh[oa]|primo|prima|tio|tia|avo|sobrinh[oa]|"
@@ -15,7 +15,7 @@ _SAYS = r"(?:\w+\s+){0,4}?(?:disse|diz|fala|falou|falando|anda\s+falando|escreve
 _ON_SELF = r"(?:mat|jog|atir|enforc|cort|suicid|envenen|afog)(?:ar|a|asse|ando)"
 _SELF_ACT = (r"(?:se\s+" + _ON_SELF + r"|" + _ON_SELF + r"\s+se|pular|"
              r"tirar\s+a\s+(?:propria\s+)?vida|(?:quer|queria)\s+morrer|acabar\s+com\s+(?:a\s+)?(?:propria\s+)?vida)")
-_WEAPON = r"(?:arma|revolver|pistola|faca|facao|espingarda|canivete)"
+_WEAPON = r"(?:arma|revolver|pistola|faca|facao|espingarda|canivete|navalha|machado|foice|catana)"
 _THREAT_WHO = r"(?:a\s+gente|nos|todos|todo\s+mundo|a\s+familia|a\s+nossa\s+familia|minha\s+mae|meus\s+filhos|as\s+criancas|comigo|os\s+colegas)"
 
 # An everyday use named with the means keeps a "preparation" ordinary: a clothesline, a swing, a week's pills in
@@ -93,6 +93,14 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
     # Means in hand, or a body in danger now: "o veneno de rato aqui na mão", "vomitei sangue", "está sem pulso".
     (SUICIDE, r"\b(?:veneno|chumbinho|corda|comprimidos|remedios)\b(?:\s+\w+){0,3}?\s+(?:aqui\s+)?na\s+(?:minha\s+)?mao\b"),
     (OVERDOSE, r"\b(?:vomitei|vomitou|vomitando|tossindo|tossi)\s+sangue\b|\bsem\s+pulso\b|\bnao\s+(?:tem|sinto)\s+pulso\b"),
+    # How many pills kill, affairs put in order: "quantos comprimidos matam", "paguei as dívidas, devolvi as
+    # coisas, tô pronto" (round 9: the class of two held-out misses; round 11 measures it).
+    (SUICIDE, r"\bquant[oa]s?\s+(?:comprimidos|remedios|pilulas|gotas|caixas|cartelas)\b(?:\s+\w+){0,4}?\s+(?:mata|matam|"
+              r"(?:pra|para)\s+(?:morrer|nao\s+acordar)|e\s+fatal|e\s+letal|da\s+overdose)\b|"
+              r"\b(?:paguei|quitei|acertei)\s+(?:\w+\s+){0,2}?(?:dividas|contas)\b(?:\s+\w+){0,8}?\s+(?:devolvi|deixei\s+tudo|"
+              r"(?:to|tou|estou)\s+pront[oa])\b|\b(?:pra|para)\s+que\s+viver\b(?:\s+\w+){0,12}?\s+(?:to|tou|estou)\s+pront[oa]\b"),
+    # Self-harm as teenagers write it online: "sh de novo", "relapse depois de 40 dias".
+    (SELF_HARM, r"\bsh\s+(?:de\s+novo|dnv|hoje|hj|ontem|again)\b|\brelapse\b(?:\s+\w+){0,4}?\s+(?:limp[oa]|sem\s+me\s+cortar)\b"),
     # An emergency a bystander sees: fainted and not waking, a seizure, breathing wrong.
     (OVERDOSE, r"\b(?:desmai(?:ou|ado|ada|ando)|caiu|apagou)\b(?:\s+\w+){0,8}?\s+(?:e\s+)?(?:nao\s+(?:acorda|responde|reage|respira)|"
                r"(?:ta|esta)\s+(?:respirando\s+(?:estranho|mal)|roxo|roxa|palid[oa]|gelad[oa]|se\s+debatendo))\b|"
@@ -104,6 +112,9 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
             r"(?:d[ao]s?|n[ao]s?|em|a|o)?\s*"
             r"(?:minha|meu|minhas|meus|nossa|nosso)\s+(?:\w+\s+)?(?:filh|irma|net|sobrinh|entead|crianc|alun|mae\b|"
             r"esposa|mulher\b|bebe|prima|primo|amiga)"),
+    # Beaten, the person says of herself, for years and still: "apanho calada há 15 anos", "apanho do meu marido".
+    (ABUSE, r"\bapanho\b(?:\s+\w+){0,4}?\s+(?:ha|desde)\b|\bapanho\s+(?:d[oa]\s+)?(?:meu|minha|do|da)\s+(?:marido|esposo|"
+            r"companheir[oa]|namorad[oa]|pai|mae|padrasto|madrasta|filho|filha|sogr[oa])\b"),
     # A child's body tells it: beaten with a belt, covered in bruises.
     (ABUSE, r"\b(?:apanh(?:a|ou|ando)|surrad[oa])\s+(?:de|com)\s+(?:cinto|fio|chinelo|vara|cabo|mangueira|pau|corrente|fivela)\b|"
             r"\b(?:cheio|cheia)\s+de\s+(?:roxos?|hematomas|marcas)\b|\bmarcas\s+(?:roxas|de\s+cinto)\b"),
@@ -122,6 +133,9 @@ _NOT_NOW = tuple(re.compile(p) for p in (
     r"\b(?:chefe|professora?|mae|pai|treinador|sogra|prova|dieta|faculdade)\s+vai\s+(?:me\s+matar|acabar\s+comigo)\b",
     # "vou morrer se não dormir hoje": the person's own everyday need; "vou morrer se ele não voltar" stays.
     r"\bvou\s+morrer\s+se\s+(?:eu\s+)?nao\s+\w+r\b|\bacabar\s+comigo\s+(?:com|de)\s+tant[oa]s?\b",
+    # Portugal's "a minha filha mata-me com estas birras", "morrer na praia", "dá vontade de me jogar no chão".
+    r"\bmata\s+me\s+com\b|\bme\s+mata\s+de\s+(?:rir|vergonha|raiva|susto|cansaco)\b|\bmorrer\s+na\s+praia\b|"
+    r"\bme\s+jogar\s+no\s+(?:chao|sofa|cama)\b|"
     r"\bcorda\s+no\s+pescoco\b|\bbateu\s+as\s+botas\b|\benforcar\s+(?:no|na|com)\s+(?:cartao|banco|conta|contas|parcelas|"
     r"dividas?|prestac\w+|aluguel)\b|\bmatar\s+(?:a\s+)?(?:saudade|aula|tempo|fome|sede|charada)\b|\bde\s+matar\b",
     r"\bafogar\s+(?:em|no|na|nos|nas)\s+(?:\w+\s+)?(?:trabalho|servico|dividas?|contas|tarefas|problemas|lagrimas|papeis|"
@@ -129,6 +143,12 @@ _NOT_NOW = tuple(re.compile(p) for p in (
 ))
 # The past is over only when nothing says it goes on: "abusava de mim quando eu era criança e ainda vem em casa".
 # "Ainda" about a feeling ("ainda carrego isso", "ainda tenho pesadelo") is the wound, not the abuse going on.
+# Years of beating that go on ("apanho calada há 15 anos", "apanho desde o início") and a blow today or
+# yesterday ("hoje ele quebrou meu dente", "ontem partiu-me um dedo") are not the past.
+_ABUSE_GOES_ON = re.compile(
+    r"\b(?:apanho|apanhando|me\s+bate|me\s+agride|me\s+espanca|sofro\s+(?:agress\w+|violencia))\b(?:\s+\w+){0,4}?\s+(?:ha|desde)\b|"
+    r"\b(?:hoje|hj|ontem|agora)\s+(?:ele|ela)\s+(?:me\s+)?(?:bateu|quebrou|partiu|empurrou|agrediu|ameacou|espancou)\b|"
+    r"\bontem\s+(?:partiu|quebrou|bateu)\s*-?\s*me\b|\bontem\s+(?:partiu|quebrou)\s+me\b")
 _ONGOING = re.compile(r"\b(?:ainda|continua|continuam|voltou\s+a|voltaram\s+a|ate\s+hoje|de\s+novo|dessa\s+vez|desta\s+vez)\b"
                       r"(?!\s+(?:carrego|sinto|sofro|lembro|penso|choro|doi|tenho\s+(?:pesadelos?|medo|trauma|raiva|"
                       r"marcas|dificuldade)|me\s+(?:assusto|lembro|sinto)))")
@@ -183,7 +203,8 @@ def not_now(normal: str, text: str = "") -> bool:
     """Laughter, hyperbole, idiom or the past: not a crisis happening now."""
     if (_LAUGHING_EMOJI.search(text) or any(p.search(normal) for p in _NOT_NOW)) and not _NO_JOKE.search(normal):
         return True
-    return bool(_NOT_NOW_PAST.search(normal)) and not _ONGOING.search(normal)
+    return (bool(_NOT_NOW_PAST.search(normal)) and not _ONGOING.search(normal)
+            and not _ABUSE_GOES_ON.search(normal))
 
 
 def asks_about_faith(normal: str) -> bool:

@@ -86,6 +86,10 @@ class Router:
         if found:
             return found
         verdict = self.semantic.verdict(text) if self.semantic else None
+        # A crisis the meaning is sure of comes before the advice words: "achou no celular dele quantos
+        # comprimidos matam" names a dose, and is no question for a pharmacist.
+        if verdict and verdict.crisis >= max(self._semantic_crisis_bar(text, normal), self.semantic.framed_bar):
+            return self._semantic_crisis(text, normal)
         for kind, pattern in _ADVICE:
             if pattern.search(normal):
                 return Route(OUT_OF_SCOPE, kind, by="lexicon")
@@ -93,11 +97,13 @@ class Router:
         if talk and not _ACK_THEN_ASK.match(normal.strip()):
             return Route(CONVERSATIONAL, CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon")
         if verdict and verdict.crisis >= self._semantic_crisis_bar(text, normal):
-            return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic",
-                         someone_else=person_rules.someone_else(normal))
+            return self._semantic_crisis(text, normal)
         if verdict and self._semantic_route(verdict, text, normal):
             return Route(verdict.route, verdict.kind, by="semantic")
         return Route(ORDINARY)
+
+    def _semantic_crisis(self, text: str, normal: str) -> Route:
+        return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic", someone_else=person_rules.someone_else(normal))
 
     def _semantic_crisis_bar(self, text: str, normal: str) -> float:
         """The crisis score the trained router must give: its bar, higher for a short follow-up, and higher still

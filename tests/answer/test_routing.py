@@ -110,6 +110,24 @@ class TestPersonAndTime:
     def test_the_year_before_last_and_an_age_told_are_the_past(self, message):
         assert LEXICON.route(message).name == ORDINARY
 
+    @pytest.mark.parametrize("message, kind", [
+        ("eu apanho calada há 12 anos, ontem foi de novo", "abuse"),
+        ("casada há 30 anos e apanho desde o início, ontem partiu-me um dedo", "abuse"),
+        ("o meu cunhado está lá fora com uma navalha a ameaçar a minha irmã", "violence"),
+        ("ela achou no celular dele uma pesquisa de quantos comprimidos matam", "suicide"),
+        ("já paguei todas as dívidas e devolvi o carro do meu irmão, tô pronto", "suicide"),
+        ("sh de novo hoje", "self_harm"),
+    ])
+    def test_years_of_beating_a_blade_a_lethal_dose_and_affairs_in_order_are_a_crisis(self, message, kind):
+        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
+
+    @pytest.mark.parametrize("message", ["a minha filha mata-me com estas birras",
+                                         "ele vai morrer na praia com esse negócio",
+                                         "dá vontade de me jogar no chão e chorar com essa internet",
+                                         "há 15 anos o meu ex batia-me, hoje estou bem e casada de novo"])
+    def test_portugals_hyperbole_and_beating_long_over_stay_ordinary(self, message):
+        assert LEXICON.route(message).name == ORDINARY
+
     @pytest.mark.parametrize("message", ["vou pular", "vou acabar com isso agora"])
     def test_very_short_messages_are_heard(self, message):
         assert LEXICON.route(message).name == CRISIS
@@ -145,6 +163,19 @@ class TestScopeAndConversation:
     @pytest.mark.parametrize("message", ["não consigo largar a bebida, sempre volto", "me sinto um lixo, inútil"])
     def test_pastoral_questions_go_to_the_search(self, message):
         assert LEXICON.route(message).name == ORDINARY
+
+    @pytest.mark.parametrize("score, route", [(2.0, CRISIS), (1.2, OUT_OF_SCOPE)])
+    def test_only_a_crisis_the_meaning_is_sure_of_comes_before_the_advice_words(self, score, route):
+        """Advice words ("qual remédio") keep a message out of scope unless the crisis score reaches the framed
+        bar; below it the advice reply is the right one."""
+        class Sure:
+            crisis_bar, framed_bar = 0.9, 1.6
+            def verdict(self, text):
+                from pastor.answer.semantic_router import SemanticVerdict
+                return SemanticVerdict("ordinary", "", 0.5, score)
+            def crisis_kind(self, text):
+                return "suicide"
+        assert Router(Sure()).route("qual remédio devo tomar pra dor de cabeça?").name == route
 
     @pytest.mark.parametrize("kind, who", [("medical", "médico"), ("legal", "advogado"), ("financial", "contador")])
     def test_the_reply_names_who_can_help_and_offers_prayer(self, kind, who):
