@@ -22,6 +22,8 @@ ROUND7 = HERE / "routing_set_round7.jsonl"  # round 7: two fresh authors' sets, 
 ROUND8 = HERE / "routing_set_round8.jsonl"  # run, reported and retired into the training data)
 ROUND9 = HERE / "routing_set_round9.jsonl"  # rounds 9 and 10: two fresh authors' sets, dev and held-out rows
 ROUND10 = HERE / "routing_set_round10.jsonl"
+ROUND11 = HERE / "routing_set_round11.jsonl"  # rounds 11 and 12: two fresh authors' sets, all held-out
+ROUND12 = HERE / "routing_set_round12.jsonl"
 # The retrieval dev set's questions are pastoral: none of them is a crisis (issue 21, round 3: a quarter of
 # them went to the crisis reply by meaning and no routing set showed it).
 PASTORAL_DEV = HERE / "devset.jsonl"
@@ -201,8 +203,8 @@ def main() -> None:
     parser.add_argument("--timing", action="store_true", help="training time and warm-cache start of the router")
     parser.add_argument("--set", type=Path, default=INDEPENDENT,
                         help=f"the routing set (default {INDEPENDENT.name}; {ROUND9.name} and {ROUND10.name} have dev and "
-                             f"held_out rows; {ROUND7.name} and {ROUND8.name} only held_out; rounds 3 to 6 are "
-                             f"training messages now)")
+                             f"held_out rows; {ROUND7.name}, {ROUND8.name}, {ROUND11.name} and {ROUND12.name} only "
+                             f"held_out; rounds 3 to 6 are training messages now)")
     parser.add_argument("--old", action="store_true", help="also the pattern author's set (bench/routing_set.jsonl)")
     args = parser.parse_args()
     semantic = None
