@@ -142,17 +142,12 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
             sets.append((route, f"routing_set_independent.jsonl {route} ({split})", texts))
     # Rounds 3 to 6 were run, reported and retired into the training data (route_training/PROVENANCE.md): the
     # scope learns from their pastoral and off-topic rows, so they measure nothing here any more.
-    for name in ("routing_set_round7.jsonl", "routing_set_round8.jsonl", "routing_set_round11.jsonl",
-                 "routing_set_round12.jsonl") if held_out else ():
-        rows = _jsonl(name)  # rounds 7, 8, 11 and 12: a fresh author's set each, all held-out
+    # Rounds 9 to 12 were run, reported and retired into the training data too.
+    for name in ("routing_set_round7.jsonl", "routing_set_round8.jsonl", "routing_set_round13.jsonl",
+                 "routing_set_round14.jsonl") if held_out else ():
+        rows = _jsonl(name)  # rounds 7, 8, 13 and 14: a fresh author's set each, all held-out
         for route in ("pastoral", "off_topic"):
             sets.append((route, f"{name} {route} (held_out)", [r["text"] for r in rows if r["route"] == route]))
-    for name in ("routing_set_round9.jsonl", "routing_set_round10.jsonl"):
-        rows = _jsonl(name)  # rounds 9 and 10: a fresh author's set each, dev and held-out rows
-        for split in ("dev", "held_out") if held_out else ("dev",):
-            for route in ("pastoral", "off_topic"):
-                texts = [r["text"] for r in rows if r["route"] == route and r["split"] == split]
-                sets.append((route, f"{name} {route} ({split})", texts))
     return sets
 
 

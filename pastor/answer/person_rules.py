@@ -99,6 +99,20 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
               r"(?:pra|para)\s+(?:morrer|nao\s+acordar)|e\s+fatal|e\s+letal|da\s+overdose)\b|"
               r"\b(?:paguei|quitei|acertei)\s+(?:\w+\s+){0,2}?(?:dividas|contas)\b(?:\s+\w+){0,8}?\s+(?:devolvi|deixei\s+tudo|"
               r"(?:to|tou|estou)\s+pront[oa])\b|\b(?:pra|para)\s+que\s+viver\b(?:\s+\w+){0,12}?\s+(?:to|tou|estou)\s+pront[oa]\b"),
+    # Not living past a day named, better off dead, poison at hand with a prayer for forgiveness (round 11).
+    (SUICIDE, r"\bnao\s+(?:passo|vou\s+passar|chego|vou\s+chegar)\s+(?:d[oa]|a[oa]?|ate\s+[oa])\s+(?:meu\s+|minha\s+)?"
+              r"(?:aniversario|natal|ano\s+novo|sabado|domingo|fim\s+de\s+semana|proxim[oa]\s+\w+|formatura|pascoa)\b|"
+              r"\b(?:era|seria)\s+melhor\s+(?:eu\s+)?(?:estar|ta|tar)\s+mort[oa]\b|"
+              r"\b(?:mata\s+ratos|raticida|chumbinho|veneno)\b(?:\s+\w+){0,8}?\s+deus\s+me\s+perdo[ae]\b"),
+    # Threats with a date or a mark: "tu não vais ver o natal", "disseram que sou o próximo".
+    (VIOLENCE, r"\b(?:tu|voce|vc)\s+nao\s+(?:vais|vai)\s+(?:ver|chegar\s+a[oa]?|passar\s+d[oa])\s+(?:o\s+|a\s+)?(?:natal|ano\s+novo|"
+               r"amanha|fim\s+de\s+semana|proxim[oa]\s+\w+|pascoa)\b|\b(?:disse|disseram|falou|falaram)\s+(?:que|q)\s+(?:eu\s+)?"
+               r"sou\s+o\s+proximo\b"),
+    # A wound opened again, a blade again: "a cicatriz mal fechou e já abri de novo", "voltei a fazê-lo com o x-ato".
+    (SELF_HARM, r"\b(?:cicatriz|cicatrizes|corte|cortes|ferida)\b(?:\s+\w+){0,6}?\s+(?:abri|reabri|cortei)\s+(?:de\s+novo|outra\s+vez|dnv)\b|"
+                r"\b(?:voltei\s+a|fiz\s+de\s+novo|outra\s+vez)\b(?:\s+\w+){0,6}?\s+(?:x\s*ato|estilete|gilete|lamina)\b"),
+    # Someone unconscious now.
+    (OVERDOSE, r"\b(?:ficou|esta|ta|tá|caiu)\s+(?:inconsciente|desacordad[oa])\b"),
     # Self-harm as teenagers write it online: "sh de novo", "relapse depois de 40 dias".
     (SELF_HARM, r"\bsh\s+(?:de\s+novo|dnv|hoje|hj|ontem|again)\b|\brelapse\b(?:\s+\w+){0,4}?\s+(?:limp[oa]|sem\s+me\s+cortar)\b"),
     # An emergency a bystander sees: fainted and not waking, a seizure, breathing wrong.
@@ -125,11 +139,16 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple((kind, re.compile(p)) for kind
 # Not literal: laughter, hyperbole, idiom. They keep a message ordinary.
 _NOT_NOW = tuple(re.compile(p) for p in (
     r"\b(?:k{3,}|(?:rs){2,}|(?:ha){2,}|(?:kk)+)\b",  # laughter: "quero morrer kkkk" after a football loss
-    r"\bde\s+(?:tanto\s+)?(?:estudar|trabalhar|rir|vergonha|saudade|fome|calor|frio|tedio|sono|cansaco)\b",
+    r"\bde\s+(?:tanto\s+)?(?:estudar|trabalhar|rir|vergonha|saudade|fome|calor|frio|tedio|sono|cansaco|preocupacao|desgosto|"
+    r"susto|ansiedade)\b",
+    # Everyday idioms of anger and mess: "dá cabo de mim com a mania", "ver o circo pegar fogo", "eu explodo".
+    r"\bda\s+cabo\s+de\s+mim\s+com\b|\bcirco\s+pegar\s+fogo\b|\beu\s+explodo\b|"
+    # Someone else's death by overdose is grief.
+    r"\b(?:morreu|faleceu|morreram)\s+de\s+overdose\b",
     # "vai me matar se eu atrasar" is hyperbole; "disse que vai me matar se eu contar" is a threat.
     r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de|pq|porque)\b|"
     # A trifle named as the reason: "vou matar meu irmão, comeu meu chocolate de novo".
-    r"\bmatar\s+(?:o\s+)?meu\s+irma[o]?\b(?:\s+\w+){0,3}?\s+(?:comeu|pegou|usou|quebrou|sumiu\s+com)\s+(?:o\s+|a\s+)?(?:meu|minha)\b|"
+    r"\bmatar\s+(?:o\s+)?meu\s+irma[o]?\b(?:\s+\w+){0,3}?\s+(?:comeu|pegou|usou|quebrou|sumiu\s+com|bebeu|gastou)\b|"
     r"\b(?:chefe|professora?|mae|pai|treinador|sogra|prova|dieta|faculdade)\s+vai\s+(?:me\s+matar|acabar\s+comigo)\b",
     # "vou morrer se não dormir hoje": the person's own everyday need; "vou morrer se ele não voltar" stays.
     r"\bvou\s+morrer\s+se\s+(?:eu\s+)?nao\s+\w+r\b|\bacabar\s+comigo\s+(?:com|de)\s+tant[oa]s?\b",
