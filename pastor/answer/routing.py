@@ -86,9 +86,10 @@ class Router:
         if found:
             return found
         verdict = self.semantic.verdict(text) if self.semantic else None
+        bar = self._semantic_crisis_bar(text, normal) if verdict else None
         # A crisis the meaning is sure of comes before the advice words: "achou no celular dele quantos
         # comprimidos matam" names a dose, and is no question for a pharmacist.
-        if verdict and verdict.crisis >= max(self._semantic_crisis_bar(text, normal), self.semantic.framed_bar):
+        if verdict and verdict.crisis >= max(bar, self.semantic.framed_bar):
             return self._semantic_crisis(text, normal)
         for kind, pattern in _ADVICE:
             if pattern.search(normal):
@@ -96,7 +97,7 @@ class Router:
         talk = conversational_kind(text)
         if talk and not _ACK_THEN_ASK.match(normal.strip()):
             return Route(CONVERSATIONAL, CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon")
-        if verdict and verdict.crisis >= self._semantic_crisis_bar(text, normal):
+        if verdict and verdict.crisis >= bar:
             return self._semantic_crisis(text, normal)
         if verdict and self._semantic_route(verdict, text, normal):
             return Route(verdict.route, verdict.kind, by="semantic")

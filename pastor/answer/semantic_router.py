@@ -92,8 +92,9 @@ def training_examples(messages: list[LabelledMessage] | None = None) -> list[Exa
 
 
 def train_heads(vectors: np.ndarray, examples: list[Example], config: TrainingConfig = TrainingConfig()) -> Trained:
-    """The route head on every example; a kind head per route, on that route's examples; the examples' vectors
-    for the nearest-example vote."""
+    """The route head and the route-and-kind head (whose crisis kinds give P(crisis)) on every example; a kind
+    head per route, on that route's examples; the examples' vectors for the nearest-example vote and the
+    character n-gram weights for the spelling vote."""
     heads = {"route": LinearClassifier.fit(vectors, [e.route for e in examples], config),
              "route_kind": LinearClassifier.fit(vectors, [f"{e.route}:{e.kind}" for e in examples], config)}
     for route, head in KIND_HEADS.items():
