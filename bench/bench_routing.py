@@ -96,14 +96,19 @@ def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_er
             if g != gold:
                 print(f"  {written:>14} → {g:<14} {text}")
     if fresh and len(fresh) < len(rows):
-        print(f"without the training messages ({len(fresh)}): {crisis_figures(router, fresh)}")
+        seen = {id(row) for row in fresh}  # the rows routed above, not routed again
+        kept = [(row, g == "crisis") for row, g in zip(rows, got) if id(row) in seen]
+        print(f"without the training messages ({len(fresh)}): {_figures(*_counts(kept))}")
 
 
 def crisis_counts(router: Router, rows: list[tuple[str, str, str]]) -> tuple[int, int, int, int]:
     """(crises found, crises, false alarms, messages that are not a crisis) of `router` on `rows`."""
-    got = [router.route(text).name == "crisis" for _, _, text in rows]
-    crisis = [g for (gold, _, _), g in zip(rows, got) if gold == "crisis"]
-    alarms = [g for (gold, _, _), g in zip(rows, got) if gold != "crisis"]
+    return _counts([(row, router.route(row[2]).name == "crisis") for row in rows])
+
+
+def _counts(routed: list[tuple[tuple[str, str, str], bool]]) -> tuple[int, int, int, int]:
+    crisis = [g for (gold, _, _), g in routed if gold == "crisis"]
+    alarms = [g for (gold, _, _), g in routed if gold != "crisis"]
     return sum(crisis), len(crisis), sum(alarms), len(alarms)
 
 
