@@ -80,6 +80,19 @@ CRISIS_CONTACTS_DEFAULT = (
     "Portugal|Violência doméstica (apoio à vítima)|800 202 148|gratuita, 24 horas|violence,abuse;"
     "Portugal|SOS-Criança|116 111|crianças e jovens|abuse")
 CRISIS_KINDS = ("suicide", "self_harm", "violence", "abuse", "overdose")
+
+# The providers LLM_PROVIDER may name (`pastor.providers.PROVIDERS` implements exactly these; a test keeps both
+# equal). Declared here so an unknown name stops the start like any other invalid setting: the chat must never
+# come up without its crisis replies because of a typo.
+PROVIDER_NAMES = ("ollama", "openai", "groq", "anthropic", "huggingface", "local", "fake", "none")
+
+
+def _provider_name(value: str) -> str:
+    name = value.strip().lower()
+    if name and name not in PROVIDER_NAMES:
+        raise ValueError(f"provedor desconhecido {value.strip()!r}; use um destes: {', '.join(PROVIDER_NAMES)} "
+                         "(ou deixe vazio para a escolha automática)")
+    return name
 _PHONE = re.compile(r"\d+(?: \d+)*")
 
 
@@ -167,7 +180,7 @@ class Settings:
     top_k: int = setting("PASTOR_TOP_K", "6", int, minimum=1, help="sources given to the model")
     candidates: int = setting("PASTOR_CANDIDATES", "60", int, minimum=1,
                               help="candidates taken from each retriever before fusion")
-    llm_provider: str = setting("LLM_PROVIDER", "", str,
+    llm_provider: str = setting("LLM_PROVIDER", "", _provider_name,
                                 help="ollama, openai, groq, anthropic, huggingface, local, fake or none; empty = "
                                      "automatic: an API whose key is set, else Ollama if it answers with its "
                                      "model, else the local model")
@@ -292,6 +305,9 @@ class Settings:
 
     def check(self) -> None:
         """Cross-field checks that a single parser cannot make."""
+        if self.llm_provider and self.llm_provider not in PROVIDER_NAMES:
+            raise ConfigError(f"LLM_PROVIDER: provedor desconhecido {self.llm_provider!r}; use um destes: "
+                              f"{', '.join(PROVIDER_NAMES)} (ou deixe vazio para a escolha automática)")
         if self.stemmer not in {"rslp", "snowball", "none"}:
             raise ConfigError(f"PASTOR_STEMMER: use rslp, snowball ou none (recebido {self.stemmer!r})")
         if self.chunk_overlap >= self.chunk_size:

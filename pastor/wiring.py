@@ -73,11 +73,13 @@ def _warm_scope(engine: Engine) -> None:
         log.exception("pastoral scope classifier failed to train at load; the first question tries again")
 
 
-def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: TurnLog | None = None) -> ChatService:
-    """A chat service over the engine's retriever and Bible, with the configured provider and turn log."""
+def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: TurnLog | None = None,
+               router: Router | None = None) -> ChatService:
+    """A chat service over the engine's retriever and Bible, with the configured provider and turn log; `router`
+    defaults to the trained one (`build_router`, trained here when its cache is cold)."""
     return ChatService(engine.retriever, engine.resources.bible, provider or build_provider(settings),
                        turnlog=turnlog or build_turnlog(settings), top_k=settings.top_k,
                        history_turns=settings.history_turns, max_chars=settings.max_message_chars,
                        crisis_contacts=settings.crisis_contacts, deadline=settings.llm_timeout,
-                       router=build_router(settings, engine), replica=replica_name(settings),
+                       router=router or build_router(settings, engine), replica=replica_name(settings),
                        translations=engine.translations)

@@ -244,3 +244,23 @@ def test_readme_configuration_table_is_the_declarations():
         "python -c 'from pastor.config import markdown_table; print(markdown_table())'")
     for spec in SPEC:
         assert f"| `{spec.var}` |" in readme
+
+
+def test_the_provider_names_a_setting_accepts_are_the_providers_that_exist():
+    from pastor.config import PROVIDER_NAMES
+    from pastor.providers import PROVIDERS
+    assert set(PROVIDER_NAMES) == set(PROVIDERS)
+
+
+def test_an_unknown_provider_stops_the_app_before_it_serves(monkeypatch, capsys):
+    """Issue 29: a typo in LLM_PROVIDER must not start an app that refuses crisis messages."""
+    import app
+    from pastor.config import get_settings
+    monkeypatch.setenv("LLM_PROVIDER", "gpt")
+    get_settings.cache_clear()
+    try:
+        assert app.main() == 2
+    finally:
+        get_settings.cache_clear()
+    error = capsys.readouterr().err
+    assert "LLM_PROVIDER" in error and "'gpt'" in error and "ollama" in error and "none" in error

@@ -52,6 +52,7 @@ class PastoralScope:
         self.cache_dir = cache_dir
         self.config = config
         self._classifier: LinearClassifier | None = None
+        self._warming = False
 
     @property
     def classifier(self) -> LinearClassifier:
@@ -66,7 +67,16 @@ class PastoralScope:
 
     def warm(self) -> None:
         """Train or read the classifier now, so the first person's question does not wait for it."""
-        self.classifier
+        self._warming = True
+        try:
+            self.classifier
+        finally:
+            self._warming = False
+
+    def available(self) -> bool:
+        """False while `warm` trains in another thread: a question then gates by the vocabulary alone instead of
+        waiting tens of seconds for it (with nobody warming, the first question trains it, as evaluation does)."""
+        return self._classifier is not None or not self._warming
 
     def probability(self, text: str) -> float:
         """P(pastoral) of the message."""

@@ -174,7 +174,7 @@ class Retriever:
         off-topic when the classifier is sure the message asks for a thing (a recipe, a celebrity), which the
         gate refuses even when a verse happens to sit near it. No embedding while the vectors are not ready."""
         vocabulary = is_pastoral(question)
-        if self.scope is None or best is None:
+        if self.scope is None or best is None or not self.scope.available():
             return vocabulary, False
         probability = self.scope.probability(question)
         return vocabulary or probability >= self.scope.threshold, probability < self.scope.off_topic_bar

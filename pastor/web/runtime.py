@@ -11,6 +11,7 @@ from pastor.bible.usfx import CorpusError
 from pastor.config import Settings
 from pastor.health import HealthBoard, State
 from pastor.providers import ProviderError
+from pastor.providers.unavailable import UnavailableProvider
 from pastor.search.storage import describe
 from pastor.web.probe import ProviderProbe
 from pastor.web.ratelimit import QUESTION, RateLimiter, client_key
@@ -19,10 +20,14 @@ from pastor.web.shared_limits import LimiterFactory, limiter_factory
 from pastor.web.reindex import Outcome, ReindexPolicy
 from pastor.web.status import StatusCache, llm_status, provider_identity, runtime_status
 from pastor.web.turns import TurnRegistry
-from pastor.wiring import build_chat, build_engine, build_provider, build_turnlog
+from pastor.answer.routing import Router
+from pastor.wiring import build_chat, build_engine, build_provider, build_router, build_turnlog
 
 log = logging.getLogger("pastor.web")
 
+# What a member reads when the chat itself could not be prepared; the operator's reason is on the status page.
+CHAT_DOWN_MESSAGE = ("O Pastor Online não consegue conversar agora. Tente de novo em alguns minutos. "
+                     "Se você corre perigo, ligue 188 (CVV) ou 192 (SAMU) no Brasil, 112 em Portugal.")
 LOADING_MESSAGE = ("O Pastor Online está iniciando (carregando a Bíblia e a busca). "
                    "Tente de novo em alguns segundos.")
 # The runtime's own components on the status page (the engine records its own parts).
@@ -51,6 +56,7 @@ class Runtime:
         self.started = time.time()
         self._loaded = threading.Event()
         self._loader: threading.Thread | None = None
+        self._router_thread: threading.Thread | None = None
 
     # -- start-up ------------------------------------------------------------------------------
     def start(self, *, background: bool = True) -> "Runtime":
@@ -64,6 +70,7 @@ class Runtime:
         self._start_loader()
         if not background:
             self._loader.join()
+            self.wait_router()
         return self
 
     def _start_loader(self) -> None:
@@ -77,7 +84,11 @@ class Runtime:
             try:
                 self.provider = build_provider(self.settings)
             except ProviderError as exc:
+                # The chat still starts, with the verses alone: a provider that cannot be built must never
+                # take crisis replies, references or conversation down with it.
+                log.warning("provedor de linguagem não configurado: %s", exc.user_message)
                 self.health.fail("provider", LABELS["provider"], exc.user_message)
+                self.provider = UnavailableProvider(self.settings.llm_provider, exc)
                 return
         self.health.ok("provider", LABELS["provider"])
         self.provider.start()  # the local model downloads/loads in the background
@@ -113,13 +124,34 @@ class Runtime:
         self._loaded.set()
 
     def _build_chat(self, engine) -> None:
+        """The chat answers at once with the crisis lexicon and rules; the trained router (tens of seconds on a
+        cold cache) is built in a thread and takes over when it is ready, so nothing trained stands before /ready."""
         if self.provider is None:
             return
         try:
-            self.chat = build_chat(self.settings, engine, self.provider, turnlog=self.turnlog)
+            chat = build_chat(self.settings, engine, self.provider, turnlog=self.turnlog, router=Router())
         except Exception as exc:  # search and status still work; the chat says why it cannot
-            log.exception("chat service failed to start")
+            log.exception("o serviço de conversa não iniciou")
             self.health.fail("chat", LABELS["chat"], f"Falha ao preparar a conversa: {describe(exc)}")
+            return
+        self.chat = chat
+        self._router_thread = threading.Thread(target=self._train_router, args=(engine, chat), daemon=True,
+                                               name="pastor-router")
+        self._router_thread.start()
+
+    def _train_router(self, engine, chat) -> None:
+        try:
+            chat.router = build_router(self.settings, engine)  # never raises: falls back to lexicon and rules
+        except Exception:
+            log.exception("o roteador treinado não carregou; seguem o léxico e as regras")
+        self.status_cache.forget()
+
+    def wait_router(self, timeout: float | None = None) -> bool:
+        """Whether the trained router's build (started with the chat) has ended within `timeout`."""
+        thread = self._router_thread
+        if thread is not None:
+            thread.join(timeout)
+        return thread is None or not thread.is_alive()
 
     def wait_loaded(self, timeout: float | None = None) -> bool:
         return self._loaded.wait(timeout)
@@ -145,8 +177,7 @@ class Runtime:
         if self.phase == "error":
             return f"O Pastor Online não consegue responder agora. {self.health.reason('corpus') or ''}".strip()
         if need_chat and self.chat is None:
-            reason = self.health.reason("provider") or self.health.reason("chat") or ""
-            return f"O modelo de linguagem não está configurado corretamente. {reason}".strip()
+            return CHAT_DOWN_MESSAGE
         return None
 
     def client(self, request) -> str:

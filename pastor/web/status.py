@@ -106,7 +106,7 @@ def llm_status(runtime) -> dict:
     if provider is None:
         return {"provider": runtime.settings.llm_provider, "model": runtime.settings.llm_model, "reachable": False,
                 "detail": runtime.health.reason("provider") or "não carregado"}
-    check = runtime.probe.get() if runtime.probe else {"reachable": None, "detail": ""}
+    check = runtime.probe.get() if runtime.probe else provider.check()
     return {**provider_identity(provider), **check, **provider.live_status()}
 
 

@@ -322,11 +322,40 @@ class TestRuntime:
         assert runtime.attributions() == ["Texto bíblico: X", OPENBIBLE_CREDIT]
         assert Runtime(app_settings(tmp_path)).attributions() == []  # nothing loaded yet
 
-    def test_a_bad_provider_setting_is_reported_for_the_chat(self, tmp_path):
-        runtime = self.runtime(tmp_path, StubEngine(), LLM_PROVIDER="desconhecido")
-        assert runtime.chat is None
-        assert "desconhecido" in runtime.unavailable(need_chat=True)
-        assert runtime.unavailable() is None
+    def test_an_unknown_provider_stops_the_start_naming_the_variable_and_the_choices(self, tmp_path):
+        from pastor.config import ConfigError
+        with pytest.raises(ConfigError) as caught:
+            app_settings(tmp_path, LLM_PROVIDER="gpt")
+        message = str(caught.value)
+        assert message.startswith("LLM_PROVIDER") and "'gpt'" in message
+        assert all(name in message for name in ("ollama", "openai", "local", "none"))
+
+    def test_a_provider_that_cannot_be_built_leaves_crisis_replies_and_verses_working(self, tmp_path, monkeypatch):
+        """Issue 29: a provider failing at start is the operator's problem, never the member's."""
+        from pastor.providers import ProviderError
+        from pastor.web import runtime as runtime_module
+        from pastor.web.handlers import Handlers
+        operator_text = "Falta a chave de acesso para openai: defina a variável de ambiente OPENAI_API_KEY."
+
+        def broken(settings):
+            raise ProviderError("config", operator_text, "openai")
+
+        monkeypatch.setattr(runtime_module, "build_provider", broken)
+        runtime = self.runtime(tmp_path, None, LLM_PROVIDER="openai", PASTOR_SEMANTIC_ROUTER="false")
+        assert runtime.chat is not None and runtime.unavailable(need_chat=True) is None
+        app = SimpleNamespace(runtime=runtime, handlers=Handlers(runtime))
+        crisis = " ".join(contents(run_turn(app, "não aguento mais, quero sumir de vez")[-1][0]))
+        verses = " ".join(contents(run_turn(app, "Salmos 23", session="outra")[-1][0]))
+        assert "188" in crisis and "Salmos 23:1" in verses
+        assert operator_text not in crisis + verses and "OPENAI_API_KEY" not in crisis + verses
+        status = runtime.status()
+        assert status["llm"]["reachable"] is False and operator_text in status["llm"]["detail"]
+        assert any(r["component"] == "provider" and r["state"] == "error" for r in status["health"])
+
+    def test_a_chat_that_cannot_start_tells_members_where_help_is_not_why(self, tmp_path):
+        runtime = self.runtime(tmp_path, StubEngine())
+        runtime.chat = None
+        assert "188" in runtime.unavailable(need_chat=True) and "modelo" not in runtime.unavailable(need_chat=True)
 
 
 # == page handlers on a real engine =================================================================

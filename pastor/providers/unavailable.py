@@ -1,0 +1,27 @@
+"""A configured provider that could not be set up: the chat answers with the verses alone, status says why."""
+
+from __future__ import annotations
+
+from pastor.providers.base import ProviderError
+from pastor.providers.none import NoneProvider
+
+
+class UnavailableProvider(NoneProvider):
+    """Stands in for provider `name` when building it failed, so crisis replies, references, verses and
+    conversation keep working; the operator reads `error.user_message` on the status page, members never do."""
+
+    generates = False
+
+    def __init__(self, name: str, error: ProviderError) -> None:
+        super().__init__()
+        self.name = name or "automático"
+        self.error = error
+
+    def _refuse(self) -> ProviderError:
+        return self.error
+
+    def check(self) -> dict:
+        return {"reachable": False, "detail": self.error.user_message}
+
+    def setup_hint(self) -> str:
+        return self.error.user_message
