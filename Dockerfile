@@ -24,8 +24,9 @@ COPY pastor ./pastor
 # The data the defaults name (relative to /app), its NOTICE.md, and the example church documents
 # (indexed only with PASTOR_DOCS_DIR=corpus/docs/example).
 COPY corpus ./corpus
-# The questions the query adapter learns from (PASTOR_ADAPTER_QUESTIONS); trained once after the vectors.
-COPY bench/devset.jsonl ./bench/devset.jsonl
+# The data sets the app learns from at start (datasets/manifest.jsonl: the router's and the scope's training
+# messages, the questions the query adapter learns from, PASTOR_ADAPTER_QUESTIONS); benches and tests stay out.
+COPY datasets ./datasets
 
 # A fixed numeric uid, so a bind-mounted data folder can be given to it on the host.
 RUN useradd --create-home --uid 1000 pastor && mkdir -p /app/data && chown 1000:1000 /app/data

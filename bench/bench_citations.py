@@ -12,11 +12,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastor.answer import shapes  # noqa: E402
-from pastor.answer.citations import validate  # noqa: E402
-from pastor.answer.pipeline import AnswerFilter  # noqa: E402
+from pastor.datasets import dataset  # noqa: E402
+from pastor.answer_filter import shapes  # noqa: E402
+from pastor.answer_filter.citations import validate  # noqa: E402
+from pastor.answer.filters import AnswerFilter  # noqa: E402
 from pastor.answer.prompts import build_messages  # noqa: E402
-from pastor.answer.streaming import StreamingValidator  # noqa: E402
+from pastor.answer_filter.streaming import StreamingValidator  # noqa: E402
 from pastor.bible.canon import by_code  # noqa: E402
 from pastor.search.results import Source  # noqa: E402
 
@@ -57,7 +58,7 @@ ADVERSARIAL = (
 CHUNK_SIZES = (1, 3, 8, 20)
 # Ordinary answers with numbers (times, ages, versions, prices, romans) and supported references,
 # written before the validator changes of issue 18.
-ORDINARY = Path(__file__).resolve().parent / "ordinary_answers.jsonl"
+ORDINARY = dataset("references/ordinary_answers.jsonl")
 # Issue 18, problem 1: the forms a second probe still saw on the screen, each unsupported.
 ISSUE18_FORMS = ("hezequias 3:16", "john 14:6", "\u0280omanos 8:28", "John 14\u22366", "John 14\ua7896",
                  "John 14\u05896", "John 14.6", "Romans 8,28", "Hezequias 3.16", "Hezequias\n3:16",

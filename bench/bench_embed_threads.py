@@ -23,7 +23,7 @@ def main() -> None:
 
     from pastor.config import get_settings
     from pastor.bible.usfx import load_bible
-    from pastor.search.index import embed_text
+    from pastor.index.verse_index import embed_text
     verses = load_bible(get_settings().corpus).verses
     texts = [embed_text(v.text) for v in verses[10_000:10_000 + args.n]]
     for threads in args.threads:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pastor.bible.usfx import load_bible  # noqa: E402
-from pastor.search.lexical import LexicalIndex  # noqa: E402
+from pastor.search.bm25 import LexicalIndex  # noqa: E402
 from pastor.text.normalize import tokenize  # noqa: E402
 
 DEFAULT_CORPUS = ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"  # shipped

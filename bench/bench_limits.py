@@ -37,7 +37,7 @@ def bench_rewrite(_corpus: Path) -> None:
     from pastor.config import Settings
     from pastor.providers import load_provider
     from pastor.search.assembly import build_retriever
-    from pastor.search.lexical import LexicalIndex
+    from pastor.search.bm25 import LexicalIndex
     from pastor.search.retrieval import RetrievalConfig
     from pastor.search.signals import SignalInputs
     bible = load_bible(MINI_CORPUS)
@@ -221,7 +221,7 @@ def bench_markdown(_corpus: Path) -> None:
 
 
 def bench_questions(_corpus: Path) -> None:
-    from pastor.search.evaluation import QuestionSetError, read_question_file
+    from pastor.search.questions import QuestionSetError, read_question_file
     with tempfile.TemporaryDirectory(prefix="pastor-questions-") as tmp:
         big, fifo = Path(tmp) / "enorme.jsonl", Path(tmp) / "fila.jsonl"
         with open(big, "wb") as handle:

@@ -54,7 +54,7 @@ def app_prompt(history_exchanges: int) -> tuple[str, list[dict]]:
     from pastor.answer import prompts
     from pastor.answer.history import History
     from pastor.bible.usfx import load_bible
-    from pastor.answer.modes import Mode
+    from pastor.answer.turn_modes import Mode
     from pastor.search.results import Source
 
     bible = load_bible(ROOT / "corpus" / "por-almeida1911.usfx.xml.gz")

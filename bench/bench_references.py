@@ -28,12 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pastor.datasets import dataset  # noqa: E402
 from pastor.bible import book_names, canon  # noqa: E402
 from pastor.bible.references import find_references  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-HELD_OUT = HERE / "reference_forms.jsonl"
-OPENBIBLE = HERE / "openbible_pt_book_names.tsv"
+HELD_OUT = dataset("references/reference_forms.jsonl")
+OPENBIBLE = dataset("references/openbible_pt_book_names.tsv")
 OSIS = dict(zip(
     "Gen Exod Lev Num Deut Josh Judg Ruth 1Sam 2Sam 1Kgs 2Kgs 1Chr 2Chr Ezra Neh Esth Job Ps Prov Eccl Song Isa "
     "Jer Lam Ezek Dan Hos Joel Amos Obad Jonah Mic Nah Hab Zeph Hag Zech Mal Matt Mark Luke John Acts Rom 1Cor "

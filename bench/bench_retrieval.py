@@ -97,10 +97,10 @@ def main() -> None:
     os.environ.update(env)
     from pastor.config import get_settings
     from pastor.wiring import build_engine
-    from pastor.search.evaluation import load_questions
+    from pastor.search.questions import load_questions
     from pastor.search.signals import Query
     engine = build_engine(get_settings())
-    questions = [q.question for q in load_questions(ROOT / "bench" / "devset.jsonl")]
+    questions = [q.question for q in load_questions(ROOT / "datasets" / "retrieval" / "devset.jsonl")]
     for q in questions[:5]:
         engine.retriever.search(q)  # warm-up
     timings = {"search": [], "embed": [], "bm25": [], "topics": []}
@@ -125,7 +125,10 @@ def main() -> None:
 
 
 def _jsonl(name: str) -> list[dict]:
-    return [json.loads(line) for line in (ROOT / "bench" / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    from pastor.datasets import dataset
+    folder = "routing" if name.startswith("routing_set") else "retrieval"
+    path = dataset(f"{folder}/{name}")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:

@@ -13,18 +13,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from pastor.answer.routing import Router  # noqa: E402
+from pastor.datasets import dataset  # noqa: E402
+from pastor.care.router import Router  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-INDEPENDENT = HERE / "routing_set_independent.jsonl"  # written by someone who saw no code, patterns or sets
-OLD = HERE / "routing_set.jsonl"  # written by the pattern author: kept for comparison
-ROUND7 = HERE / "routing_set_round7.jsonl"  # rounds 7, 8, 13 and 14: a fresh author's set each, all held-out
-ROUND8 = HERE / "routing_set_round8.jsonl"  # (rounds 3 to 6 and 9 to 12 were run, reported and retired into the
-ROUND13 = HERE / "routing_set_round13.jsonl"  # training data)
-ROUND14 = HERE / "routing_set_round14.jsonl"
+INDEPENDENT = dataset("routing/routing_set_independent.jsonl")  # written by someone who saw no code, patterns or sets
+OLD = dataset("routing/routing_set.jsonl")  # written by the pattern author: kept for comparison
+ROUND7 = dataset("routing/routing_set_round7.jsonl")  # rounds 7, 8, 13 and 14: a fresh author's set each, all held-out
+ROUND8 = dataset("routing/routing_set_round8.jsonl")  # (rounds 3 to 6 and 9 to 12 were run, reported and retired into the
+ROUND13 = dataset("routing/routing_set_round13.jsonl")  # training data)
+ROUND14 = dataset("routing/routing_set_round14.jsonl")
 # The retrieval dev set's questions are pastoral: none of them is a crisis (issue 21, round 3: a quarter of
 # them went to the crisis reply by meaning and no routing set showed it).
-PASTORAL_DEV = HERE / "devset.jsonl"
+PASTORAL_DEV = dataset("retrieval/devset.jsonl")
 ROUTES = ("crisis", "conversational", "out_of_scope", "ordinary")
 # The router does not tell a pastoral question from an off-topic one (the evidence gate does): both are ordinary.
 AS_ROUTED = {"pastoral": "ordinary", "off_topic": "ordinary", "other": "ordinary"}
@@ -52,7 +53,7 @@ def pastoral_report(router: Router, show_errors: bool) -> None:
     rows = load_pastoral_dev()
     got = [router.route(text) for _, _, text in rows]
     taken = Counter(g.name for g in got if g.name != "ordinary")
-    print(f"\npastoral questions (bench/devset.jsonl, dev): {len(rows)}; routed away from the search: "
+    print(f"\npastoral questions (datasets/retrieval/devset.jsonl, dev): {len(rows)}; routed away from the search: "
           + (", ".join(f"{name} {n}" for name, n in sorted(taken.items())) or "none"))
     if show_errors:
         for (_, _, text), g in zip(rows, got):
@@ -71,10 +72,10 @@ def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_er
     fresh = unseen(router, rows)
     if not fresh:
         print(f"\n{title}: every message is a training message (a retired held-out set, "
-              "pastor/search/data/route_training/PROVENANCE.md): the figures below are the fit, not a test")
+              "datasets/notes/routing_training.md): the figures below are the fit, not a test")
     elif len(fresh) < len(rows):
         print(f"\n{title}: {len(rows) - len(fresh)} of {len(rows)} messages are also training messages "
-              "(pastor/search/data/route_training/PROVENANCE.md); the figures on the other "
+              "(datasets/notes/routing_training.md); the figures on the other "
               f"{len(fresh)} follow the table")
     got = [router.route(text).name for _, _, text in rows]
     counts = Counter((gold, g) for (gold, _, _), g in zip(rows, got))
@@ -151,13 +152,13 @@ def cross_validate(embedder) -> None:
     """Leave one author out: trained on the project's examples and the other authors' files, measured on
     the one left out (every route, the full router: lexicon, rules and the classifier); then every author's
     figures pooled, per crisis bar."""
-    from pastor.answer.semantic_router import CRISIS_SCORE, SemanticRouter, load_examples, training_examples
-    from pastor.search.labelled_messages import TRAINING_DIR, load_messages
+    from pastor.care.semantic import CRISIS_SCORE, SemanticRouter, load_examples, training_examples
+    from pastor.care.training import load_messages, training_files
     memo = MemoEmbedder(embedder)
     pooled = {bar: np.zeros(4, dtype=int) for bar in BARS}
     worst = {bar: 1.0 for bar in BARS}
-    for left_out in sorted(TRAINING_DIR.glob("*.jsonl")):
-        kept = [m for path in sorted(TRAINING_DIR.glob("*.jsonl")) if path != left_out for m in load_messages(path)]
+    for left_out in training_files():
+        kept = [m for path in training_files() if path != left_out for m in load_messages(path)]
         router = Router(SemanticRouter(memo, training_examples(kept)))
         rows = [(AS_ROUTED.get(m.route, m.route), m.route, m.text) for m in load_messages(left_out)]
         print(f"\nleft out {left_out.name} (trained on the project's {len(load_examples())} examples + {len(kept)})")
@@ -179,8 +180,8 @@ def timing(embedder, cache_dir: Path) -> None:
     import shutil
     import tempfile
 
-    from pastor.answer.semantic_router import SemanticRouter
-    from pastor.search.classifier_cache import MEMORY
+    from pastor.care.semantic import SemanticRouter
+    from pastor.classify.cache import MEMORY
     folder = Path(tempfile.mkdtemp(dir=cache_dir.parent if cache_dir.parent.is_dir() else None))
     try:
         MEMORY.clear()
@@ -207,13 +208,13 @@ def main() -> None:
     parser.add_argument("--set", type=Path, default=INDEPENDENT,
                         help=f"the routing set (default {INDEPENDENT.name}; {ROUND7.name}, {ROUND8.name}, {ROUND13.name} "
                              f"and {ROUND14.name} only held_out; rounds 3 to 6 and 9 to 12 are training messages now)")
-    parser.add_argument("--old", action="store_true", help="also the pattern author's set (bench/routing_set.jsonl)")
+    parser.add_argument("--old", action="store_true", help="also the pattern author's set (datasets/routing/routing_set.jsonl)")
     args = parser.parse_args()
     semantic = None
     if not args.lexicon_only:
-        from pastor.answer.semantic_router import SemanticRouter
+        from pastor.care.semantic import SemanticRouter
         from pastor.config import get_settings
-        from pastor.search.classifier_cache import CLASSIFIERS_DIR
+        from pastor.classify.cache import CLASSIFIERS_DIR
         from pastor.search.embedders import load_embedder
         settings = get_settings()
         embedder = load_embedder(settings.embedding_model)

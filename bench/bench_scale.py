@@ -83,7 +83,7 @@ def search_latency(store, data_dir: Path) -> None:
     """LanceDB vector search on the same verse table, local disk vs the object store."""
     import lancedb
     import numpy as np
-    from pastor.search.objectstore import connect_shared
+    from pastor.replication.store import connect_shared
     manifest = (data_dir / "index" / "manifest.json")
     if not manifest.is_file():
         print(f"busca no object store: pulada ({data_dir} sem índice completo)")
@@ -110,7 +110,7 @@ def limit_latency(redis) -> None:
     """What a shared rate limit costs per request: one SET NX PX round trip, vs the in-memory dict."""
     from pastor.config import Settings
     from pastor.web.ratelimit import RateLimited
-    from pastor.web.shared_limits import limiter_factory
+    from pastor.web.ratelimit_redis import limiter_factory
     for label, env in (("memória", {}), ("Redis (loopback)", {"PASTOR_REDIS_URL": redis.url})):
         limiter = limiter_factory(Settings.from_env(env))("bench", 30, "x")
         times = []

@@ -3,7 +3,7 @@
     python bench/bench_stemmers.py [--corpus corpus/por-almeida1911.usfx.xml.gz] [--no-eval]
 
 Prints, for rslp / snowball / none: distinct tokens over the whole corpus and the time to
-tokenize it with a cold stemmer cache; then lexical-only retrieval on bench/devset.jsonl for
+tokenize it with a cold stemmer cache; then lexical-only retrieval on datasets/retrieval/devset.jsonl for
 each stemmer, for the stop-word list with and without "nao", and without modernize
 (figures only, asserts nothing).
 """
@@ -19,10 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pastor.datasets import dataset  # noqa: E402
 from pastor.bible.usfx import load_bible  # noqa: E402
-from pastor.search.evaluation import Question, evaluate, format_table, load_questions  # noqa: E402
+from pastor.search.questions import Question
+from pastor.evaluation.ranking import evaluate, format_table, load_questions  # noqa: E402
 from pastor.text import normalize as normalize_module  # noqa: E402
-from pastor.search.lexical import LexicalIndex  # noqa: E402
+from pastor.search.bm25 import LexicalIndex  # noqa: E402
 from pastor.text.normalize import _modern_token, fold, normalize  # noqa: E402
 from pastor.text.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer  # noqa: E402
 from pastor.text.stopwords import STOPWORDS  # noqa: E402
@@ -74,7 +76,7 @@ def dev_eval(ids: list[str], texts: list[str], questions: list[Question]) -> Non
             lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
     finally:
         normalize_module.modernize = modernize
-    print(f"\nlexical only, bench/devset.jsonl ({len(questions)} questions):\n")
+    print(f"\nlexical only, datasets/retrieval/devset.jsonl ({len(questions)} questions):\n")
     print(format_table(results))
 
 
@@ -88,7 +90,7 @@ def main() -> None:
     print(f"corpus: {args.corpus.name}, {len(texts)} verses\n")
     vocabulary(texts)
     if not args.no_eval:
-        dev_eval(ids, texts, load_questions(ROOT / "bench" / "devset.jsonl"))
+        dev_eval(ids, texts, load_questions(dataset("retrieval/devset.jsonl")))
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Tune fusion (vector/lexical/topic weights, prominence λ, RRF k, depth) and the evidence gates on the dev sets.
 
 Usage: PASTOR_CORPUS=… PASTOR_DATA_DIR=… [PASTOR_PROMINENCE=…] [PASTOR_EXTRA_CORPORA=…] \
-       python bench/tune_retrieval.py [bench/devset.jsonl bench/offtopic_dev.jsonl]
+       python bench/tune_retrieval.py [datasets/retrieval/devset.jsonl datasets/retrieval/offtopic_dev.jsonl]
 Vector, BM25 and topical candidates are computed once per question; only fusion and gates are repeated.
-Never tune on bench/testset.jsonl or bench/offtopic_test.jsonl: those are for reporting."""
+Never tune on datasets/retrieval/testset.jsonl or datasets/retrieval/offtopic_test.jsonl: those are for reporting."""
 
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pastor.config import get_settings  # noqa: E402
 from pastor.wiring import build_engine  # noqa: E402
-from pastor.search.evaluation import hit_at_k, load_questions, mrr_at_k  # noqa: E402
+from pastor.search.questions import load_questions
+from pastor.evaluation.ranking import hit_at_k, mrr_at_k  # noqa: E402
 from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
 from pastor.search.fusion import Candidates, fuse  # noqa: E402
 from pastor.search.gates import Gate  # noqa: E402
-from pastor.answer.modes import Mode  # noqa: E402
+from pastor.answer.turn_modes import Mode  # noqa: E402
 from pastor.search.signals import Query, VectorSignal  # noqa: E402
 from pastor.search.assembly import build_retriever  # noqa: E402
 from pastor.search.retrieval import RetrievalConfig  # noqa: E402
@@ -90,8 +91,8 @@ def tune_gates(engine, cached, offtopic) -> None:
 
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    dev = args[0] if args else "bench/devset.jsonl"
-    off = args[1] if len(args) > 1 else "bench/offtopic_dev.jsonl"
+    dev = args[0] if args else "datasets/retrieval/devset.jsonl"
+    off = args[1] if len(args) > 1 else "datasets/retrieval/offtopic_dev.jsonl"
     engine = build_engine(get_settings())
     # A retriever of its own, so the question can be searched (and the adapter trained) unexpanded.
     config = RetrievalConfig.from_settings(engine.settings, smalltalk=True, expand_queries="--no-expand" not in sys.argv)

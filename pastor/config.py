@@ -262,7 +262,7 @@ class Settings:
                                   help="weight of the topical list in the fusion (vector list: 1)")
     per_chapter: int = setting("PASTOR_PER_CHAPTER", "2", int, minimum=0,
                                help="at most n of the sources from one chapter, unless a passage is asked (0 = off)")
-    adapter_questions: Path | None = setting("PASTOR_ADAPTER_QUESTIONS", "bench/devset.jsonl", _optional_path,
+    adapter_questions: Path | None = setting("PASTOR_ADAPTER_QUESTIONS", "datasets/retrieval/devset.jsonl", _optional_path,
                                              help="questions + gold verses the query adapter learns from; empty = off")
     adapter_weight: float = setting("PASTOR_ADAPTER_WEIGHT", "2.0", float, minimum=0.0,
                                     help="weight of the vector list when the query adapter is on (else 1)")

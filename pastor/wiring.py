@@ -6,14 +6,14 @@ import logging
 import socket
 
 from pastor.answer.chat import ChatService
-from pastor.answer.routing import Router
+from pastor.care.router import Router
 from pastor.answer.shared_turns import SharedTurns
-from pastor.answer.semantic_router import SemanticRouter
+from pastor.care.semantic import SemanticRouter
 from pastor.answer.turnlog import TurnLog
 from pastor.config import Settings
 from pastor.providers import load_provider
-from pastor.search.classifier_cache import CLASSIFIERS_DIR
-from pastor.search.engine import Engine
+from pastor.classify.cache import CLASSIFIERS_DIR
+from pastor.index.engine import Engine
 
 
 def build_engine(settings: Settings, embedder=None) -> Engine:

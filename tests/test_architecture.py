@@ -10,21 +10,28 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "pastor"
 
 # The shared leaves every package may import: settings, the exceptions' base, health records.
-LEAVES = {"config", "errors", "health"}
+LEAVES = {"config", "errors", "health", "datasets"}
+BELOW_SEARCH = {"bible", "documents", "text", "care", "classify"}
 # Each package and the packages it may import (besides itself and the leaves).
 ALLOWED = {
     "config": {"errors"},
     "errors": set(),
     "health": set(),
+    "datasets": {"errors"},
     "text": LEAVES,
     "bible": {"text"} | LEAVES,
     "documents": {"text"} | LEAVES,
+    "classify": {"text"} | LEAVES,
+    "care": {"classify", "bible", "text"} | LEAVES,
     "providers": LEAVES,
-    "search": {"bible", "documents", "text"} | LEAVES,
-    "answer": {"search", "providers", "bible", "documents", "text"} | LEAVES,
-    "web": {"answer", "search", "providers", "bible", "documents", "text", "wiring"} | LEAVES,
-    "cli": {"answer", "search", "providers", "bible", "documents", "text", "wiring"} | LEAVES,
-    "wiring": {"answer", "search", "providers", "bible", "documents", "text"} | LEAVES,
+    "search": BELOW_SEARCH | LEAVES,
+    "index": {"search"} | BELOW_SEARCH | LEAVES,
+    "replication": {"index", "search"} | BELOW_SEARCH | LEAVES,
+    "answer_filter": {"search", "bible", "documents", "text"} | LEAVES,
+    "answer": {"answer_filter", "index", "search", "providers"} | BELOW_SEARCH | LEAVES,
+    "wiring": {"answer", "answer_filter", "index", "replication", "search", "providers"} | BELOW_SEARCH | LEAVES,
+    "web": {"wiring", "answer", "answer_filter", "index", "replication", "search", "providers"} | BELOW_SEARCH | LEAVES,
+    "cli": {"wiring", "answer", "answer_filter", "index", "replication", "search", "providers"} | BELOW_SEARCH | LEAVES,
 }
 # `pastor` imports inside a function, allowed only for a module whose import pulls in an optional
 # dependency (none today: torch, transformers, sentence-transformers, lancedb and pyarrow are imported
@@ -127,15 +134,15 @@ def test_every_package_says_what_it_holds(path):
 _LOOSE = {"dict", "dict[str, Any]", "dict[str, object]", "list[dict]", "dict | None", "list[dict[str, Any]]"}
 # The genuine mappings: shapes written to disk and read back, compared or stored whole, never shown
 # as a response. Everything else in `search` and `answer` hands up typed objects; the API's, the
-# Status tab's and the CLI's JSON are built from them in `web/schemas.py`, `web/status.py` and `cli/`.
+# Status tab's and the CLI's JSON are built from them in `web/schemas.py`, `web/status_model.py` and `cli/`.
 NOT_RESPONSES = {
     # The verse table's manifest (`expected` is the one a build writes, `read_manifest` reads it back) and
     # the calibration table stored in it (mean, std, p99 of unrelated-pair cosines), read by the gates.
-    "search/index.py": {"expected", "read_manifest", "calibration", "calibrate"},
+    "index/verse_index.py": {"expected", "read_manifest", "calibration", "calibrate"},
     # Cache keys: each is stored beside its cache and compared whole with the next one.
     "search/topic_index.py": {"key"},
     "search/adapter.py": {"key"},
-    "search/lexcache.py": {"cache_key"},
+    "index/lexcache.py": {"cache_key"},
     # The turn log's JSON lines as they are on disk (their keys depend on PASTOR_LOG_TEXT), read back
     # for audits: the file's own format, not a response.
     "answer/turnlog.py": {"read", "events", "latest_feedback"},
@@ -255,8 +262,8 @@ def test_the_engine_reaches_its_resources_one_way():
     from dataclasses import fields
 
     from pastor.config import Settings
-    from pastor.search.engine import Engine
-    from pastor.search.resources import SearchResources
+    from pastor.index.engine import Engine
+    from pastor.index.resources import SearchResources
     parts = {f.name for f in fields(SearchResources)}
     engine = Engine(Settings.from_env({}))
     assert not parts & (set(dir(Engine)) | set(vars(engine))), parts & (set(dir(Engine)) | set(vars(engine)))
@@ -296,3 +303,13 @@ def test_the_reference_readers_rule_sees_an_import(tmp_path):
     sample.write_text("from pastor.bible.references import find_references\nfrom pastor.documents.refs import "
                       "DOC_REF_PATTERN as P\nfrom pastor.web.render import escape\n", encoding="utf-8")
     assert _imported_names(sample) & REFERENCE_READERS == {"find_references", "DOC_REF_PATTERN"}
+
+
+def test_no_two_modules_share_a_name():
+    """`status.py` in two packages, or `pipeline.py`, leaves a reader guessing which one a log or a traceback
+    means: every module's file name is its own (package `__init__`/`__main__` aside)."""
+    by_name: dict[str, list[str]] = {}
+    for path in _modules():
+        if path.name not in ("__init__.py", "__main__.py"):
+            by_name.setdefault(path.stem, []).append(str(path.relative_to(PACKAGE)))
+    assert {name: paths for name, paths in by_name.items() if len(paths) > 1} == {}

@@ -6,7 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from pastor.answer.pipeline import AnswerFilter
+from pastor.answer.filters import AnswerFilter
 from pastor.search.results import Source
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"

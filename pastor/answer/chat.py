@@ -9,19 +9,20 @@ import time
 from dataclasses import asdict
 from typing import Iterator
 
-from pastor.answer import degraded, prompts, safety
+from pastor.answer import degraded, prompts
+from pastor.care import crisis as safety
 from pastor.answer.followup import searched_without_model
-from pastor.answer.routing import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
-from pastor.answer.scope import out_of_scope_reply
+from pastor.care.router import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
+from pastor.care.advice import out_of_scope_reply
 from pastor.answer.checks import InputError, check_message
-from pastor.answer.citations import NO_ANCHOR_NOTE
+from pastor.answer_filter.citations import NO_ANCHOR_NOTE
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.answer.halt import Halt
 from pastor.answer.history import History
-from pastor.answer.pipeline import AnswerFilter
+from pastor.answer.filters import AnswerFilter
 from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
 from pastor.providers import ProviderError
-from pastor.answer.modes import Mode
+from pastor.answer.turn_modes import Mode
 from pastor.search.results import SearchResult, Source
 from pastor.search.retrieval import CONVERSATION_REASON
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple, Sequence
 
 from pastor.answer import prompts
-from pastor.answer.citations import Citation
+from pastor.answer_filter.citations import Citation
 from pastor.search.results import Source
 
 PROVIDER_DOWN_NO_VERSES = ("O modelo de linguagem não respondeu agora, então não consigo conversar livremente. "

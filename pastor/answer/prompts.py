@@ -7,9 +7,9 @@ from typing import Sequence
 
 from pastor.bible.references import find_references
 from pastor.text.fold import fold
-from pastor.text.smalltalk import is_greeting_or_thanks
+from pastor.care.smalltalk import is_greeting_or_thanks
 from pastor.answer.history import History
-from pastor.answer.modes import Mode
+from pastor.answer.turn_modes import Mode
 from pastor.search.results import Source
 
 MODES = (Mode.RAG, Mode.LEXICAL_FALLBACK, Mode.REFERENCE, Mode.CONVERSATIONAL, Mode.CRISIS)

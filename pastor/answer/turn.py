@@ -7,8 +7,8 @@ import time
 import uuid
 from dataclasses import dataclass, field, replace
 
-from pastor.answer.citations import Citation
-from pastor.answer.modes import Mode
+from pastor.answer_filter.citations import Citation
+from pastor.answer.turn_modes import Mode
 from pastor.search.results import SearchResult, Source
 
 

@@ -8,16 +8,16 @@ import time
 from dataclasses import asdict
 
 from pastor.answer.checks import InputError
-from pastor.cli.model import prepare, register_model
-from pastor.cli.prominence import register_prominence
+from pastor.cli.model_command import prepare, register_model
+from pastor.cli.prominence_command import register_prominence
 from pastor.cli.publish import index_and_publish
 from pastor.config import get_settings
-from pastor.answer.modes import Mode
+from pastor.answer.turn_modes import Mode
 from pastor.providers import ProviderError
 from pastor.search.adapter import file_sha256, fold_adapters
 from pastor.search.signals import NAMES
-from pastor.search.evaluation import (Evaluation, QuestionSetError, eval_modes, evaluate_modes, format_table,
-                                      load_questions)
+from pastor.evaluation.ranking import Evaluation, eval_modes, evaluate_modes, format_table
+from pastor.search.questions import QuestionSetError, load_questions
 from pastor.wiring import build_chat, build_engine, build_provider
 
 

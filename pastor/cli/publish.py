@@ -8,8 +8,8 @@ import time
 
 from pastor.config import get_settings
 from pastor.search.adapter import file_sha256
-from pastor.search.objectstore import SharedLock, connect_shared
-from pastor.search.releases import ReleaseStore
+from pastor.replication.store import SharedLock, connect_shared
+from pastor.replication.releases import ReleaseStore
 
 
 def identity(engine) -> dict:

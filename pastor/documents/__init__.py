@@ -1,6 +1,6 @@
 """The church's own documents (.md, .txt, .csv, .json): parsed, chunked and citable beside the Bible."""
 
-from pastor.documents.base import Chunk, DocumentError, FileResult, Part, Reader, Section
+from pastor.documents.document import Chunk, DocumentError, FileResult, Part, Reader, Section
 from pastor.documents.chunking import split_spans, split_text
 from pastor.documents.factory import EXTENSIONS, reader_for
 from pastor.documents.folder import FolderScan, parse_document, read_folder

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pastor.documents.base import Reader
+from pastor.documents.document import Reader
 from pastor.documents.jsondoc import JsonReader
 from pastor.documents.tabular import CsvReader
 from pastor.documents.text import MarkdownReader, TextReader

@@ -10,7 +10,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pastor.documents.base import Chunk, DocumentError, FileResult
+from pastor.documents.document import Chunk, DocumentError, FileResult
 from pastor.documents.chunking import split_text
 from pastor.documents.factory import reader_for
 from pastor.documents.refs import doc_ref

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pastor.documents.base import DocumentError, Part, Reader, Section, label
+from pastor.documents.document import DocumentError, Part, Reader, Section, label
 
 
 class JsonReader(Reader):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from pastor.documents.base import DocumentError, Part, Reader, Section, label
+from pastor.documents.document import DocumentError, Part, Reader, Section, label
 
 
 class CsvReader(Reader):

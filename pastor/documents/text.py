@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pastor.documents.base import Part, Reader, Section, label
+from pastor.documents.document import Part, Reader, Section, label
 
 HEADING_SEPARATOR = " › "
 

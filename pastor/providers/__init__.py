@@ -7,7 +7,7 @@ from importlib import import_module
 from typing import Mapping
 
 from pastor.config import ROOT, Settings, read_dotenv
-from pastor.providers.base import Provider, ProviderError
+from pastor.providers.provider import Provider, ProviderError
 from pastor.providers.choice import Choice, choose
 
 # How long the automatic choice waits for Ollama at start: a local server answers in milliseconds.

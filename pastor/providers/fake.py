@@ -9,7 +9,7 @@ from collections import deque
 from pathlib import Path
 from typing import Iterator
 
-from pastor.providers.base import KINDS, Provider, ProviderError
+from pastor.providers.provider import KINDS, Provider, ProviderError
 
 # How the chat layer lists sources in the prompt: "[FONTE 1] João 3:16 — Porque Deus…".
 SOURCE_LINE = re.compile(r"^\[FONTE\s+\d+\]\s*(?P<ref>.+?)\s+[—–-]\s+(?P<text>.+?)\s*$", re.MULTILINE)

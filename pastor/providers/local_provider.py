@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from pastor.providers.base import API_CHOICE, Provider, ProviderError
+from pastor.providers.provider import API_CHOICE, Provider, ProviderError
 from pastor.providers.fairslot import FairSlot
 from pastor.providers.local_store import ModelStore
 from pastor.providers.local_torch import TorchRuntime

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Iterator
 
-from pastor.providers.base import Provider, ProviderError
+from pastor.providers.provider import Provider, ProviderError
 
 
 class NoneProvider(Provider):

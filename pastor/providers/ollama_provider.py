@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pastor.providers import errors
-from pastor.providers.base import API_CHOICE, ProviderError, SDKProvider
+from pastor.providers import failures as errors
+from pastor.providers.provider import API_CHOICE, ProviderError, SDKProvider
 
 CHECK_TIMEOUT = 5.0
 

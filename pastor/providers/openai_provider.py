@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pastor.providers.base import SDKProvider
+from pastor.providers.provider import SDKProvider
 
 CHECK_TIMEOUT = 5.0
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pastor.providers.base import ProviderError
+from pastor.providers.provider import ProviderError
 from pastor.providers.none import NoneProvider
 
 

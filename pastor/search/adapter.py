@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from pastor.search.evaluation import Question, read_question_file
+from pastor.search.questions import Question, read_question_file
 from pastor.search.storage import write_json
 
 # Bump when the training objective or the stored format changes, so cached adapters are retrained.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pastor.config import Settings
-from pastor.search.classifier_cache import CLASSIFIERS_DIR
+from pastor.classify.cache import CLASSIFIERS_DIR
 from pastor.search.pastoral_scope import PastoralScope
 from pastor.search.retrieval import RetrievalConfig, Retriever
 from pastor.search.signals import QueryEncoder, SignalInputs, build_signals

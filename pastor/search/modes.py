@@ -7,7 +7,7 @@ from enum import StrEnum
 
 class SearchMode(StrEnum):
     """A `StrEnum`, so a mode is its own JSON value ("rag") and compares equal to it. A turn's own
-    modes (crisis, out of scope, provider unavailable) are `pastor.answer.modes.Mode`."""
+    modes (crisis, out of scope, provider unavailable) are `pastor.answer.turn_modes.Mode`."""
 
     REFERENCE = "reference"  # explicit references looked up deterministically
     RAG = "rag"  # hybrid search passed the evidence gates

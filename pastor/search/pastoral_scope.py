@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pastor.search.classifier_cache import Trained, cache_key, cached_heads
-from pastor.search.labelled_messages import LabelledMessage, labelled_rows, load_training
-from pastor.search.linear_classifier import LinearClassifier, TrainingConfig
+from pastor.datasets import dataset
+from pastor.classify.cache import Trained, cache_key, cached_heads
+from pastor.care.training import LabelledMessage, labelled_rows, load_training
+from pastor.classify.linear import LinearClassifier, TrainingConfig
 
-EXAMPLES = Path(__file__).with_name("data") / "scope_examples.tsv"
+EXAMPLES = dataset("routing/scope_examples.tsv")
 SCOPES = ("pastoral", "off_topic")
 # Pastoral when P(pastoral) of the trained scope classifier is at least this. Chosen on the dev sets
-# (bench/devset.jsonl, bench/offtopic_dev.jsonl, the dev split of bench/routing_set_independent.jsonl):
+# (datasets/retrieval/devset.jsonl, datasets/retrieval/offtopic_dev.jsonl, the dev split of datasets/routing/routing_set_independent.jsonl):
 # `python bench/bench_retrieval.py --gates-only --sweep` answers every pastoral question from 0.1 to 0.9 and
 # refuses every question of offtopic_dev from 0.8 (95% from 0.3 to 0.7); the gate asks the scope only when
 # the vocabulary and the best vector match have not decided.

@@ -13,7 +13,7 @@ from pastor.search.gates import Calibration, Evidence, Gate
 from pastor.search.modes import SearchMode
 from pastor.search.results import NotFound, SearchResult, Source
 from pastor.search.signals import Query, QueryEncoder, Signal, SignalInputs
-from pastor.text.smalltalk import is_conversational
+from pastor.care.smalltalk import is_conversational
 from pastor.text.pastoral_vocabulary import is_pastoral
 
 # An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many

@@ -204,7 +204,7 @@ def _modern_word(word: str) -> str:
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 # Bump whenever normalisation, stemming or stop-words change what `tokenize` returns: the BM25
-# token cache (search/lexcache.py) is keyed on it, so stale tokens are never reused.
+# token cache (index/lexcache.py) is keyed on it, so stale tokens are never reused.
 TOKENIZER_VERSION = 1
 
 

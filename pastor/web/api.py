@@ -11,7 +11,7 @@ import gradio as gr
 
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.history import History
-from pastor.answer.modes import Mode
+from pastor.answer.turn_modes import Mode
 from pastor.bible.lookup import lookup
 from pastor.bible.translations import UnknownTranslation
 from pastor.web.ratelimit import RateLimited

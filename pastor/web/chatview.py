@@ -7,8 +7,8 @@ import re
 from typing import Sequence
 
 from pastor.answer.chat import INTERRUPTED_NOTE
-from pastor.answer.citations import Citation
-from pastor.answer.modes import Mode
+from pastor.answer_filter.citations import Citation
+from pastor.answer.turn_modes import Mode
 from pastor.search.results import Source
 from pastor.web.render import MODE_LABELS, escape, one_line
 

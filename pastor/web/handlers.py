@@ -9,7 +9,7 @@ import gradio as gr
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.history import History, Message
 from pastor.web import chatview, render
-from pastor.answer.modes import Mode
+from pastor.answer.turn_modes import Mode
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pastor.answer.modes import Mode
+from pastor.answer.turn_modes import Mode
 
 MODE_LABELS = {
     Mode.RAG: "busca semântica",

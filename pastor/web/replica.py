@@ -11,8 +11,8 @@ from typing import Callable
 
 from pastor.config import Settings
 from pastor.errors import PastorError
-from pastor.search.objectstore import connect_shared
-from pastor.search.releases import ReleaseStore
+from pastor.replication.store import connect_shared
+from pastor.replication.releases import ReleaseStore
 from pastor.search.storage import describe
 from pastor.wiring import build_engine
 

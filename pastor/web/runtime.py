@@ -6,7 +6,7 @@ import logging
 import threading
 import time
 
-from pastor.answer.streaming import StreamingValidator
+from pastor.answer_filter.streaming import StreamingValidator
 from pastor.bible.usfx import CorpusError
 from pastor.config import Settings
 from pastor.health import HealthBoard, State
@@ -16,11 +16,11 @@ from pastor.search.storage import describe
 from pastor.web.probe import ProviderProbe
 from pastor.web.ratelimit import QUESTION, RateLimiter, client_key
 from pastor.web.replica import ReplicaIndex
-from pastor.web.shared_limits import LimiterFactory, limiter_factory
+from pastor.web.ratelimit_redis import LimiterFactory, limiter_factory
 from pastor.web.reindex import Outcome, ReindexPolicy
-from pastor.web.status import StatusCache, llm_status, provider_identity, runtime_status
+from pastor.web.status_model import StatusCache, llm_status, provider_identity, runtime_status
 from pastor.web.turns import TurnRegistry
-from pastor.answer.routing import Router
+from pastor.care.router import Router
 from pastor.wiring import build_chat, build_engine, build_provider, build_router, build_turnlog
 
 log = logging.getLogger("pastor.web")
@@ -189,7 +189,7 @@ class Runtime:
         return self.engine.credits() if self.engine is not None else []
 
     def status(self) -> dict:
-        """Everything the status page shows (`web/status.py`), shared for a second."""
+        """Everything the status page shows (`web/status_model.py`), shared for a second."""
         return self.status_cache.get()
 
     # -- operator actions ------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from fastapi import FastAPI
 from starlette.requests import Request
 
 from pastor.config import Settings
-from pastor.web.health import add_health_routes
+from pastor.web.health_routes import add_health_routes
 from pastor.web.i18n import portuguese
-from pastor.web.limits import BodyLimit, RouteGuard
+from pastor.web.http_guard import BodyLimit, RouteGuard
 from pastor.web.ratelimit import Budget
 from pastor.web.page import CSS, HEAD, build_blocks
 from pastor.web.runtime import Runtime

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pastor.search.results import Source
-from pastor.answer.leaks import LEAK_WORDS, LeakFilter, words
-from pastor.answer.markers import SourceMarkers
-from pastor.answer.pipeline import AnswerFilter, filter_answer, private_instructions
+from pastor.answer_filter.leaks import LEAK_WORDS, LeakFilter, words
+from pastor.answer_filter.markers import SourceMarkers
+from pastor.answer.filters import AnswerFilter, filter_answer, private_instructions
 from pastor.answer.prompts import SELF_DESCRIPTION, SYSTEM_PROMPT, build_messages
 from tests.answer.test_security_citations import BYPASSES, appears
 

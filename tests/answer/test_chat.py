@@ -11,11 +11,12 @@ import pytest
 from pastor.answer.turn import TurnError, TurnResult, TurnUpdate
 from pastor.search.results import Source
 from pastor.web.schemas import source_json
-from pastor.answer import prompts, safety
+from pastor.answer import prompts
+from pastor.care import crisis as safety
 from pastor.answer.chat import INTERRUPTED_NOTE, CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError
 from pastor.wiring import build_chat
-from pastor.answer.citations import NO_ANCHOR_NOTE
-from pastor.search.engine import Engine
+from pastor.answer_filter.citations import NO_ANCHOR_NOTE
+from pastor.index.engine import Engine
 from pastor.providers.fake import FakeProvider
 from pastor.providers.none import NoneProvider
 from pastor.answer.turnlog import TurnLog
@@ -157,7 +158,7 @@ class TestInventedReferences:
         assert NO_ANCHOR_NOTE not in final.answer
 
     def test_a_document_reference_is_matched_whole(self):
-        from pastor.answer.pipeline import AnswerFilter
+        from pastor.answer.filters import AnswerFilter
         sources = [Source(f"estatuto.md#p0-c{i}", f"estatuto.md#p0-c{i}", "…", "doc", 0.1) for i in (1, 12)]
         checked = AnswerFilter("", sources)
         checked.feed("Veja o estatuto (estatuto.md#p0-c12).")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from pastor.answer.citations import Citation, validate
+from pastor.answer_filter.citations import Citation, validate
 from pastor.answer.degraded import Quoted, provider_down, quoted, verses_only
-from pastor.answer.streaming import StreamingValidator
+from pastor.answer_filter.streaming import StreamingValidator
 from pastor.search.results import SearchResult, Source
 from pastor.search.modes import SearchMode
 from tests.answer.test_citations import ALLOWED, DOCS, EXAMPLES, PROPERTY, chaotic_texts, chunkings, realistic_texts

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pastor.answer.citations import NO_ANCHOR_NOTE, validate
-from pastor.answer.streaming import StreamingValidator
+from pastor.answer_filter.citations import NO_ANCHOR_NOTE, validate
+from pastor.answer_filter.streaming import StreamingValidator
 from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.bible.references import find_references
 

@@ -10,7 +10,7 @@ from pastor.answer.chat import ChatService
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.config import Settings
 from pastor.providers import load_provider
-from pastor.search.lexical import LexicalIndex
+from pastor.search.bm25 import LexicalIndex
 from pastor.search.retrieval import Retriever
 from tests.support.loopback_servers import LoopbackServer, OpenAIProtocol, Script
 from tests.support.helpers import retriever_over

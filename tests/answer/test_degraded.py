@@ -9,10 +9,10 @@ import pytest
 
 from pastor.answer.chat import INTERRUPTED_NOTE, ChatService
 from pastor.answer.degraded import PROVIDER_DOWN_NO_VERSES
-from pastor.providers.base import MEMBER_NOTICE
+from pastor.providers.provider import MEMBER_NOTICE
 from pastor.providers.fake import FakeProvider
 from pastor.providers.ollama_provider import OllamaProvider
-from pastor.answer.modes import Mode
+from pastor.answer.turn_modes import Mode
 from tests.answer.test_chat import FORGIVE, JOHN, load_engine, run
 from tests.support.core_fixtures import HashEmbedder, settings_for
 from tests.support.helpers import free_port

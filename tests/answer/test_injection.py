@@ -8,8 +8,8 @@ import re
 import pytest
 
 from pastor.answer.chat import ChatService
-from pastor.answer.leaks import LEAK_WORDS
-from pastor.answer.pipeline import private_instructions
+from pastor.answer_filter.leaks import LEAK_WORDS
+from pastor.answer.filters import private_instructions
 from pastor.providers.fake import FakeProvider
 from pastor.web import chatview
 from tests.answer.test_answer_filter import shared_run

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.answer.citations import validate
+from pastor.answer_filter.citations import validate
 from tests.answer.test_citations import stream
 
 ALLOWED = {"JHN 3:16"}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.answer.citations import validate
-from pastor.answer.streaming import StreamingValidator
-from pastor.answer.modes import Mode
+from pastor.answer_filter.citations import validate
+from pastor.answer_filter.streaming import StreamingValidator
+from pastor.answer.turn_modes import Mode
 from pastor.search.retrieval import Retriever
 from tests.support.helpers import retriever_over
 

@@ -8,8 +8,8 @@ import unicodedata
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pastor.answer.citations import validate
-from pastor.answer.streaming import StreamingValidator
+from pastor.answer_filter.citations import validate
+from pastor.answer_filter.streaming import StreamingValidator
 
 ALLOWED = {"JHN 3:16", "PSA 23:1"}
 SUPPORTED = "João 3:16"

@@ -29,8 +29,8 @@ def start_job(data_dir, store, path: str, *args: str) -> subprocess.Popen:
 
 def releases(store, path: str):
     import os
-    from pastor.search.objectstore import connect_shared
-    from pastor.search.releases import ReleaseStore
+    from pastor.replication.store import connect_shared
+    from pastor.replication.releases import ReleaseStore
     env = store.env(path)
     os.environ.update({k: v for k, v in env.items() if k.startswith("AWS_")})
     return ReleaseStore(connect_shared(env["PASTOR_INDEX_URI"]))

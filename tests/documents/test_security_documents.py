@@ -62,8 +62,8 @@ class TestParsingFailures:
 
 class TestStatusTab:
     def test_per_file_errors_are_listed(self, tmp_path):
-        from pastor.search.docindex import DocumentSource
-        from pastor.web.status import documents_json
+        from pastor.index.doc_index import DocumentSource
+        from pastor.web.status_model import documents_json
         from tests.support.core_fixtures import settings_for
         docs = tmp_path / "docs"
         docs.mkdir()

@@ -9,8 +9,8 @@ from ollama import ResponseError
 import pastor.providers as providers
 from pastor.config import Settings
 from pastor.providers import PROVIDERS, ProviderError, load_provider
-from pastor.providers.base import ProviderError as BaseProviderError
-from pastor.providers.errors import classify, describe, safe_url
+from pastor.providers.provider import ProviderError as BaseProviderError
+from pastor.providers.failures import classify, describe, safe_url
 from pastor.providers.none import NoneProvider
 from pastor.providers.ollama_provider import OllamaProvider
 from tests.support.helpers import free_port

@@ -17,7 +17,7 @@ from pastor.providers.fairslot import FairSlot
 from pastor.providers.local_provider import LocalProvider, state_text
 from pastor.providers.local_store import COMPLETE_MARK, ModelStore
 from pastor.providers.local_torch import TorchRuntime
-from pastor.answer.modes import Mode
+from pastor.answer.turn_modes import Mode
 from tests.support.helpers import retriever_over, wait_for
 from tests.support.model_fixtures import WIRED_REPLY
 
@@ -196,7 +196,7 @@ def test_a_long_history_is_trimmed_oldest_first_to_the_prompt_budget(wired_model
 
 def test_a_rewrite_abandoned_at_the_deadline_frees_the_model(endless_model, mini_bible):
     from pastor.answer.chat import ChatService
-    from pastor.search.lexical import LexicalIndex
+    from pastor.search.bm25 import LexicalIndex
     from pastor.search.retrieval import Retriever
     provider = ready(endless_model, temperature=0, max_new_tokens=100_000)
     lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])

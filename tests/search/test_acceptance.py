@@ -9,12 +9,13 @@ import re
 
 import pytest
 
+from pastor.datasets import dataset  # noqa: E402
 from pastor.text.fold import fold
 from pastor.config import Settings
 from pastor.wiring import build_engine
 
 from tests.support.helpers import real_prominence
-from pastor.web.status import search_status_json as status_json
+from pastor.web.status_model import search_status_json as status_json
 
 pytestmark = pytest.mark.slow  # builds the full index (about a minute)
 PROMINENCE = real_prominence()
@@ -70,10 +71,11 @@ class TestHeldOutQuality:
         assert status.enabled and status.file == "devset.jsonl" and status.questions >= 271
 
     def test_fused_beats_each_signal_and_the_old_setup(self, engine):
-        from pastor.search.evaluation import eval_modes
-        from pastor.search.evaluation import evaluate_modes, load_questions
+        from pastor.evaluation.ranking import eval_modes
+        from pastor.search.questions import load_questions
+        from pastor.evaluation.ranking import evaluate_modes
         from tests.support.helpers import ROOT
-        results = evaluate_modes(eval_modes(engine.retriever, 10), load_questions(ROOT / "bench" / "testset.jsonl"))
+        results = evaluate_modes(eval_modes(engine.retriever, 10), load_questions(dataset("retrieval/testset.jsonl")))
         fused = results.pop("hybrid")
         assert fused.hit >= 0.314 + 0.15, fused
         for signal, row in results.items():

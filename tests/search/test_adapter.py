@@ -10,8 +10,8 @@ import pytest
 from pastor.search.adapter import (AdapterStore, QueryAdapter, Training, fit, fold_adapters, train,
                                    verse_matrix)
 from pastor.search.modes import SearchMode as Mode
-from pastor.search.status import AdapterStatus
-from pastor.search.evaluation import Question
+from pastor.index.engine_status import AdapterStatus
+from pastor.search.questions import Question
 
 FEAR = "estou com medo do futuro"
 QUICK = Training(passes=60, temperature=0.1, l2=0.0, learning_rate=0.05)
@@ -211,7 +211,7 @@ class TestEngine:
 
     def test_a_rebuild_searches_through_the_old_adapter_until_the_new_one_is_trained(self, make_engine, tmp_path,
                                                                                       monkeypatch):
-        import pastor.search.adapter_setup as setup
+        import pastor.index.adapter_setup as setup
         path = question_file(tmp_path, TRAINING_ROWS)
         engine = make_engine(PASTOR_ADAPTER_QUESTIONS=path)
         old = engine.retriever.adapter
@@ -256,7 +256,7 @@ class TestEngine:
         assert str(tmp_path) not in status.detail
 
     def test_an_oversized_file_is_refused(self, make_engine, tmp_path):
-        from pastor.search import evaluation
+        from pastor.search import questions as evaluation
         path = tmp_path / "enorme.jsonl"
         with open(path, "wb") as handle:
             handle.truncate(evaluation.MAX_QUESTION_BYTES + 1)  # sparse: costs no disk

@@ -1,4 +1,4 @@
-"""Tests for pastor.search.docindex: church documents indexed incrementally, per-file errors, search by reference."""
+"""Tests for pastor.index.doc_index: church documents indexed incrementally, per-file errors, search by reference."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from pastor.search.docindex import TABLE, DocumentFile, DocumentSource, RefreshReport
+from pastor.index.doc_index import TABLE, DocumentFile, DocumentSource, RefreshReport
 from pastor.documents import read_folder
-from pastor.search.index import embed_text
+from pastor.index.verse_index import embed_text
 from tests.support.core_fixtures import BROKEN_DOCS, GOOD_DOCS, HashEmbedder, settings_for
 
 

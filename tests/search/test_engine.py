@@ -1,16 +1,16 @@
-"""Tests for pastor.search.engine: loading, status, background indexing and answering while vectors are off."""
+"""Tests for pastor.index.engine: loading, status, background indexing and answering while vectors are off."""
 
 from __future__ import annotations
 
 import pytest
 
 from pastor.search.modes import SearchMode as Mode
-from pastor.search.embedders.base import EmbedderError
-from pastor.search.engine import Engine
+from pastor.search.embedders.embedder import EmbedderError
+from pastor.index.engine import Engine
 from pastor.wiring import build_engine
 from pastor.search.prominence import ATTRIBUTION
 from tests.support.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI, MINI_VERSES, PROMINENCE
-from pastor.web.status import search_status_json as status_json
+from pastor.web.status_model import search_status_json as status_json
 
 
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
@@ -150,7 +150,7 @@ class TestWhileVectorsAreNotReady:
     def test_complete_only_when_what_follows_the_vectors_is_ready(self, make_engine, tmp_path, monkeypatch):
         """Issue 22: no "complete" while the query adapter, trained after the vectors, is not."""
         import threading
-        from pastor.search import pipeline
+        from pastor.index import pipeline
         entered, release, real = threading.Event(), threading.Event(), pipeline.load_adapter
 
         def slow_training(*args, **kwargs):

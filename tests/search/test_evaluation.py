@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from pastor.search import evaluation
+from pastor.evaluation import ranking as evaluation
 from pastor.config import ROOT
-from pastor.search.evaluation import (Evaluation, Question, QuestionSetError, evaluate, evaluate_modes, format_table, hit_at_k,
-                               load_questions, mrr_at_k, ndcg_at_k, percentile, recall_at_k)
+from pastor.evaluation.ranking import (Evaluation, evaluate, evaluate_modes, format_table, hit_at_k, mrr_at_k,
+                                      ndcg_at_k, percentile, recall_at_k)
+from pastor.search.questions import Question, QuestionSetError, load_questions
 
-BENCH = ROOT / "bench"
-SETS = {"devset": BENCH / "devset.jsonl", "testset": BENCH / "testset.jsonl"}
+SETS = {"devset": ROOT / "datasets" / "retrieval" / "devset.jsonl",
+        "testset": ROOT / "datasets" / "retrieval" / "testset.jsonl"}
 ALMEIDA = ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"  # shipped with the repository
 
 L2, L3, L5 = 1.0, 1 / math.log2(3), 1 / math.log2(5)  # discounts at ranks 1, 2, 4

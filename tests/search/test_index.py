@@ -1,4 +1,4 @@
-"""Tests for pastor.search.index: rows, manifest skip and rebuilds, resumable builds, states, calibration, search."""
+"""Tests for pastor.index.verse_index: rows, manifest skip and rebuilds, resumable builds, states, calibration, search."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from pastor.bible.usfx import load_bible
-from pastor.search.embedders.base import EmbedderError
-from pastor.search.index import VerseIndex, build_rows, embed_text
+from pastor.search.embedders.embedder import EmbedderError
+from pastor.index.verse_index import VerseIndex, build_rows, embed_text
 from tests.support.core_fixtures import EXTRA_ALIGNED, MINI, MINI_VERSES, ONE_BOOK, HashEmbedder
 
 

@@ -9,16 +9,16 @@ import threading
 import pytest
 
 from pastor.web.schemas import hit_json, search_json
-from pastor.search import index as index_module
-from pastor.search.index import READ_ONLY_NOTICE, VerseIndex
-from pastor.search.lexical import LexicalIndex
+from pastor.index import verse_index as index_module
+from pastor.index.verse_index import READ_ONLY_NOTICE, VerseIndex
+from pastor.search.bm25 import LexicalIndex
 from pastor.search.modes import SearchMode as Mode
 from pastor.search.retrieval import Retriever
-from pastor.text.smalltalk import is_conversational
+from pastor.care.smalltalk import is_conversational
 from tests.support.core_fixtures import HashEmbedder
 from tests.support.mounts import fill, read_only_view, small_disk, used_bytes
 from tests.support.helpers import retriever_over
-from pastor.web.status import search_status_json as status_json
+from pastor.web.status_model import search_status_json as status_json
 
 CHURCH = "Onde fica a sede da igreja em Vale Sereno?"  # answered by the church's documents
 QUESTIONS = ("Pedro perguntou quantas vezes devo perdoar meu irmão", "estou com medo do futuro",
@@ -169,7 +169,7 @@ class TestTheEngine:
         assert any(e.startswith("indexação: falha simulada") for e in status["errors"])
 
     def test_a_read_only_data_directory(self, make_engine, make_settings, tmp_path, fake_models, docs_dir):
-        from pastor.search.engine import Engine
+        from pastor.index.engine import Engine
         first = make_engine(PASTOR_DOCS_DIR=str(docs_dir))
         before = answers(first.retriever)
         church = search_json(first.retriever.search(CHURCH))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.search.lexical import LexicalIndex
+from pastor.search.bm25 import LexicalIndex
 
 # Verse texts in the 1911 spelling, as the index sees them.
 DOCS = {

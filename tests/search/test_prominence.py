@@ -11,7 +11,7 @@ import pytest
 from pastor.bible import canon
 from pastor.cli import commands
 from pastor.cli import main as cli
-from pastor.cli.prominence import register_prominence
+from pastor.cli.prominence_command import register_prominence
 from pastor.search.prominence import (
     ATTRIBUTION, HEADER, OSIS_BOOKS, ProminenceError, derive_prominence, load_prominence,
     osis_to_usfx,

@@ -8,9 +8,9 @@ import threading
 import numpy as np
 import pytest
 
-from pastor.search.engine import Engine
-from pastor.search.objectstore import SharedLock, StoreBusy, connect_shared, storage_options
-from pastor.search.releases import KEEP, ReleaseStore
+from pastor.index.engine import Engine
+from pastor.replication.store import SharedLock, StoreBusy, connect_shared, storage_options
+from pastor.replication.releases import KEEP, ReleaseStore
 
 
 @pytest.fixture

@@ -11,10 +11,10 @@ from pastor.web.schemas import hit_json, search_json
 from pastor.search import retrieval
 from pastor.search.modes import SearchMode as Mode
 from pastor.search.gates import Gate
-from pastor.search.index import VerseIndex
-from pastor.search.lexical import LexicalIndex
+from pastor.index.verse_index import VerseIndex
+from pastor.search.bm25 import LexicalIndex
 from pastor.search.retrieval import CONVERSATION_REASON, Retriever
-from pastor.text.smalltalk import is_conversational
+from pastor.care.smalltalk import is_conversational
 from tests.support.core_fixtures import MINI_VERSES, HashEmbedder, copy_docs, settings_for
 from tests.support.helpers import retriever_over
 
@@ -229,7 +229,7 @@ class TestSignals:
 class TestDocumentSources:
     @pytest.fixture(scope="class")
     def with_docs(self, tmp_path_factory, mini_bible):
-        from pastor.search.docindex import DocumentSource
+        from pastor.index.doc_index import DocumentSource
         root = tmp_path_factory.mktemp("docs-retrieval")
         settings = settings_for(root / "data", PASTOR_DOCS_DIR=str(copy_docs(root / "docs")))
         embedder = HashEmbedder()

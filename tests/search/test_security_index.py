@@ -10,11 +10,11 @@ import threading
 import numpy as np
 import pytest
 
-from pastor.search.buildlock import BuildLock
-from pastor.search.index import WAITING_NOTICE, VerseIndex, embed_text
+from pastor.index.buildlock import BuildLock
+from pastor.index.verse_index import WAITING_NOTICE, VerseIndex, embed_text
 from tests.support.core_fixtures import MINI_VERSES, HashEmbedder
 from tests.support.helpers import wait_for
-from pastor.web.status import search_status_json as status_json
+from pastor.web.status_model import search_status_json as status_json
 
 BATCH = 8
 BATCHES = math.ceil(MINI_VERSES / BATCH)

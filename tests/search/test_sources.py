@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pastor.search.docindex import DocumentSource
-from pastor.search.index import VerseIndex
-from pastor.search.lexical import LexicalIndex
+from pastor.index.doc_index import DocumentSource
+from pastor.index.verse_index import VerseIndex
+from pastor.search.bm25 import LexicalIndex
 from pastor.search.sources import LexicalSource, VectorSource, VectorTable
 
 

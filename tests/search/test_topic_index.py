@@ -10,8 +10,8 @@ import pytest
 
 from pastor.web.schemas import hit_json, search_json
 from pastor.bible.topical_bibles import Entry, Reference
-from pastor.search.index import VerseIndex
-from pastor.search.lexical import LexicalIndex
+from pastor.index.verse_index import VerseIndex
+from pastor.search.bm25 import LexicalIndex
 from pastor.search.retrieval import Retriever
 from pastor.search.topic_index import Sparse, TopicIndex, entry_weights, read_names, rerank_by_cosine
 from pastor.text.stemmer import get_stemmer

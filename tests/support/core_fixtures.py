@@ -15,7 +15,7 @@ from pastor.bible.usfx import load_bible
 from pastor.text.fold import fold
 from pastor.config import Settings
 from tests.support.helpers import FIXTURES, MINI_CORPUS, PROMINENCE  # noqa: F401 (re-exported)
-from pastor.search.embedders.base import Embedder, EmbedderError
+from pastor.search.embedders.embedder import Embedder, EmbedderError
 
 CORE = FIXTURES / "core"
 MINI = MINI_CORPUS  # 25 verses
@@ -159,7 +159,7 @@ def docs_dir(tmp_path) -> Path:
 @pytest.fixture
 def make_engine(fake_models, make_settings):
     """A loaded engine with the fake embedder; `index=True` builds the vectors first (no thread)."""
-    from pastor.search.engine import Engine
+    from pastor.index.engine import Engine
 
     def make(index: bool = True, **env: str) -> Engine:
         engine = Engine(make_settings(**env)).load()

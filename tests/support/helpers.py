@@ -7,7 +7,7 @@ import re
 import socket
 import time
 from pathlib import Path
-from pastor.search.status import (AdapterStatus, EmbedderStatus, ProminenceStatus, SearchStatus,
+from pastor.index.engine_status import (AdapterStatus, EmbedderStatus, ProminenceStatus, SearchStatus,
                                   TopicsStatus)
 
 ROOT = Path(__file__).resolve().parent.parent.parent

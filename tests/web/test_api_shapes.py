@@ -43,7 +43,7 @@ class TestPlainJson:
 
 
 def test_the_chat_endpoint_documents_every_mode():
-    from pastor.answer.modes import Mode
+    from pastor.answer.turn_modes import Mode
     from pastor.web.api import DESCRIPTIONS, MODE_HELP
     assert set(MODE_HELP) == set(Mode)
     assert all(f"{mode.value} (" in DESCRIPTIONS["chat"] for mode in Mode)

@@ -7,7 +7,7 @@ from html import unescape
 
 from dataclasses import replace
 
-from pastor.answer.citations import Citation, validate
+from pastor.answer_filter.citations import Citation, validate
 from pastor.search.results import Source
 from pastor.web import chatview
 from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT

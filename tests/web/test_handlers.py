@@ -16,7 +16,7 @@ from pastor.web.api import WebAPI  # noqa: E402
 from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
 from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT  # noqa: E402
 from pastor.health import HealthBoard  # noqa: E402
-from pastor.search.resources import SearchResources  # noqa: E402
+from pastor.index.resources import SearchResources  # noqa: E402
 from tests.support.helpers import stub_search_status  # noqa: E402
 from pastor.web.probe import ProviderProbe  # noqa: E402
 from pastor.web.runtime import Runtime  # noqa: E402

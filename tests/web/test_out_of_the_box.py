@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from pastor.config import SPEC, SECRET_VARS, Settings
-from pastor.search.engine import Engine
-from pastor.answer.modes import Mode
+from pastor.index.engine import Engine
+from pastor.answer.turn_modes import Mode
 from pastor.web.page import EXAMPLES
 from tests.support.helpers import ROOT, free_port, wait_for
 

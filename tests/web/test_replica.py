@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.search.objectstore import connect_shared
-from pastor.search.releases import ReleaseStore
+from pastor.replication.store import connect_shared
+from pastor.replication.releases import ReleaseStore
 from pastor.web.reindex import REPLICA_REFUSAL
 from pastor.web.replica import MISMATCH, ReplicaIndex
 from pastor.web.runtime import Runtime

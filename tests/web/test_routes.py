@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from pastor.web.limits import CLOSED, BodyLimit, closed
+from pastor.web.http_guard import CLOSED, BodyLimit, closed
 from pastor.web.ratelimit import Budget
 from pastor.web.server import create_app
 from tests.support.app_fixtures import app_settings

@@ -9,7 +9,7 @@ import pytest
 
 from tests.support.app_fixtures import LiveServer, app_settings, wait_vectors
 from tests.support.helpers import wait_for
-from pastor.web.status import search_status_json as status_json
+from pastor.web.status_model import search_status_json as status_json
 
 QUESTIONS = ("Estou com medo do futuro", "Como perdoar quem me feriu?", "Deus amou o mundo")
 

@@ -19,11 +19,11 @@ from pastor.health import HealthBoard
 from pastor.search.retrieval import Retriever
 from pastor.web.schemas import chat_json
 from pastor.web.api import WebAPI
-from pastor.web.limits import BodyLimit
+from pastor.web.http_guard import BodyLimit
 from pastor.web.reindex import REINDEX_DISABLED
 from pastor.web.runtime import Runtime
 from tests.support.app_fixtures import MINI_CORPUS, SpyProvider, app_settings
-from pastor.search.resources import SearchResources
+from pastor.index.resources import SearchResources
 from tests.support.helpers import retriever_over, stub_search_status
 
 AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)

@@ -7,7 +7,7 @@ import pytest
 from pastor.config import Settings
 from pastor.web.ratelimit import RateLimited, RateLimiter
 from pastor.web.runtime import endpoint_limiters
-from pastor.web.shared_limits import RedisRateLimiter, limiter_factory
+from pastor.web.ratelimit_redis import RedisRateLimiter, limiter_factory
 from tests.support.cluster import Redis
 from tests.support.helpers import free_port
 

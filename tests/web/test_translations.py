@@ -7,7 +7,7 @@ import pytest
 from gradio_client.exceptions import AppError
 
 from pastor.answer.chat import ChatService
-from pastor.answer.pipeline import AnswerFilter
+from pastor.answer.filters import AnswerFilter
 from pastor.bible.translations import Translations, UnknownTranslation, declared
 from pastor.bible.usfx import load_bible
 from pastor.config import ConfigError, ROOT, Settings

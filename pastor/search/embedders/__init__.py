@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pastor.search.embedders.base import Embedder, EmbedderError
+from pastor.search.embedders.embedder import Embedder, EmbedderError
 from pastor.search.embedders.st import SentenceTransformerEmbedder  # its library loads on first use
 from pastor.search.embedders.use import USEEmbedder  # idem
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pastor.search.embedders.base import Embedder, EmbedderError
+from pastor.search.embedders.embedder import Embedder, EmbedderError
 
 
 class USEEmbedder(Embedder):

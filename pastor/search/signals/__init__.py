@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pastor.search.signals.base import SignalInputs, Signal
+from pastor.search.signals.signal import SignalInputs, Signal
 from pastor.search.signals.lexical import LexicalSignal
 from pastor.search.signals.query import Query, QueryEncoder
 from pastor.search.signals.topics import TopicSignal

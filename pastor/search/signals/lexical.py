@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pastor.search.fusion import Candidates
-from pastor.search.signals.base import SignalInputs, Signal
+from pastor.search.signals.signal import SignalInputs, Signal
 from pastor.search.signals.query import Query
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pastor.search.fusion import Candidates
 from pastor.search.gates import Calibration
-from pastor.search.signals.base import SignalInputs, Signal
+from pastor.search.signals.signal import SignalInputs, Signal
 from pastor.search.signals.query import Query
 
 ADAPTER = "adapter"  # the part evaluation can switch off

@@ -1,0 +1,1 @@
+"""Evaluation of the retrieval, outside the serving path: metrics, the timed runner, the table."""
