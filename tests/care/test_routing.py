@@ -314,7 +314,7 @@ class TestSemanticRouter:
         assert router.route("muito obrigado, pastor, pela resposta").name == CONVERSATIONAL
 
     def test_the_trained_router_is_cached_by_embedder_and_examples(self, real_embedder, tmp_path, monkeypatch):
-        from pastor.classify import cache
+        from pastor.classify import cache as classifier_cache
         monkeypatch.setattr(classifier_cache, "MEMORY", {})
         examples = [Example("crisis", "suicide", "quero morrer hoje"), Example("ordinary", "pastoral", "como orar?")]
         assert not SemanticRouter(real_embedder, examples, cache_dir=tmp_path).from_cache

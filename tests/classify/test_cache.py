@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pastor.classify import cache
+from pastor.classify import cache as classifier_cache
 from pastor.classify.cache import Trained, cache_key, cached_heads
 from pastor.classify.linear import LinearClassifier
 
