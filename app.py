@@ -12,6 +12,7 @@ def main() -> int:
         print(f"Configuração inválida: {exc}", file=sys.stderr)
         return 2
     from pastor.web.server import serve
+
     serve(settings)
     return 0
 

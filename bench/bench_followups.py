@@ -34,17 +34,25 @@ def variants(previous: str, message: str) -> dict[str, str]:
     """The query each way of searching sends for one message after `previous`."""
     from pastor.answer.followup import searched_without_model, with_previous
     from pastor.answer.history import History, Message
+
     history = History((Message("user", previous), Message("assistant", "…")))
-    return {"follow-up alone": message, "with previous (the app, no model)": searched_without_model(history, message),
-            "with previous, always": with_previous(history, message), "previous alone (reference)": previous}
+    return {
+        "follow-up alone": message,
+        "with previous (the app, no model)": searched_without_model(history, message),
+        "with previous, always": with_previous(history, message),
+        "previous alone (reference)": previous,
+    }
 
 
 def new_subjects() -> list[tuple[str, dict]]:
     """The cost side: dev-set questions that stand alone, each asked after the previous dev question of
     another topic (joining them to it can only hurt). datasets/retrieval/devset.jsonl is a dev set: tuning may see it."""
     questions = [json.loads(line) for line in DEVSET.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [(questions[i - 1]["question"], questions[i]) for i in range(1, len(questions))
-            if questions[i - 1].get("topic") != questions[i].get("topic")]
+    return [
+        (questions[i - 1]["question"], questions[i])
+        for i in range(1, len(questions))
+        if questions[i - 1].get("topic") != questions[i].get("topic")
+    ]
 
 
 def main() -> None:
@@ -55,9 +63,9 @@ def main() -> None:
     split = "held_out" if args.held_out else "dev"
     os.environ.setdefault("PASTOR_DOCS_DIR", "")
     from pastor.config import get_settings
-    from pastor.search.questions import Question
     from pastor.evaluation.ranking import evaluate, format_table
     from pastor.search.modes import SearchMode
+    from pastor.search.questions import Question
     from pastor.wiring import build_engine
 
     engine = build_engine(get_settings())
@@ -82,14 +90,19 @@ def main() -> None:
         results[name] = evaluate(search, questions, k=6)
         no_evidence[name] = sum(refused[q.question] for q in questions)
     joined = sum(variants(p["previous"], p["followup"])[app] != p["followup"] for p in pairs)
-    print(f"split {split}: {len(pairs)} pares; sem modelo, o chat juntou a pergunta anterior em {joined} de {len(pairs)}")
+    print(
+        f"split {split}: {len(pairs)} pares; sem modelo, o chat juntou a pergunta anterior em {joined} de {len(pairs)}"
+    )
     print(format_table(results))
     print("sem evidência (resposta fixa): " + "; ".join(f"{n}: {count}" for n, count in no_evidence.items()))
     cost = {}
     subjects = new_subjects()
     for name in names[:3]:
-        cost[name] = evaluate(search, [Question(variants(prev, item["question"])[name], tuple(item["gold"]))
-                                       for prev, item in subjects], k=6)
+        cost[name] = evaluate(
+            search,
+            [Question(variants(prev, item["question"])[name], tuple(item["gold"])) for prev, item in subjects],
+            k=6,
+        )
     joined = sum(variants(prev, item["question"])[app] != item["question"] for prev, item in subjects)
     print(f"\ncusto: {len(subjects)} perguntas novas (devset.jsonl) depois de outra; o chat juntou {joined}")
     print(format_table(cost))
@@ -99,6 +112,7 @@ def main() -> None:
             query = variants(pair["previous"], pair["followup"])[app]
             if not set(search(query)[:6]) & set(pair["gold"]):
                 print(f"- {pair['followup']!r} ← {pair['previous'][:60]!r}: {search(query)[:6]}")
+
 
 if __name__ == "__main__":
     main()

@@ -27,15 +27,36 @@ DEFAULT_CORPUS = ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"  # shipped
 
 # What people ask: keywords, short questions and long outpourings, with and without accents.
 QUERIES = (
-    "medo", "ansiedade", "estou com medo do futuro", "não consigo perdoar meu pai",
-    "perdi minha mãe e não consigo parar de chorar", "oracao nao respondida",
-    "Deus amou o mundo de tal maneira", "o Senhor é o meu pastor", "dívidas e dinheiro",
-    "como vencer a tentação", "meu casamento está acabando", "solidão", "luto",
-    "tenho raiva do meu irmão", "esperança para quem está doente", "o que é a fé",
-    "vida eterna e ressurreição", "amar os inimigos", "paciência na espera", "orgulho e humildade",
-    "justiça e paz", "força na fraqueza", "inveja", "vício em bebida", "descanso para a alma",
-    "como ser salvo", "depressão e tristeza profunda", "por que Deus permite o sofrimento",
-    "gratidão", "to triste demais, nada tem graça",
+    "medo",
+    "ansiedade",
+    "estou com medo do futuro",
+    "não consigo perdoar meu pai",
+    "perdi minha mãe e não consigo parar de chorar",
+    "oracao nao respondida",
+    "Deus amou o mundo de tal maneira",
+    "o Senhor é o meu pastor",
+    "dívidas e dinheiro",
+    "como vencer a tentação",
+    "meu casamento está acabando",
+    "solidão",
+    "luto",
+    "tenho raiva do meu irmão",
+    "esperança para quem está doente",
+    "o que é a fé",
+    "vida eterna e ressurreição",
+    "amar os inimigos",
+    "paciência na espera",
+    "orgulho e humildade",
+    "justiça e paz",
+    "força na fraqueza",
+    "inveja",
+    "vício em bebida",
+    "descanso para a alma",
+    "como ser salvo",
+    "depressão e tristeza profunda",
+    "por que Deus permite o sofrimento",
+    "gratidão",
+    "to triste demais, nada tem graça",
 )
 
 
@@ -77,10 +98,12 @@ def main() -> None:
 
     # rank-bm25, as LexicalIndex uses it.
     from rank_bm25 import BM25Okapi
+
     okapi, took = timed(BM25Okapi, docs)
     print(f"\nrank-bm25 BM25Okapi build:            {took:6.2f} s")
-    samples = [timed(lambda q: top(okapi.get_scores(q), args.n), q)[1]
-               for _ in range(args.repeat) for q in queries if q]
+    samples = [
+        timed(lambda q: top(okapi.get_scores(q), args.n), q)[1] for _ in range(args.repeat) for q in queries if q
+    ]
     print(f"rank-bm25 get_scores + top-{args.n}:        {percentiles(samples)}")
 
     index, took = timed(LexicalIndex, ids, texts)
@@ -107,8 +130,7 @@ def main() -> None:
     print(f"bm25s get_scores + top-{args.n}:            {percentiles(samples)}")
 
     # Same ranking? (top-10 overlap between the two libraries)
-    overlaps = [len(set(top(okapi.get_scores(q), 10)) & set(bm25s_top(q))) / 10
-                for q in queries if q]
+    overlaps = [len(set(top(okapi.get_scores(q), 10)) & set(bm25s_top(q))) / 10 for q in queries if q]
     print(f"top-10 overlap rank-bm25 vs bm25s:     {statistics.mean(overlaps):.0%}")
 
 

@@ -40,23 +40,29 @@ def bench_rewrite(_corpus: Path) -> None:
     from pastor.search.bm25 import LexicalIndex
     from pastor.search.retrieval import RetrievalConfig
     from pastor.search.signals import SignalInputs
+
     bible = load_bible(MINI_CORPUS)
     lexical = LexicalIndex([v.id for v in bible.verses], [v.text for v in bible.verses])
     retriever = build_retriever(RetrievalConfig.declared(), SignalInputs(bible, lexical=lexical))
-    history = [{"role": "user", "content": "Pedro perguntou quantas vezes devo perdoar meu irmão"},
-               {"role": "assistant", "content": "Setenta vezes sete."}]
+    history = [
+        {"role": "user", "content": "Pedro perguntou quantas vezes devo perdoar meu irmão"},
+        {"role": "assistant", "content": "Setenta vezes sete."},
+    ]
     with LoopbackServer(OpenAIProtocol(), Script(trickle_body=True, delay=2.0)) as server:
-        settings = Settings.from_env({"LLM_PROVIDER": "openai", "LLM_TIMEOUT": "10",
-                                      "OPENAI_BASE_URL": f"{server.url}/v1"})
+        settings = Settings.from_env(
+            {"LLM_PROVIDER": "openai", "LLM_TIMEOUT": "10", "OPENAI_BASE_URL": f"{server.url}/v1"}
+        )
         provider = load_provider(settings, {"OPENAI_API_KEY": "sk-bench-0123456789abcdef"})
         chat = ChatService(retriever, bible, provider, deadline=settings.llm_timeout)
         started = time.perf_counter()
         final = chat.ask("e depois?", history)
         seconds = time.perf_counter() - started
         sent, total = server.body_bytes
-    show("reescrita gotejando 1 byte/2 s, LLM_TIMEOUT=10",
-         f"turno terminou em {seconds:.1f} s; erro={final.result.error and final.result.error.type}; "
-         f"o servidor tinha enviado {sent} de {total} bytes; pedidos ao modelo: {len(server.requests)}")
+    show(
+        "reescrita gotejando 1 byte/2 s, LLM_TIMEOUT=10",
+        f"turno terminou em {seconds:.1f} s; erro={final.result.error and final.result.error.type}; "
+        f"o servidor tinha enviado {sent} de {total} bytes; pedidos ao modelo: {len(server.requests)}",
+    )
 
 
 # -- every route limited or closed -----------------------------------------------------------------
@@ -65,6 +71,7 @@ def serve(settings):
     import uvicorn
 
     from pastor.web.server import create_app
+
     app, runtime = create_app(settings)
     server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="critical"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -78,8 +85,10 @@ def start(env: dict):
     """A test-sized app (tiny corpus, `app_env` defaults) with `env` on top."""
     from pastor.config import Settings
     from tests.support.app_fixtures import app_env
-    server, thread, app, _, url = serve(Settings.from_env(
-        app_env(Path(env.pop("data")), PASTOR_PORT=str(free_port()), **env)))
+
+    server, thread, app, _, url = serve(
+        Settings.from_env(app_env(Path(env.pop("data")), PASTOR_PORT=str(free_port()), **env))
+    )
     return server, thread, app, url
 
 
@@ -89,10 +98,10 @@ def bench_routes(_corpus: Path) -> None:
     default budget and limits, each named endpoint 50 times from one client, counting the calls
     /check_provider makes to the model server."""
     from tests.support.routes import served_routes
+
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench-0123456789abcdef")  # the loopback model's key
     with tempfile.TemporaryDirectory(prefix="pastor-routes-") as tmp, LoopbackServer(OpenAIProtocol()) as model:
-        common = {"PASTOR_TRUSTED_PROXIES": "127.0.0.1", "LLM_PROVIDER": "openai",
-                  "OPENAI_BASE_URL": f"{model.url}/v1"}
+        common = {"PASTOR_TRUSTED_PROXIES": "127.0.0.1", "LLM_PROVIDER": "openai", "OPENAI_BASE_URL": f"{model.url}/v1"}
         server, thread, app, url = start({"data": f"{tmp}/a", "PASTOR_REQUESTS_PER_MINUTE": "60", **common})
         try:
             routes = served_routes(app)
@@ -102,8 +111,9 @@ def bench_routes(_corpus: Path) -> None:
         finally:
             server.should_exit = True
             thread.join(15)
-        server, thread, app, url = start({"data": f"{tmp}/b", "PASTOR_RATE_LIMIT_SECONDS": "3",
-                                          "PASTOR_REQUESTS_PER_MINUTE": "600", **common})
+        server, thread, app, url = start(
+            {"data": f"{tmp}/b", "PASTOR_RATE_LIMIT_SECONDS": "3", "PASTOR_REQUESTS_PER_MINUTE": "600", **common}
+        )
         try:
             bench_endpoints_burst(url, model)
         finally:
@@ -114,16 +124,23 @@ def bench_routes(_corpus: Path) -> None:
 def burst_route(url: str, route, client: str, count: int = 40) -> str:
     """`count` requests at once (threads), so the budget's refill during the burst is negligible."""
     from concurrent.futures import ThreadPoolExecutor
+
     timeout = httpx.Timeout(5.0, read=1.0)  # a stream (heartbeat) or a slow answer: "aberta >1 s", served
 
     def one(_):
         try:
-            return httpx.request(route.method, url + route.path, timeout=timeout, headers={"x-forwarded-for": client},
-                                 content=b"{}" if route.method == "POST" else None).status_code
+            return httpx.request(
+                route.method,
+                url + route.path,
+                timeout=timeout,
+                headers={"x-forwarded-for": client},
+                content=b"{}" if route.method == "POST" else None,
+            ).status_code
         except httpx.ReadTimeout:
             return "aberta >1 s"
         except httpx.HTTPError as exc:
             return type(exc).__name__
+
     with ThreadPoolExecutor(count) as pool:
         statuses = collections.Counter(pool.map(one, range(count)))
     return ", ".join(f"{n}× {code}" for code, n in sorted(statuses.items(), key=str))
@@ -147,15 +164,25 @@ def page_tick_burst(url: str, client: str, count: int = 50) -> str:
     """The page's own status refresh called as the browser calls it (`/gradio_api/run/predict`
     with its fn_index): a refresh too soon comes back as 'skip' (the page keeps what it shows)."""
     headers = {"x-forwarded-for": client}
-    tick = next(d for d in httpx.get(f"{url}/config", headers=headers).json()["dependencies"]
-                if d.get("api_name") == "ui_tick")
+    tick = next(
+        d for d in httpx.get(f"{url}/config", headers=headers).json()["dependencies"] if d.get("api_name") == "ui_tick"
+    )
     outcome: collections.Counter = collections.Counter()
     for _ in range(count):
-        answer = httpx.post(f"{url}/gradio_api/run/predict", headers=headers, timeout=30,
-                            json={"data": [], "fn_index": tick["id"], "session_hash": "bench", "event_data": None})
+        answer = httpx.post(
+            f"{url}/gradio_api/run/predict",
+            headers=headers,
+            timeout=30,
+            json={"data": [], "fn_index": tick["id"], "session_hash": "bench", "event_data": None},
+        )
         data = answer.json().get("data") if answer.status_code == 200 else None
-        outcome["servida" if data and isinstance(data[1], str) else
-                "ignorada (cedo demais)" if data else f"HTTP {answer.status_code}"] += 1
+        outcome[
+            "servida"
+            if data and isinstance(data[1], str)
+            else "ignorada (cedo demais)"
+            if data
+            else f"HTTP {answer.status_code}"
+        ] += 1
     return ", ".join(f"{n}× {k}" for k, n in sorted(outcome.items()))
 
 
@@ -185,6 +212,7 @@ def written_bytes() -> int:
 
 def bench_comments(_corpus: Path) -> None:
     from pastor.answer.turnlog import TurnLog
+
     with tempfile.TemporaryDirectory(prefix="pastor-log-") as tmp:
         log = TurnLog(Path(tmp), max_bytes=50_000_000)
         answer = "Deus está perto dos que têm o coração quebrantado (Salmos 34:18). " * 6
@@ -199,14 +227,17 @@ def bench_comments(_corpus: Path) -> None:
             log.feedback(f"t{i % 10:08d}", "up" if i % 2 else "down", f"comentário número {i}")
         seconds, written = time.perf_counter() - started, written_bytes() - before
         mode = oct(log.path.stat().st_mode & 0o777)
-    show(f"100 comentários, log de {size / 1e6:.1f} MB ({turns} turnos)",
-         f"{written / 1000:.1f} KB escritos em {seconds * 1000:.0f} ms; turns.jsonl {mode}")
+    show(
+        f"100 comentários, log de {size / 1e6:.1f} MB ({turns} turnos)",
+        f"{written / 1000:.1f} KB escritos em {seconds * 1000:.0f} ms; turns.jsonl {mode}",
+    )
 
 
 # -- linear ingestion and bounded inputs -------------------------------------------------------------
 def bench_markdown(_corpus: Path) -> None:
     from pastor.documents.folder import parse_document
     from pastor.documents.text import markdown_sections
+
     for count in (10_000, 20_000, 40_000, 80_000):
         text = "# h\n" * count
         started = time.perf_counter()
@@ -215,13 +246,16 @@ def bench_markdown(_corpus: Path) -> None:
     data = ("# h\n" * 475_000).encode()  # 1.9 MB, under the 2 MB document cap
     started = time.perf_counter()
     result = parse_document("titulos.md", data)
-    show(f"documento .md de {len(data) / 1e6:.1f} MB só de títulos",
-         f"{time.perf_counter() - started:.2f} s (leitura + trechos); {len(result.chunks)} trechos, "
-         f"erro: {result.error}")
+    show(
+        f"documento .md de {len(data) / 1e6:.1f} MB só de títulos",
+        f"{time.perf_counter() - started:.2f} s (leitura + trechos); {len(result.chunks)} trechos, "
+        f"erro: {result.error}",
+    )
 
 
 def bench_questions(_corpus: Path) -> None:
     from pastor.search.questions import QuestionSetError, read_question_file
+
     with tempfile.TemporaryDirectory(prefix="pastor-questions-") as tmp:
         big, fifo = Path(tmp) / "enorme.jsonl", Path(tmp) / "fila.jsonl"
         with open(big, "wb") as handle:
@@ -236,8 +270,13 @@ def bench_questions(_corpus: Path) -> None:
             show(name, f"{(time.perf_counter() - started) * 1000:.1f} ms; {outcome}")
 
 
-LIMIT_BENCHES = {"rewrite": bench_rewrite, "routes": bench_routes, "comments": bench_comments,
-                 "markdown": bench_markdown, "questions": bench_questions}
+LIMIT_BENCHES = {
+    "rewrite": bench_rewrite,
+    "routes": bench_routes,
+    "comments": bench_comments,
+    "markdown": bench_markdown,
+    "questions": bench_questions,
+}
 
 if __name__ == "__main__":
     print(json.dumps(sorted(LIMIT_BENCHES)))

@@ -32,19 +32,34 @@ sys.path.insert(0, str(ROOT))
 
 # The published configs of Qwen2.5-0.5B-Instruct and Qwen2.5-1.5B-Instruct (config.json on the hub).
 SHAPES = {
-    "0.5b": dict(hidden_size=896, intermediate_size=4864, num_hidden_layers=24, num_attention_heads=14,
-                 num_key_value_heads=2),
-    "1.5b": dict(hidden_size=1536, intermediate_size=8960, num_hidden_layers=28, num_attention_heads=12,
-                 num_key_value_heads=2),
+    "0.5b": dict(
+        hidden_size=896, intermediate_size=4864, num_hidden_layers=24, num_attention_heads=14, num_key_value_heads=2
+    ),
+    "1.5b": dict(
+        hidden_size=1536, intermediate_size=8960, num_hidden_layers=28, num_attention_heads=12, num_key_value_heads=2
+    ),
 }
-COMMON = dict(vocab_size=151936, max_position_embeddings=32768, rms_norm_eps=1e-6, rope_theta=1e6,
-              tie_word_embeddings=True, bos_token_id=151643, eos_token_id=151645, use_sliding_window=False,
-              hidden_act="silu")
+COMMON = dict(
+    vocab_size=151936,
+    max_position_embeddings=32768,
+    rms_norm_eps=1e-6,
+    rope_theta=1e6,
+    tie_word_embeddings=True,
+    bos_token_id=151643,
+    eos_token_id=151645,
+    use_sliding_window=False,
+    hidden_act="silu",
+)
 RUNTIMES = ("torch-bf16", "torch-fp32", "ort-int4")
 QUESTION = "Estou com medo do futuro. Perdi o emprego e não sei como vou pagar as contas."
-HISTORY = [("Boa noite, pastor.", "Boa noite! Estou aqui para ouvir você. O que está no seu coração hoje?"),
-           ("Ando muito ansioso ultimamente.", "Sinto muito que esteja ansioso. Filipenses 4:6 nos convida a "
-            "apresentar a Deus, em oração, tudo o que nos aflige. Quer me contar o que mais pesa?")]
+HISTORY = [
+    ("Boa noite, pastor.", "Boa noite! Estou aqui para ouvir você. O que está no seu coração hoje?"),
+    (
+        "Ando muito ansioso ultimamente.",
+        "Sinto muito que esteja ansioso. Filipenses 4:6 nos convida a "
+        "apresentar a Deus, em oração, tudo o que nos aflige. Quer me contar o que mais pesa?",
+    ),
+]
 VERSES = ("MAT 6:34", "PHP 4:6", "ISA 41:10", "PSA 23:4", "JER 29:11", "MAT 11:28")
 
 
@@ -53,8 +68,8 @@ def app_prompt(history_exchanges: int) -> tuple[str, list[dict]]:
     """(system, messages) exactly as the chat service builds them for a RAG turn."""
     from pastor.answer import prompts
     from pastor.answer.history import History
-    from pastor.bible.usfx import load_bible
     from pastor.answer.turn_modes import Mode
+    from pastor.bible.usfx import load_bible
     from pastor.search.results import Source
 
     bible = load_bible(ROOT / "corpus" / "por-almeida1911.usfx.xml.gz")
@@ -102,6 +117,7 @@ class IdsTokenizer:
 
     def decode(self, ids, skip_special_tokens=True):
         import quicktok
+
         return quicktok.get_encoding("qwen3").decode([i for i in ids if i < 151643])
 
 
@@ -118,8 +134,11 @@ def measure_torch(shape: str, dtype: str, ids: list[int], system_len: int, new_t
     model.generation_config.eos_token_id = -1  # random weights must not stop early: measure full length
     runtime = TorchRuntime(model, IdsTokenizer(), dtype)
     runtime.eos_ids = set()
-    return timed(lambda: runtime.generate(ids, stop=threading.Event(), max_new_tokens=new_tokens,
-                                          temperature=0, shared_prefix=system_len))
+    return timed(
+        lambda: runtime.generate(
+            ids, stop=threading.Event(), max_new_tokens=new_tokens, temperature=0, shared_prefix=system_len
+        )
+    )
 
 
 def measure_ort(shape: str, ids: list[int], new_tokens: int) -> dict:
@@ -130,9 +149,27 @@ def measure_ort(shape: str, ids: list[int], new_tokens: int) -> dict:
         hf = build_hf(shape, Path(tmp) / "hf", "bfloat16")
         out = Path(tmp) / "ort"
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", str(hf), "-o", str(out),
-                        "-p", "int4", "-e", "cpu", "-c", str(Path(tmp) / "cache"),
-                        "--extra_options", "int4_accuracy_level=4"], check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "onnxruntime_genai.models.builder",
+                "-i",
+                str(hf),
+                "-o",
+                str(out),
+                "-p",
+                "int4",
+                "-e",
+                "cpu",
+                "-c",
+                str(Path(tmp) / "cache"),
+                "--extra_options",
+                "int4_accuracy_level=4",
+            ],
+            check=True,
+            capture_output=True,
+        )
         convert = time.perf_counter() - started
         model = og.Model(str(out))
 
@@ -144,6 +181,7 @@ def measure_ort(shape: str, ids: list[int], new_tokens: int) -> dict:
             for _ in range(new_tokens):
                 generator.generate_next_token()
                 yield "x"
+
         result = timed(stream, warm=False)
         result["convert_s"] = round(convert, 1)
         return result
@@ -169,6 +207,7 @@ def child(args) -> None:
     if args.with_index:
         from pastor.config import Settings
         from pastor.wiring import build_engine
+
         engine = build_engine(Settings.from_env({**os.environ, "PASTOR_DATA_DIR": args.with_index}))
         engine.start_indexing(background=False)  # a complete index: its vectors, topics and adapter load
         assert engine.retriever.vectors_ready, "o índice em --with-index não está completo"
@@ -182,15 +221,37 @@ def child(args) -> None:
         figures = measure_torch(args.shape, dtype, ids, system_len, args.tokens)
     else:
         figures = measure_ort(args.shape, ids, args.tokens)
-    print(json.dumps({"shape": args.shape, "runtime": args.runtime, "prompt_tokens": len(ids),
-                      "system_tokens": system_len, "history": args.history, "rss_before_model_mb": round(index_rss),
-                      "peak_rss_mb": round(rss_mb()), **figures}))
+    print(
+        json.dumps(
+            {
+                "shape": args.shape,
+                "runtime": args.runtime,
+                "prompt_tokens": len(ids),
+                "system_tokens": system_len,
+                "history": args.history,
+                "rss_before_model_mb": round(index_rss),
+                "peak_rss_mb": round(rss_mb()),
+                **figures,
+            }
+        )
+    )
 
 
 # -- the table (parent) -----------------------------------------------------------------------------------
 def run_one(shape: str, runtime: str, args) -> dict:
-    command = [sys.executable, __file__, "--child", "--shape", shape, "--runtime", runtime,
-               "--tokens", str(args.tokens), "--history", str(args.history)]
+    command = [
+        sys.executable,
+        __file__,
+        "--child",
+        "--shape",
+        shape,
+        "--runtime",
+        runtime,
+        "--tokens",
+        str(args.tokens),
+        "--history",
+        str(args.history),
+    ]
     if args.with_index:
         command += ["--with-index", args.with_index]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -213,10 +274,20 @@ def main() -> None:
     if args.child:
         child(args)
         return
-    print(f"{os.cpu_count()} CPUs; {args.tokens} tokens generated; history {args.history} exchanges; "
-          f"index loaded: {args.with_index or 'no'}")
-    header = ("shape", "runtime", "prompt (system)", "1st tok cold s", "1st tok warm s", "tok/s",
-              "RSS before model MB", "peak RSS MB")
+    print(
+        f"{os.cpu_count()} CPUs; {args.tokens} tokens generated; history {args.history} exchanges; "
+        f"index loaded: {args.with_index or 'no'}"
+    )
+    header = (
+        "shape",
+        "runtime",
+        "prompt (system)",
+        "1st tok cold s",
+        "1st tok warm s",
+        "tok/s",
+        "RSS before model MB",
+        "peak RSS MB",
+    )
     print(" | ".join(header))
     for shape in args.shapes.split(","):
         for runtime in args.runtimes.split(","):
@@ -225,9 +296,22 @@ def main() -> None:
                 print(f"{shape} | {runtime} | error: {row['error']}")
                 continue
             prompt = f"{row['prompt_tokens']} ({row['system_tokens']})"
-            print(" | ".join(str(v) for v in (shape, runtime, prompt, row["first_token_cold_s"],
-                                              row.get("first_token_warm_s", "—"), row["tokens_per_s_cold"],
-                                              row["rss_before_model_mb"], row["peak_rss_mb"])), flush=True)
+            print(
+                " | ".join(
+                    str(v)
+                    for v in (
+                        shape,
+                        runtime,
+                        prompt,
+                        row["first_token_cold_s"],
+                        row.get("first_token_warm_s", "—"),
+                        row["tokens_per_s_cold"],
+                        row["rss_before_model_mb"],
+                        row["peak_rss_mb"],
+                    )
+                ),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -28,19 +28,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastor.datasets import dataset  # noqa: E402
 from pastor.bible import book_names, canon  # noqa: E402
 from pastor.bible.references import find_references  # noqa: E402
+from pastor.datasets import dataset  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 HELD_OUT = dataset("references/reference_forms.jsonl")
 OPENBIBLE = dataset("references/openbible_pt_book_names.tsv")
-OSIS = dict(zip(
-    "Gen Exod Lev Num Deut Josh Judg Ruth 1Sam 2Sam 1Kgs 2Kgs 1Chr 2Chr Ezra Neh Esth Job Ps Prov Eccl Song Isa "
-    "Jer Lam Ezek Dan Hos Joel Amos Obad Jonah Mic Nah Hab Zeph Hag Zech Mal Matt Mark Luke John Acts Rom 1Cor "
-    "2Cor Gal Eph Phil Col 1Thess 2Thess 1Tim 2Tim Titus Phlm Heb Jas 1Pet 2Pet 1John 2John 3John Jude Rev "
-    "Tob Jdt Wis Sir Bar 1Macc 2Macc 3Macc 4Macc 1Esd 2Esd EpJer GkEsth Sus Bel SgThree PrAzar PrMan".split(),
-    [b.code for b in canon.books()] + "TOB JDT WIS SIR BAR 1MA 2MA 3MA 4MA 1ES 2ES LJE ESG SUS BEL S3Y PAZ MAN".split()))
+OSIS = dict(
+    zip(
+        "Gen Exod Lev Num Deut Josh Judg Ruth 1Sam 2Sam 1Kgs 2Kgs 1Chr 2Chr Ezra Neh Esth Job Ps Prov Eccl Song Isa "
+        "Jer Lam Ezek Dan Hos Joel Amos Obad Jonah Mic Nah Hab Zeph Hag Zech Mal Matt Mark Luke John Acts Rom 1Cor "
+        "2Cor Gal Eph Phil Col 1Thess 2Thess 1Tim 2Tim Titus Phlm Heb Jas 1Pet 2Pet 1John 2John 3John Jude Rev "
+        "Tob Jdt Wis Sir Bar 1Macc 2Macc 3Macc 4Macc 1Esd 2Esd EpJer GkEsth Sus Bel SgThree PrAzar PrMan".split(),
+        [b.code for b in canon.books()]
+        + "TOB JDT WIS SIR BAR 1MA 2MA 3MA 4MA 1ES 2ES LJE ESG SUS BEL S3Y PAZ MAN".split(),
+    )
+)
 OUTCOMES = ("resolved", "exact", "wrong-book", "refused", "missed")
 
 
@@ -79,11 +83,15 @@ def report(title: str, cases: list[tuple[str, str, str | None, int, int | None]]
     n_can, n_deu = sum(canonical.values()), sum(deutero.values())
     resolved = canonical["resolved"] + canonical["exact"]
     print(f"\n{title}")
-    print(f"  66 books:          {n_can:>5} forms  resolved {resolved:>5} ({resolved / max(n_can, 1):.1%}; "
-          f"chapter and verse exact {canonical['exact']})  wrong-book {canonical['wrong-book']}  "
-          f"refused {canonical['refused']}  missed {canonical['missed']}")
-    print(f"  deuterocanonical:  {n_deu:>5} forms  refused {deutero['refused']:>5} "
-          f"({deutero['refused'] / max(n_deu, 1):.1%})  wrong-book {deutero['wrong-book']}  missed {deutero['missed']}")
+    print(
+        f"  66 books:          {n_can:>5} forms  resolved {resolved:>5} ({resolved / max(n_can, 1):.1%}; "
+        f"chapter and verse exact {canonical['exact']})  wrong-book {canonical['wrong-book']}  "
+        f"refused {canonical['refused']}  missed {canonical['missed']}"
+    )
+    print(
+        f"  deuterocanonical:  {n_deu:>5} forms  refused {deutero['refused']:>5} "
+        f"({deutero['refused'] / max(n_deu, 1):.1%})  wrong-book {deutero['wrong-book']}  missed {deutero['missed']}"
+    )
     if show_errors:
         for case in cases:
             got = outcome(*case)
@@ -111,14 +119,19 @@ def openbible_cases() -> tuple[list[tuple], int]:
 
 def collected_cases(split: str) -> list[tuple]:
     rows = [json.loads(line) for line in HELD_OUT.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [(r["text"], r["form"], expected_code(r["book"], r["deuterocanonical"]), r["chapter"], r["verse"])
-            for r in rows if r["split"] == split]
+    return [
+        (r["text"], r["form"], expected_code(r["book"], r["deuterocanonical"]), r["chapter"], r["verse"])
+        for r in rows
+        if r["split"] == split
+    ]
 
 
 def timing() -> None:
     """Time of `find_references` on an answer-sized text (the alias regex is a trie over every form)."""
-    text = ("Porque Deus amou o mundo de tal maneira que deu o seu Filho unigênito, para que todo aquele "
-            "que nele crê não pereça, mas tenha a vida eterna. ") * 10 + "Leia João 3:16 e 1. João 4:8."
+    text = (
+        "Porque Deus amou o mundo de tal maneira que deu o seu Filho unigênito, para que todo aquele "
+        "que nele crê não pereça, mas tenha a vida eterna. "
+    ) * 10 + "Leia João 3:16 e 1. João 4:8."
     find_references(text)  # compile once
     runs = []
     for _ in range(200):
@@ -126,8 +139,10 @@ def timing() -> None:
         find_references(text)
         runs.append((time.perf_counter() - start) * 1000)
     runs.sort()
-    print(f"\nfind_references on {len(text)} characters ({len(canon.alias_forms())} folded forms): "
-          f"p50 {statistics.median(runs):.2f} ms, p95 {runs[int(len(runs) * 0.95)]:.2f} ms")
+    print(
+        f"\nfind_references on {len(text)} characters ({len(canon.alias_forms())} folded forms): "
+        f"p50 {statistics.median(runs):.2f} ms, p95 {runs[int(len(runs) * 0.95)]:.2f} ms"
+    )
 
 
 def main() -> None:
@@ -137,8 +152,9 @@ def main() -> None:
     args = parser.parse_args()
     report("Tabela do projeto (book_names.tsv, cada forma + ' 1:1')", table_cases(), args.errors)
     cases, skipped = openbible_cases()
-    report(f"Lista do OpenBible.info pt (cada forma + ' 1:1'; {skipped} códigos OSIS em inglês fora)", cases,
-           args.errors)
+    report(
+        f"Lista do OpenBible.info pt (cada forma + ' 1:1'; {skipped} códigos OSIS em inglês fora)", cases, args.errors
+    )
     report("reference_forms.jsonl, dev", collected_cases("dev"), args.errors)
     if not args.dev_only:
         report("reference_forms.jsonl, held_out", collected_cases("held_out"), False)  # never list its errors

@@ -49,17 +49,24 @@ def main() -> None:
     parser.add_argument("--build", action="store_true")
     parser.add_argument("--data-dir", default=os.environ.get("PASTOR_DATA_DIR", "data"))
     parser.add_argument("--gates-only", action="store_true", help="only the evidence gates' figures")
-    parser.add_argument("--sweep", action="store_true",
-                        help="with --gates-only: the dev figures for several bars of the pastoral scope by meaning")
-    parser.add_argument("--held-out", action="store_true",
-                        help="also the held-out sets (testset, offtopic_test, the independent routing set's "
-                             "held_out): once per round, after the changes are frozen")
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="with --gates-only: the dev figures for several bars of the pastoral scope by meaning",
+    )
+    parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="also the held-out sets (testset, offtopic_test, the independent routing set's "
+        "held_out): once per round, after the changes are frozen",
+    )
     args = parser.parse_args()
     env = {**os.environ, "PASTOR_DATA_DIR": args.data_dir, "PASTOR_DOCS_DIR": ""}
     if args.gates_only:
         os.environ.update(env)
         from pastor.config import get_settings
         from pastor.wiring import build_engine
+
         engine = build_engine(get_settings())
         if args.sweep:
             sweep_scope(engine)
@@ -68,37 +75,51 @@ def main() -> None:
         return
 
     if args.build:
-        code = ("from pastor.config import get_settings; from pastor.wiring import build_engine;"
-                "r = build_engine(get_settings()).resources; s = r.index.build(r.bible, r.extras, rebuild=True);"
-                "print(s.rows, s.manifest.get('build_seconds'))")
+        code = (
+            "from pastor.config import get_settings; from pastor.wiring import build_engine;"
+            "r = build_engine(get_settings()).resources; s = r.index.build(r.bible, r.extras, rebuild=True);"
+            "print(s.rows, s.manifest.get('build_seconds'))"
+        )
         wall, rss, out, cpu = run(code, env)
         rows, seconds = out.split()
-        print(f"index build: {rows} rows, {seconds} s embedding+writing, {wall:.1f} s process "
-              f"({cpu:.1f} s CPU), peak RSS {rss:.0f} MB")
-        code = ("import shutil, time; from pastor.config import get_settings; from pastor.wiring import build_engine;"
+        print(
+            f"index build: {rows} rows, {seconds} s embedding+writing, {wall:.1f} s process "
+            f"({cpu:.1f} s CPU), peak RSS {rss:.0f} MB"
+        )
+        code = (
+            (
+                "import shutil, time; from pastor.config import get_settings; from pastor.wiring import build_engine;"
                 "r = build_engine(get_settings()).resources; shutil.rmtree(r.topics.dir, ignore_errors=True);"
                 "t = time.perf_counter(); r.topics.build(r.bible); print(len(r.topics.labels), round(time.perf_counter() - t, 1))"
-                ) if os.environ.get("PASTOR_TOPICS", "x") else None
+            )
+            if os.environ.get("PASTOR_TOPICS", "x")
+            else None
+        )
         if code:
             wall, rss, out, _ = run(code, env)
             entries, seconds = out.split()
-            print(f"topic index build: {entries} labels embedded in {seconds} s, {wall:.1f} s process, peak RSS {rss:.0f} MB")
+            print(
+                f"topic index build: {entries} labels embedded in {seconds} s, {wall:.1f} s process, peak RSS {rss:.0f} MB"
+            )
 
     # Restart with an unchanged index: a fresh process until search is ready (vectors + BM25).
-    code = ("import time; t = time.perf_counter();"
-            "from pastor.config import get_settings; from pastor.wiring import build_engine;"
-            "e = build_engine(get_settings()); assert e.retriever.vectors_ready, e.status();"
-            "e.retriever.search('estou com medo do futuro');"
-            "print(round(time.perf_counter() - t, 2))")
+    code = (
+        "import time; t = time.perf_counter();"
+        "from pastor.config import get_settings; from pastor.wiring import build_engine;"
+        "e = build_engine(get_settings()); assert e.retriever.vectors_ready, e.status();"
+        "e.retriever.search('estou com medo do futuro');"
+        "print(round(time.perf_counter() - t, 2))"
+    )
     wall, rss, out, _ = run(code, env)
     print(f"restart to ready (in-process): {out.strip()} s; whole process {wall:.1f} s; peak RSS {rss:.0f} MB")
 
     # Search latency over the dev set, in this process.
     os.environ.update(env)
     from pastor.config import get_settings
-    from pastor.wiring import build_engine
     from pastor.search.questions import load_questions
     from pastor.search.signals import Query
+    from pastor.wiring import build_engine
+
     engine = build_engine(get_settings())
     questions = [q.question for q in load_questions(ROOT / "datasets" / "retrieval" / "devset.jsonl")]
     for q in questions[:5]:
@@ -126,6 +147,7 @@ def main() -> None:
 
 def _jsonl(name: str) -> list[dict]:
     from pastor.datasets import dataset
+
     folder = "routing" if name.startswith("routing_set") else "retrieval"
     path = dataset(f"{folder}/{name}")
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -133,11 +155,15 @@ def _jsonl(name: str) -> list[dict]:
 
 def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
     """(route, name, questions): pastoral and off-topic, the dev sets and, with `held_out`, the held-out ones."""
-    sets = [("pastoral", "devset.jsonl (dev)", [q["question"] for q in _jsonl("devset.jsonl")]),
-            ("off_topic", "offtopic_dev.jsonl (dev)", [q["question"] for q in _jsonl("offtopic_dev.jsonl")])]
+    sets = [
+        ("pastoral", "devset.jsonl (dev)", [q["question"] for q in _jsonl("devset.jsonl")]),
+        ("off_topic", "offtopic_dev.jsonl (dev)", [q["question"] for q in _jsonl("offtopic_dev.jsonl")]),
+    ]
     if held_out:
-        sets += [("pastoral", "testset.jsonl (held-out)", [q["question"] for q in _jsonl("testset.jsonl")]),
-                 ("off_topic", "offtopic_test.jsonl (held-out)", [q["question"] for q in _jsonl("offtopic_test.jsonl")])]
+        sets += [
+            ("pastoral", "testset.jsonl (held-out)", [q["question"] for q in _jsonl("testset.jsonl")]),
+            ("off_topic", "offtopic_test.jsonl (held-out)", [q["question"] for q in _jsonl("offtopic_test.jsonl")]),
+        ]
     independent = _jsonl("routing_set_independent.jsonl")
     for split in ("dev", "held_out") if held_out else ("dev",):
         for route in ("pastoral", "off_topic"):
@@ -146,8 +172,16 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
     # Rounds 3 to 6 were run, reported and retired into the training data (route_training/PROVENANCE.md): the
     # scope learns from their pastoral and off-topic rows, so they measure nothing here any more.
     # Rounds 9 to 12 were run, reported and retired into the training data too.
-    for name in ("routing_set_round7.jsonl", "routing_set_round8.jsonl", "routing_set_round13.jsonl",
-                 "routing_set_round14.jsonl") if held_out else ():
+    for name in (
+        (
+            "routing_set_round7.jsonl",
+            "routing_set_round8.jsonl",
+            "routing_set_round13.jsonl",
+            "routing_set_round14.jsonl",
+        )
+        if held_out
+        else ()
+    ):
         rows = _jsonl(name)  # rounds 7, 8, 13 and 14: a fresh author's set each, all held-out
         for route in ("pastoral", "off_topic"):
             sets.append((route, f"{name} {route} (held_out)", [r["text"] for r in rows if r["route"] == route]))
@@ -158,6 +192,7 @@ def sweep_scope(engine) -> None:
     """The pastoral scope's P(pastoral) bar chosen on dev: pastoral answered and off-topic refused for each candidate."""
     assert engine.retriever.vectors_ready and engine.retriever.scope is not None, "índice e escopo semântico prontos"
     from pastor.search.assembly import build_retriever  # after the environment is set, as main's imports
+
     sets = _gate_sets(False)
     scope = engine.retriever.scope  # its P(pastoral) bar is the knob swept; the last row searches without it
     for bar in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, None):
@@ -176,8 +211,13 @@ def sweep_scope(engine) -> None:
 
 
 # The messages issue 21 names as turned away with the no-evidence reply.
-NAMED = ("não consigo largar a bebida, sempre volto", "me sinto um lixo, inútil", "provações e lutas",
-         "estou desempregado há oito meses", "tenho vergonha do meu passado")
+NAMED = (
+    "não consigo largar a bebida, sempre volto",
+    "me sinto um lixo, inútil",
+    "provações e lutas",
+    "estou desempregado há oito meses",
+    "tenho vergonha do meu passado",
+)
 
 
 def gates(engine, held_out: bool) -> None:

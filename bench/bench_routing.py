@@ -13,14 +13,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from pastor.datasets import dataset  # noqa: E402
 from pastor.care.router import Router  # noqa: E402
+from pastor.datasets import dataset  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 INDEPENDENT = dataset("routing/routing_set_independent.jsonl")  # written by someone who saw no code, patterns or sets
 OLD = dataset("routing/routing_set.jsonl")  # written by the pattern author: kept for comparison
 ROUND7 = dataset("routing/routing_set_round7.jsonl")  # rounds 7, 8, 13 and 14: a fresh author's set each, all held-out
-ROUND8 = dataset("routing/routing_set_round8.jsonl")  # (rounds 3 to 6 and 9 to 12 were run, reported and retired into the
+ROUND8 = dataset(
+    "routing/routing_set_round8.jsonl"
+)  # (rounds 3 to 6 and 9 to 12 were run, reported and retired into the
 ROUND13 = dataset("routing/routing_set_round13.jsonl")  # training data)
 ROUND14 = dataset("routing/routing_set_round14.jsonl")
 # The retrieval dev set's questions are pastoral: none of them is a crisis (issue 21, round 3: a quarter of
@@ -53,8 +55,10 @@ def pastoral_report(router: Router, show_errors: bool) -> None:
     rows = load_pastoral_dev()
     got = [router.route(text) for _, _, text in rows]
     taken = Counter(g.name for g in got if g.name != "ordinary")
-    print(f"\npastoral questions (datasets/retrieval/devset.jsonl, dev): {len(rows)}; routed away from the search: "
-          + (", ".join(f"{name} {n}" for name, n in sorted(taken.items())) or "none"))
+    print(
+        f"\npastoral questions (datasets/retrieval/devset.jsonl, dev): {len(rows)}; routed away from the search: "
+        + (", ".join(f"{name} {n}" for name, n in sorted(taken.items())) or "none")
+    )
     if show_errors:
         for (_, _, text), g in zip(rows, got):
             if g.name != "ordinary":
@@ -71,12 +75,16 @@ def unseen(router: Router, rows: list[tuple[str, str, str]]) -> list[tuple[str, 
 def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_errors: bool) -> None:
     fresh = unseen(router, rows)
     if not fresh:
-        print(f"\n{title}: every message is a training message (a retired held-out set, "
-              "datasets/notes/routing_training.md): the figures below are the fit, not a test")
+        print(
+            f"\n{title}: every message is a training message (a retired held-out set, "
+            "datasets/notes/routing_training.md): the figures below are the fit, not a test"
+        )
     elif len(fresh) < len(rows):
-        print(f"\n{title}: {len(rows) - len(fresh)} of {len(rows)} messages are also training messages "
-              "(datasets/notes/routing_training.md); the figures on the other "
-              f"{len(fresh)} follow the table")
+        print(
+            f"\n{title}: {len(rows) - len(fresh)} of {len(rows)} messages are also training messages "
+            "(datasets/notes/routing_training.md); the figures on the other "
+            f"{len(fresh)} follow the table"
+        )
     got = [router.route(text).name for _, _, text in rows]
     counts = Counter((gold, g) for (gold, _, _), g in zip(rows, got))
     print(f"\n{title}: {len(rows)} messages — router: {router.active}")
@@ -89,9 +97,11 @@ def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_er
     not_crisis = [(written, g) for (gold, written, _), g in zip(rows, got) if gold != "crisis"]
     alarms = Counter(written for written, g in not_crisis if g == "crisis")
     total = Counter(written for written, _ in not_crisis)
-    print(f"false alarms (not crisis → crisis): {sum(alarms.values())}/{len(not_crisis)} "
-          f"({sum(alarms.values()) / max(len(not_crisis), 1):.1%}); by written route: "
-          + ", ".join(f"{w} {alarms[w]}/{n}" for w, n in sorted(total.items())))
+    print(
+        f"false alarms (not crisis → crisis): {sum(alarms.values())}/{len(not_crisis)} "
+        f"({sum(alarms.values()) / max(len(not_crisis), 1):.1%}); by written route: "
+        + ", ".join(f"{w} {alarms[w]}/{n}" for w, n in sorted(total.items()))
+    )
     if show_errors:
         for (gold, written, text), g in zip(rows, got):
             if g != gold:
@@ -128,8 +138,10 @@ BARS = (0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4)
 
 def sweep(router: Router, sets: dict[str, list[tuple[str, str, str]]]) -> None:
     """The crisis bar chosen on dev: recall and false alarms for each candidate crisis score, on each dev set."""
-    print("crisis bar sweep (crisis score of the trained router): "
-          + "; ".join(f"{name} ({len(rows)} messages)" for name, rows in sets.items()))
+    print(
+        "crisis bar sweep (crisis score of the trained router): "
+        + "; ".join(f"{name} ({len(rows)} messages)" for name, rows in sets.items())
+    )
     for bar in BARS:
         router.semantic.crisis_bar = bar
         print(f"  crisis score ≥ {bar:.2f}: " + " | ".join(crisis_figures(router, rows) for rows in sets.values()))
@@ -154,6 +166,7 @@ def cross_validate(embedder) -> None:
     figures pooled, per crisis bar."""
     from pastor.care.semantic import CRISIS_SCORE, SemanticRouter, load_examples, training_examples
     from pastor.care.training import load_messages, training_files
+
     memo = MemoEmbedder(embedder)
     pooled = {bar: np.zeros(4, dtype=int) for bar in BARS}
     worst = {bar: 1.0 for bar in BARS}
@@ -182,40 +195,57 @@ def timing(embedder, cache_dir: Path) -> None:
 
     from pastor.care.semantic import SemanticRouter
     from pastor.classify.cache import MEMORY
+
     folder = Path(tempfile.mkdtemp(dir=cache_dir.parent if cache_dir.parent.is_dir() else None))
     try:
         MEMORY.clear()
         cold = SemanticRouter(embedder, cache_dir=folder)
         MEMORY.clear()  # a new process: only the folder is left
         warm = SemanticRouter(embedder, cache_dir=folder)
-        print(f"trained router: {len(cold.examples)} examples; training with an empty cache "
-              f"(embedding them + fitting the heads) {cold.load_seconds:.2f} s; start with the cache warm "
-              f"{warm.load_seconds * 1000:.0f} ms (from cache: {warm.from_cache})")
+        print(
+            f"trained router: {len(cold.examples)} examples; training with an empty cache "
+            f"(embedding them + fitting the heads) {cold.load_seconds:.2f} s; start with the cache warm "
+            f"{warm.load_seconds * 1000:.0f} ms (from cache: {warm.from_cache})"
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--split", choices=("dev", "held_out"), default="dev",
-                        help="held_out: run once per round, after the changes are frozen, and report it as it comes")
+    parser.add_argument(
+        "--split",
+        choices=("dev", "held_out"),
+        default="dev",
+        help="held_out: run once per round, after the changes are frozen, and report it as it comes",
+    )
     parser.add_argument("--lexicon-only", action="store_true", help="without the semantic router (as at start-up)")
     parser.add_argument("--errors", action="store_true", help="list the misrouted messages (dev only)")
-    parser.add_argument("--sweep", action="store_true",
-                        help="crisis recall and false alarms on dev for several crisis score bars of the trained router")
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="crisis recall and false alarms on dev for several crisis score bars of the trained router",
+    )
     parser.add_argument("--cv", action="store_true", help="cross-validation, leaving one training author out")
     parser.add_argument("--timing", action="store_true", help="training time and warm-cache start of the router")
-    parser.add_argument("--set", type=Path, default=INDEPENDENT,
-                        help=f"the routing set (default {INDEPENDENT.name}; {ROUND7.name}, {ROUND8.name}, {ROUND13.name} "
-                             f"and {ROUND14.name} only held_out; rounds 3 to 6 and 9 to 12 are training messages now)")
-    parser.add_argument("--old", action="store_true", help="also the pattern author's set (datasets/routing/routing_set.jsonl)")
+    parser.add_argument(
+        "--set",
+        type=Path,
+        default=INDEPENDENT,
+        help=f"the routing set (default {INDEPENDENT.name}; {ROUND7.name}, {ROUND8.name}, {ROUND13.name} "
+        f"and {ROUND14.name} only held_out; rounds 3 to 6 and 9 to 12 are training messages now)",
+    )
+    parser.add_argument(
+        "--old", action="store_true", help="also the pattern author's set (datasets/routing/routing_set.jsonl)"
+    )
     args = parser.parse_args()
     semantic = None
     if not args.lexicon_only:
         from pastor.care.semantic import SemanticRouter
-        from pastor.config import get_settings
         from pastor.classify.cache import CLASSIFIERS_DIR
+        from pastor.config import get_settings
         from pastor.search.embedders import load_embedder
+
         settings = get_settings()
         embedder = load_embedder(settings.embedding_model)
         if args.cv:
@@ -231,8 +261,7 @@ def main() -> None:
         dev_sets = {"independent dev": load(INDEPENDENT, "dev"), "own dev": load(OLD, "dev")}
         sweep(router, {**dev_sets, "pastoral dev": load_pastoral_dev()})
         return
-    report(router, load(args.set, args.split), f"{args.set.name}, {args.split}",
-           args.errors and args.split == "dev")
+    report(router, load(args.set, args.split), f"{args.set.name}, {args.split}", args.errors and args.split == "dev")
     if args.split == "dev":
         pastoral_report(router, args.errors)
     if args.old:

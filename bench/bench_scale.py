@@ -56,8 +56,17 @@ def chats(url: str, count: int, concurrency: int, tag: int) -> tuple[float, list
 
 def throughput(folder: Path, store, redis, args) -> None:
     for delay in args.delays:
-        replicas = [Replica(f"{name}{delay}".replace(".", ""), folder, store, redis, PASTOR_FAKE_DELAY=str(delay),
-                            PASTOR_RATE_LIMIT_SECONDS="0") for name in ("a", "b")]
+        replicas = [
+            Replica(
+                f"{name}{delay}".replace(".", ""),
+                folder,
+                store,
+                redis,
+                PASTOR_FAKE_DELAY=str(delay),
+                PASTOR_RATE_LIMIT_SECONDS="0",
+            )
+            for name in ("a", "b")
+        ]
         try:
             for replica in replicas:
                 replica.wait_ready()
@@ -70,10 +79,14 @@ def throughput(folder: Path, store, redis, args) -> None:
                 finally:
                     nginx.stop()
             for n, (rate, latencies, errors) in rows.items():
-                print(f"fake delay {delay} s, {n} réplica(s): {rate:.2f} chats/s, p50 {statistics.median(latencies):.2f} s, "
-                      f"p95 {p95(latencies):.2f} s, erros {errors}/{args.chats}")
-            print(f"fake delay {delay} s: 2 réplicas / 1 réplica = {rows[2][0] / rows[1][0]:.2f}× chats/s, "
-                  f"p95 {p95(rows[2][1]) / p95(rows[1][1]):.2f}×")
+                print(
+                    f"fake delay {delay} s, {n} réplica(s): {rate:.2f} chats/s, p50 {statistics.median(latencies):.2f} s, "
+                    f"p95 {p95(latencies):.2f} s, erros {errors}/{args.chats}"
+                )
+            print(
+                f"fake delay {delay} s: 2 réplicas / 1 réplica = {rows[2][0] / rows[1][0]:.2f}× chats/s, "
+                f"p95 {p95(rows[2][1]) / p95(rows[1][1]):.2f}×"
+            )
         finally:
             for replica in replicas:
                 replica.stop()
@@ -83,18 +96,22 @@ def search_latency(store, data_dir: Path) -> None:
     """LanceDB vector search on the same verse table, local disk vs the object store."""
     import lancedb
     import numpy as np
+
     from pastor.replication.store import connect_shared
-    manifest = (data_dir / "index" / "manifest.json")
+
+    manifest = data_dir / "index" / "manifest.json"
     if not manifest.is_file():
         print(f"busca no object store: pulada ({data_dir} sem índice completo)")
         return
     import json
+
     name = json.loads(manifest.read_text())["table"]
     local = lancedb.connect(str(data_dir / "index" / "lancedb")).open_table(name)
     os.environ.update({k: v for k, v in store.env().items() if k.startswith("AWS_")})
     started = time.perf_counter()
-    remote = connect_shared(store.env("bench")["PASTOR_INDEX_URI"]).create_table(name, data=local.to_arrow(),
-                                                                                 mode="overwrite")
+    remote = connect_shared(store.env("bench")["PASTOR_INDEX_URI"]).create_table(
+        name, data=local.to_arrow(), mode="overwrite"
+    )
     print(f"tabela de {local.count_rows()} linhas enviada ao object store em {time.perf_counter() - started:.1f} s")
     queries = np.load(data_dir / "index" / f"{name}.vectors.npy", mmap_mode="r")[::997][:40]
     for label, table in (("disco local", local), ("object store (moto, loopback)", remote)):
@@ -111,6 +128,7 @@ def limit_latency(redis) -> None:
     from pastor.config import Settings
     from pastor.web.ratelimit import RateLimited
     from pastor.web.ratelimit_redis import limiter_factory
+
     for label, env in (("memória", {}), ("Redis (loopback)", {"PASTOR_REDIS_URL": redis.url})):
         limiter = limiter_factory(Settings.from_env(env))("bench", 30, "x")
         times = []
@@ -136,8 +154,10 @@ def pickup(folder: Path, store, redis, rounds: int) -> None:
             wait_release(replicas, release, timeout=120)
             # From the release row's commit to each replica's swap (one clock: same machine).
             lags = [(s["adopted_at"] - s["published"]) for s in (r.readiness()["replica"] for r in replicas)]
-            print(f"nova versão {release}: servida pelas 2 réplicas {min(lags):.1f} / {max(lags):.1f} s depois "
-                  "de publicada (PASTOR_INDEX_POLL_SECONDS=1)")
+            print(
+                f"nova versão {release}: servida pelas 2 réplicas {min(lags):.1f} / {max(lags):.1f} s depois "
+                "de publicada (PASTOR_INDEX_POLL_SECONDS=1)"
+            )
     finally:
         for replica in replicas:
             replica.stop()

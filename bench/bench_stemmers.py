@@ -19,12 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pastor.datasets import dataset  # noqa: E402
 from pastor.bible.usfx import load_bible  # noqa: E402
-from pastor.search.questions import Question
+from pastor.datasets import dataset  # noqa: E402
 from pastor.evaluation.ranking import evaluate, format_table, load_questions  # noqa: E402
-from pastor.text import normalize as normalize_module  # noqa: E402
 from pastor.search.bm25 import LexicalIndex  # noqa: E402
+from pastor.search.questions import Question
+from pastor.text import normalize as normalize_module  # noqa: E402
 from pastor.text.normalize import _modern_token, fold, normalize  # noqa: E402
 from pastor.text.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer  # noqa: E402
 from pastor.text.stopwords import STOPWORDS  # noqa: E402
@@ -45,11 +45,12 @@ def vocabulary(texts: list[str]) -> None:
     warm = time.perf_counter() - start
     tokens = sum(len(w) for w in words)
     folded = {w for t in texts for w in re.findall(r"[a-z0-9]+", fold(t))}
-    print(f"normalize (modernize + fold) corpus: {cold:5.2f} s cold, {warm:5.2f} s warm; "
-          f"{tokens} content tokens")
-    print(f"distinct words: {len(folded)} folded as written, "
-          f"{len({w for ws in normalized for w in ws})} after modernize, "
-          f"{len({w for ws in words for w in ws})} without stop-words\n")
+    print(f"normalize (modernize + fold) corpus: {cold:5.2f} s cold, {warm:5.2f} s warm; {tokens} content tokens")
+    print(
+        f"distinct words: {len(folded)} folded as written, "
+        f"{len({w for ws in normalized for w in ws})} after modernize, "
+        f"{len({w for ws in words for w in ws})} without stop-words\n"
+    )
     print("| stemmer | distinct tokens | stem the corpus (cold cache) |")
     print("|---|---:|---:|")
     for name, cls in STEMMERS.items():
@@ -72,8 +73,7 @@ def dev_eval(ids: list[str], texts: list[str], questions: list[Question]) -> Non
     normalize_module.modernize = lambda text: text
     try:
         index = LexicalIndex(ids, texts, stemmer="rslp")
-        results["bm25 rslp, no modernize"] = evaluate(
-            lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
+        results["bm25 rslp, no modernize"] = evaluate(lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
     finally:
         normalize_module.modernize = modernize
     print(f"\nlexical only, datasets/retrieval/devset.jsonl ({len(questions)} questions):\n")

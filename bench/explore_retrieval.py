@@ -20,15 +20,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pastor.config import get_settings  # noqa: E402
-from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
-from pastor.wiring import build_engine  # noqa: E402
-from pastor.search.questions import load_questions
 from pastor.evaluation.ranking import hit_at_k, mrr_at_k  # noqa: E402
+from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
 from pastor.search.fusion import Candidates, fuse  # noqa: E402
+from pastor.search.questions import load_questions
 from pastor.search.results import Source as Hit  # noqa: E402
 from pastor.search.rows import embed_text  # noqa: E402
 from pastor.search.topic_index import rerank_by_cosine  # noqa: E402
 from pastor.text.synonyms import expand  # noqa: E402
+from pastor.wiring import build_engine  # noqa: E402
 
 DEPTH = 100  # candidates cached per signal
 
@@ -40,8 +40,9 @@ class Lab:
         self.engine = build_engine(get_settings())
         self.vectors, self.topics = self.engine.resources.index.vectors, self.engine.resources.topics
         # Plain dicts: each question also holds its cached vectors and lists below.
-        self.questions = [{"question": q.question, "gold": list(q.gold), "topic": q.topic}
-                          for q in load_questions(path)]
+        self.questions = [
+            {"question": q.question, "gold": list(q.gold), "topic": q.topic} for q in load_questions(path)
+        ]
         encode = self.engine.resources.embedder.encode
         for q in self.questions:
             q["raw"] = encode([embed_text(q["question"])])[0]
@@ -63,9 +64,16 @@ class Lab:
         return ranked
 
     def fused(self, q, lists, *, weights, k=120, depth=30, lam=0.01) -> list[Hit]:
-        prior = (lambda i: self.engine.resources.prominence.prior(i, lam)) if lam and self.engine.resources.prominence else None
-        return fuse([Candidates(name, weights.get(name, 1.0), ranked[:depth]) for name, ranked in lists.items()],
-                    k=k, prior=prior)
+        prior = (
+            (lambda i: self.engine.resources.prominence.prior(i, lam))
+            if lam and self.engine.resources.prominence
+            else None
+        )
+        return fuse(
+            [Candidates(name, weights.get(name, 1.0), ranked[:depth]) for name, ranked in lists.items()],
+            k=k,
+            prior=prior,
+        )
 
     def ids(self, q, hits: list[Hit]) -> list[str]:
         if not wants_passage(q["question"]):
@@ -91,10 +99,13 @@ def query_side(lab: Lab) -> None:
         top = np.argsort(-sims)[:6]
         w = np.exp((sims[top] - sims[top].max()) / 0.08)
         label_prf[q["question"]] = (w / w.sum()) @ lab.topics.vectors[top]
-    variants = {"raw question": lambda q: q["raw"], "expanded question": lambda q: q["exp"],
-                "raw + expanded, averaged": lambda q: unit(q["raw"] + q["exp"]),
-                "raw + 0.3 × topic labels": lambda q: unit(q["raw"] + 0.3 * label_prf[q["question"]]),
-                "raw + 0.6 × topic labels": lambda q: unit(q["raw"] + 0.6 * label_prf[q["question"]])}
+    variants = {
+        "raw question": lambda q: q["raw"],
+        "expanded question": lambda q: q["exp"],
+        "raw + expanded, averaged": lambda q: unit(q["raw"] + q["exp"]),
+        "raw + 0.3 × topic labels": lambda q: unit(q["raw"] + 0.3 * label_prf[q["question"]]),
+        "raw + 0.6 × topic labels": lambda q: unit(q["raw"] + 0.6 * label_prf[q["question"]]),
+    }
     for name, make in variants.items():
         alone, fused = [], []
         for q in lab.questions:
@@ -107,8 +118,14 @@ def query_side(lab: Lab) -> None:
 
 
 def cached_lists(lab: Lab) -> list[dict]:
-    return [{"vector": lab.vectors.vector_search(q["exp"], DEPTH), "lexical": q["lexical"],
-             "topic": lab.topic_list(q, q["exp"])} for q in lab.questions]
+    return [
+        {
+            "vector": lab.vectors.vector_search(q["exp"], DEPTH),
+            "lexical": q["lexical"],
+            "topic": lab.topic_list(q, q["exp"]),
+        }
+        for q in lab.questions
+    ]
 
 
 def rocchio(lab: Lab, lists: list[dict]) -> None:
@@ -120,8 +137,16 @@ def rocchio(lab: Lab, lists: list[dict]) -> None:
             first = [h.id for h in lab.fused(q, base, weights={"vector": 1, "lexical": 1, "topic": 1.5})[:n]]
             centroid = np.mean([lab.vectors.matrix[lab.vectors._rows[i]].mean(0) for i in first], 0)
             vector = unit(q["exp"] + beta * unit(centroid))
-            out.append(lab.ids(q, lab.fused(q, {**base, "vector": lab.vectors.vector_search(vector, DEPTH)},
-                                             weights={"vector": 1, "lexical": 1, "topic": 1.5})))
+            out.append(
+                lab.ids(
+                    q,
+                    lab.fused(
+                        q,
+                        {**base, "vector": lab.vectors.vector_search(vector, DEPTH)},
+                        weights={"vector": 1, "lexical": 1, "topic": 1.5},
+                    ),
+                )
+            )
         print(f"| n {n}, β {beta} | {lab.score(out)} |")
 
 
@@ -132,37 +157,47 @@ def topic_grid(lab: Lab, lists: list[dict]) -> None:
         for q, base in zip(lab.questions, lists):
             topic = lab.topic_list(q, q["exp"], top_entries=top_entries, temperature=temperature, rerank=rerank)
             alone.append([i for i, _ in topic])
-            fused.append(lab.ids(q, lab.fused(q, {**base, "topic": topic},
-                                              weights={"vector": 1, "lexical": 1, "topic": 1.5})))
-        print(f"| entries {top_entries}, temperature {temperature}, re-rank {rerank} | {lab.score(alone)} "
-              f"| {lab.score(fused)} |")
+            fused.append(
+                lab.ids(q, lab.fused(q, {**base, "topic": topic}, weights={"vector": 1, "lexical": 1, "topic": 1.5}))
+            )
+        print(
+            f"| entries {top_entries}, temperature {temperature}, re-rank {rerank} | {lab.score(alone)} "
+            f"| {lab.score(fused)} |"
+        )
 
 
 def fusion_grid(lab: Lab, lists: list[dict]) -> None:
     print("\n## Fusion: depth per signal, RRF k, topic and lexical weights, λ (best 10 by hit@6 + MRR)")
     rows = []
-    for depth, k, wl, wt, lam in itertools.product([30, 60], [60, 120], [0.5, 1.0], [1.0, 1.5, 2.0],
-                                                   [0.01, 0.015, 0.02]):
-        out = [lab.ids(q, lab.fused(q, base, weights={"vector": 1, "lexical": wl, "topic": wt}, k=k, depth=depth,
-                                    lam=lam)) for q, base in zip(lab.questions, lists)]
+    for depth, k, wl, wt, lam in itertools.product(
+        [30, 60], [60, 120], [0.5, 1.0], [1.0, 1.5, 2.0], [0.01, 0.015, 0.02]
+    ):
+        out = [
+            lab.ids(q, lab.fused(q, base, weights={"vector": 1, "lexical": wl, "topic": wt}, k=k, depth=depth, lam=lam))
+            for q, base in zip(lab.questions, lists)
+        ]
         rows.append((lab.score(out), depth, k, wl, wt, lam))
     for figures, *params in sorted(rows, key=lambda r: -sum(map(float, r[0].split(" / "))))[:10]:
-        print(f"| depth {params[0]}, k {params[1]}, lexical {params[2]}, topic {params[3]}, λ {params[4]} "
-              f"| {figures} |")
+        print(
+            f"| depth {params[0]}, k {params[1]}, lexical {params[2]}, topic {params[3]}, λ {params[4]} | {figures} |"
+        )
 
 
 def per_type(lab: Lab, lists: list[dict]) -> None:
     print("\n## Per question type: the defaults and the best weights of each type (fused)")
+
     def kind(q):
         words = len(q["question"].split())
         return "keyword (1–2 words)" if words <= 2 else "long (10+ words)" if words >= 10 else "short"
+
     for name in ("keyword (1–2 words)", "short", "long (10+ words)"):
         pairs = [(q, base) for q, base in zip(lab.questions, lists) if kind(q) == name]
         qs = [q for q, _ in pairs]
         rows = []
         for wv, wl, wt in itertools.product([0.5, 1.0, 1.5], [0.5, 1.0, 1.5], [1.0, 1.5, 2.0, 3.0]):
-            out = [lab.ids(q, lab.fused(q, base, weights={"vector": wv, "lexical": wl, "topic": wt}))
-                   for q, base in pairs]
+            out = [
+                lab.ids(q, lab.fused(q, base, weights={"vector": wv, "lexical": wl, "topic": wt})) for q, base in pairs
+            ]
             rows.append((lab.score(out, qs), (wv, wl, wt)))
         default = next(s for s, w in rows if w == (1.0, 1.0, 1.5))
         best = max(rows, key=lambda r: sum(map(float, r[0].split(" / "))))
@@ -183,15 +218,22 @@ def features(lab: Lab, q, base: dict, pool_size=50) -> tuple[list[str], np.ndarr
     for position, i in enumerate(pool, 1):
         row = [60 / (60 + rank[name].get(i, 200)) for name in ("vector", "lexical", "topic")]
         row += [float(i in rank[name]) for name in ("vector", "lexical", "topic")]
-        row += [bm25.get(i, 0.0) / top_bm25, cosine.get(i, 0.0), cosine.get(i, 0.0) - best_cosine,
-                np.log1p(lab.engine.resources.prominence.in_votes(i)), 60 / (60 + position), float(words <= 2),
-                float(words >= 10)]
+        row += [
+            bm25.get(i, 0.0) / top_bm25,
+            cosine.get(i, 0.0),
+            cosine.get(i, 0.0) - best_cosine,
+            np.log1p(lab.engine.resources.prominence.in_votes(i)),
+            60 / (60 + position),
+            float(words <= 2),
+            float(words >= 10),
+        ]
         rows.append(row)
     return pool, np.array(rows)
 
 
 def learned_rerank(lab: Lab, lists: list[dict]) -> None:
     from sklearn.linear_model import LogisticRegression
+
     print("\n## Learned re-ranking of the fused top 50 (5-fold cross-validation by question)")
     data = [features(lab, q, base) for q, base in zip(lab.questions, lists)]
     labels = [np.array([float(i in set(q["gold"])) for i in pool]) for (pool, _), q in zip(data, lab.questions)]
@@ -200,13 +242,15 @@ def learned_rerank(lab: Lab, lists: list[dict]) -> None:
     def ranked(j, scores):
         pool = data[j][0]
         return lab.ids(lab.questions[j], [Hit(pool[o]) for o in np.argsort(-scores, kind="stable")])
+
     print(f"| fused order (no re-ranking) | {lab.score([ranked(j, data[j][1][:, 10]) for j in everyone])} |")
     for c, seed in itertools.product([1.0, 0.1], [0, 1]):
         out = [None] * len(data)
         for fold in np.array_split(np.random.default_rng(seed).permutation(len(data)), 5):
             train = np.setdiff1d(everyone, fold)
-            model = LogisticRegression(C=c, max_iter=2000).fit(np.vstack([data[j][1] for j in train]),
-                                                               np.concatenate([labels[j] for j in train]))
+            model = LogisticRegression(C=c, max_iter=2000).fit(
+                np.vstack([data[j][1] for j in train]), np.concatenate([labels[j] for j in train])
+            )
             for j in fold:
                 out[j] = ranked(j, model.predict_proba(data[j][1])[:, 1])
         print(f"| logistic regression, C {c}, split seed {seed} | {lab.score(out)} |")

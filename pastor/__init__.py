@@ -9,5 +9,7 @@ __version__ = "0.1.0"
 MINIMUM_PYTHON = (3, 11)
 
 if sys.version_info < MINIMUM_PYTHON:  # before any module that needs 3.11 (enum.StrEnum) is imported
-    sys.exit("O Pastor Online precisa de Python %d.%d ou mais novo (este é %d.%d)."
-             % (MINIMUM_PYTHON + tuple(sys.version_info[:2])))
+    sys.exit(
+        "O Pastor Online precisa de Python %d.%d ou mais novo (este é %d.%d)."
+        % (MINIMUM_PYTHON + tuple(sys.version_info[:2]))
+    )

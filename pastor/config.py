@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 from pastor.errors import PastorError
 
@@ -61,7 +62,9 @@ class CrisisContact(NamedTuple):
     service: str
     number: str
     note: str = ""
-    kinds: tuple[str, ...] = ()  # crisis kinds it is shown for (suicide, self_harm, violence, abuse, overdose); () = all
+    kinds: tuple[
+        str, ...
+    ] = ()  # crisis kinds it is shown for (suicide, self_harm, violence, abuse, overdose); () = all
 
 
 # Verified help lines. Brazil: CVV, SAMU, Polícia Militar, Disque 100 (human rights, children), Ligue 180
@@ -78,7 +81,8 @@ CRISIS_CONTACTS_DEFAULT = (
     "Portugal|SNS 24|808 24 24 24|saúde, 24 horas|suicide,self_harm,overdose;"
     "Portugal|Número Europeu de Emergência|112|emergência;"
     "Portugal|Violência doméstica (apoio à vítima)|800 202 148|gratuita, 24 horas|violence,abuse;"
-    "Portugal|SOS-Criança|116 111|crianças e jovens|abuse")
+    "Portugal|SOS-Criança|116 111|crianças e jovens|abuse"
+)
 CRISIS_KINDS = ("suicide", "self_harm", "violence", "abuse", "overdose")
 
 # The providers LLM_PROVIDER may name (`pastor.providers.PROVIDERS` implements exactly these; a test keeps both
@@ -90,9 +94,13 @@ PROVIDER_NAMES = ("ollama", "openai", "groq", "anthropic", "huggingface", "local
 def _provider_name(value: str) -> str:
     name = value.strip().lower()
     if name and name not in PROVIDER_NAMES:
-        raise ValueError(f"provedor desconhecido {value.strip()!r}; use um destes: {', '.join(PROVIDER_NAMES)} "
-                         "(ou deixe vazio para a escolha automática)")
+        raise ValueError(
+            f"provedor desconhecido {value.strip()!r}; use um destes: {', '.join(PROVIDER_NAMES)} "
+            "(ou deixe vazio para a escolha automática)"
+        )
     return name
+
+
 _PHONE = re.compile(r"\d+(?: \d+)*")
 
 
@@ -119,8 +127,7 @@ def parse_contacts(value: str) -> tuple[CrisisContact, ...]:
     return tuple(contacts)
 
 
-def setting(var: str, default: str, parse, *, minimum: float | None = None, secret: bool = False,
-            help: str = ""):
+def setting(var: str, default: str, parse, *, minimum: float | None = None, secret: bool = False, help: str = ""):
     """Declare one setting: its environment variable, default (as text), parser, lower bound and help."""
     meta = {"var": var, "default": default, "parse": parse, "minimum": minimum, "help": help}
     return field(repr=not secret, metadata=meta)
@@ -150,141 +157,257 @@ SECRET_VARS = ("OPENAI_API_KEY", "GROQ_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN"
 class Settings:
     """Every setting, declared once: attribute, environment variable, type, default and help."""
 
-    corpus: Path = setting("PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml.gz", _path,
-                           help="USFX file shown and cited (plain or .gz)")
-    extra_corpora: tuple[Path, ...] = setting("PASTOR_EXTRA_CORPORA", "corpus/por-blivre.usfx.xml.gz", _paths,
-                                              help="comma-separated USFX files searched too; empty = none")
-    translation: str = setting("PASTOR_TRANSLATION", "", str,
-                               help="text shown and copied unless the reader chooses another: the short name of "
-                                    "PASTOR_CORPUS or of an extra corpus (almeida1911, blivre); empty = PASTOR_CORPUS")
-    data_dir: Path = setting("PASTOR_DATA_DIR", "data", _path,
-                             help="runtime state: LanceDB index, manifest, turn logs")
-    docs_dir: Path | None = setting("PASTOR_DOCS_DIR", "", _optional_path,
-                                    help="the church's own documents (e.g. corpus/docs/example); empty = off")
-    prominence: Path | None = setting("PASTOR_PROMINENCE", "corpus/verse_prominence.tsv.gz", _optional_path,
-                                      help="verse-prominence TSV (plain or .gz); empty = prior off")
-    prominence_weight: float = setting("PASTOR_PROMINENCE_WEIGHT", "0.01", float, minimum=0.0,
-                                       help="λ in score + λ·log(1+in_votes)")
-    lexical_weight: float = setting("PASTOR_LEXICAL_WEIGHT", "0.5", float, minimum=0.0,
-                                    help="weight of the BM25 list in the fusion (vector list: 1)")
-    embedding_model: str = setting("EMBEDDING_MODEL", "use-multilingual", str,
-                                   help="use-multilingual or any sentence-transformers id / local path")
-    embed_window: int = setting("PASTOR_EMBED_WINDOW", "0", int, minimum=0,
-                                help="neighbours embedded with each verse (±n, same chapter)")
-    modernize: bool = setting("PASTOR_MODERNIZE", "true", _bool,
-                              help="embed verses and documents in modern spelling (1911 → today), accents folded")
-    embed_batch: int = setting("PASTOR_EMBED_BATCH", "256", int, minimum=1,
-                               help="verses per indexing batch (the resume unit)")
+    corpus: Path = setting(
+        "PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml.gz", _path, help="USFX file shown and cited (plain or .gz)"
+    )
+    extra_corpora: tuple[Path, ...] = setting(
+        "PASTOR_EXTRA_CORPORA",
+        "corpus/por-blivre.usfx.xml.gz",
+        _paths,
+        help="comma-separated USFX files searched too; empty = none",
+    )
+    translation: str = setting(
+        "PASTOR_TRANSLATION",
+        "",
+        str,
+        help="text shown and copied unless the reader chooses another: the short name of "
+        "PASTOR_CORPUS or of an extra corpus (almeida1911, blivre); empty = PASTOR_CORPUS",
+    )
+    data_dir: Path = setting("PASTOR_DATA_DIR", "data", _path, help="runtime state: LanceDB index, manifest, turn logs")
+    docs_dir: Path | None = setting(
+        "PASTOR_DOCS_DIR", "", _optional_path, help="the church's own documents (e.g. corpus/docs/example); empty = off"
+    )
+    prominence: Path | None = setting(
+        "PASTOR_PROMINENCE",
+        "corpus/verse_prominence.tsv.gz",
+        _optional_path,
+        help="verse-prominence TSV (plain or .gz); empty = prior off",
+    )
+    prominence_weight: float = setting(
+        "PASTOR_PROMINENCE_WEIGHT", "0.01", float, minimum=0.0, help="λ in score + λ·log(1+in_votes)"
+    )
+    lexical_weight: float = setting(
+        "PASTOR_LEXICAL_WEIGHT",
+        "0.5",
+        float,
+        minimum=0.0,
+        help="weight of the BM25 list in the fusion (vector list: 1)",
+    )
+    embedding_model: str = setting(
+        "EMBEDDING_MODEL", "use-multilingual", str, help="use-multilingual or any sentence-transformers id / local path"
+    )
+    embed_window: int = setting(
+        "PASTOR_EMBED_WINDOW", "0", int, minimum=0, help="neighbours embedded with each verse (±n, same chapter)"
+    )
+    modernize: bool = setting(
+        "PASTOR_MODERNIZE",
+        "true",
+        _bool,
+        help="embed verses and documents in modern spelling (1911 → today), accents folded",
+    )
+    embed_batch: int = setting(
+        "PASTOR_EMBED_BATCH", "256", int, minimum=1, help="verses per indexing batch (the resume unit)"
+    )
     stemmer: str = setting("PASTOR_STEMMER", "rslp", str, help="rslp, snowball or none, for BM25")
     rrf_k: int = setting("PASTOR_RRF_K", "60", int, minimum=1, help="reciprocal-rank-fusion constant")
     top_k: int = setting("PASTOR_TOP_K", "6", int, minimum=1, help="sources given to the model")
-    candidates: int = setting("PASTOR_CANDIDATES", "60", int, minimum=1,
-                              help="candidates taken from each retriever before fusion")
-    llm_provider: str = setting("LLM_PROVIDER", "", _provider_name,
-                                help="ollama, openai, groq, anthropic, huggingface, local, fake or none; empty = "
-                                     "automatic: an API whose key is set, else Ollama if it answers with its "
-                                     "model, else the local model")
+    candidates: int = setting(
+        "PASTOR_CANDIDATES", "60", int, minimum=1, help="candidates taken from each retriever before fusion"
+    )
+    llm_provider: str = setting(
+        "LLM_PROVIDER",
+        "",
+        _provider_name,
+        help="ollama, openai, groq, anthropic, huggingface, local, fake or none; empty = "
+        "automatic: an API whose key is set, else Ollama if it answers with its "
+        "model, else the local model",
+    )
     llm_model: str = setting("LLM_MODEL", "", str, help="model name; empty = provider default")
     llm_timeout: float = setting("LLM_TIMEOUT", "60", float, minimum=0.1, help="seconds")
-    local_model: str = setting("PASTOR_LOCAL_MODEL", "Qwen/Qwen2.5-0.5B-Instruct", str,
-                               help="local provider: Hugging Face hub id (downloaded once into the data "
-                                    "directory) or a folder with the model")
-    local_dtype: str = setting("PASTOR_LOCAL_DTYPE", "auto", str,
-                               help="local provider: auto (bfloat16 where the CPU has it natively, else "
-                                    "float32), bfloat16 or float32")
-    local_max_tokens: int = setting("PASTOR_LOCAL_MAX_TOKENS", "400", int, minimum=1,
-                                    help="local provider: most tokens in one answer")
-    local_max_prompt_tokens: int = setting("PASTOR_LOCAL_MAX_PROMPT_TOKENS", "1536", int, minimum=256,
-                                           help="local provider: longest prompt; older history is dropped "
-                                                "first (each prompt token costs first-token time on a CPU)")
-    local_temperature: float = setting("PASTOR_LOCAL_TEMPERATURE", "0.3", float, minimum=0.0,
-                                       help="local provider: sampling temperature (0 = greedy)")
+    local_model: str = setting(
+        "PASTOR_LOCAL_MODEL",
+        "Qwen/Qwen2.5-0.5B-Instruct",
+        str,
+        help="local provider: Hugging Face hub id (downloaded once into the data directory) or a folder with the model",
+    )
+    local_dtype: str = setting(
+        "PASTOR_LOCAL_DTYPE",
+        "auto",
+        str,
+        help="local provider: auto (bfloat16 where the CPU has it natively, else float32), bfloat16 or float32",
+    )
+    local_max_tokens: int = setting(
+        "PASTOR_LOCAL_MAX_TOKENS", "400", int, minimum=1, help="local provider: most tokens in one answer"
+    )
+    local_max_prompt_tokens: int = setting(
+        "PASTOR_LOCAL_MAX_PROMPT_TOKENS",
+        "1536",
+        int,
+        minimum=256,
+        help="local provider: longest prompt; older history is dropped "
+        "first (each prompt token costs first-token time on a CPU)",
+    )
+    local_temperature: float = setting(
+        "PASTOR_LOCAL_TEMPERATURE", "0.3", float, minimum=0.0, help="local provider: sampling temperature (0 = greedy)"
+    )
     ollama_host: str = setting("OLLAMA_HOST", "http://localhost:11434", str, help="Ollama server")
     openai_base_url: str = setting("OPENAI_BASE_URL", "", str, help="any OpenAI-compatible server")
-    fake_responses: Path | None = setting("PASTOR_FAKE_RESPONSES", "", _optional_path,
-                                          help="scripted responses of the fake provider")
-    fake_chunk: int = setting("PASTOR_FAKE_CHUNK", "3", int, minimum=1,
-                              help="fake provider: characters per chunk")
-    fake_delay: float = setting("PASTOR_FAKE_DELAY", "0", float, minimum=0.0,
-                                help="fake provider: seconds between chunks")
+    fake_responses: Path | None = setting(
+        "PASTOR_FAKE_RESPONSES", "", _optional_path, help="scripted responses of the fake provider"
+    )
+    fake_chunk: int = setting("PASTOR_FAKE_CHUNK", "3", int, minimum=1, help="fake provider: characters per chunk")
+    fake_delay: float = setting(
+        "PASTOR_FAKE_DELAY", "0", float, minimum=0.0, help="fake provider: seconds between chunks"
+    )
     host: str = setting("PASTOR_HOST", "0.0.0.0", str, help="address the app listens on")
     port: int = setting("PASTOR_PORT", "7860", int, minimum=1, help="port the app listens on")
-    reindex_token: str = setting("REINDEX_TOKEN", "", str, secret=True,
-                                 help="token the Reindex button and API ask for")
-    rate_limit_seconds: float = setting("PASTOR_RATE_LIMIT_SECONDS", "3", float, minimum=0.0,
-                                        help="one question per client every n seconds (0 = off)")
-    max_message_chars: int = setting("PASTOR_MAX_MESSAGE_CHARS", "4000", int, minimum=1,
-                                     help="longest message accepted")
-    history_turns: int = setting("PASTOR_HISTORY_TURNS", "10", int, minimum=0,
-                                 help="exchanges of history sent to the model")
+    reindex_token: str = setting("REINDEX_TOKEN", "", str, secret=True, help="token the Reindex button and API ask for")
+    rate_limit_seconds: float = setting(
+        "PASTOR_RATE_LIMIT_SECONDS", "3", float, minimum=0.0, help="one question per client every n seconds (0 = off)"
+    )
+    max_message_chars: int = setting(
+        "PASTOR_MAX_MESSAGE_CHARS", "4000", int, minimum=1, help="longest message accepted"
+    )
+    history_turns: int = setting(
+        "PASTOR_HISTORY_TURNS", "10", int, minimum=0, help="exchanges of history sent to the model"
+    )
     concurrency: int = setting("PASTOR_CONCURRENCY", "8", int, minimum=1, help="Gradio queue concurrency")
-    log_max_bytes: int = setting("PASTOR_LOG_MAX_BYTES", "5000000", int, minimum=1024,
-                                 help="turn log rotation size")
-    chunk_size: int = setting("PASTOR_CHUNK_SIZE", "800", int, minimum=50,
-                              help="document chunk size, in characters")
-    chunk_overlap: int = setting("PASTOR_CHUNK_OVERLAP", "100", int, minimum=0,
-                                 help="document chunk overlap, in characters")
-    doc_max_bytes: int = setting("PASTOR_DOC_MAX_BYTES", "2000000", int, minimum=1,
-                                 help="largest document file read")
-    background_index: bool = setting("PASTOR_BACKGROUND_INDEX", "true", _bool,
-                                     help="build the vector index in the background at start")
+    log_max_bytes: int = setting("PASTOR_LOG_MAX_BYTES", "5000000", int, minimum=1024, help="turn log rotation size")
+    chunk_size: int = setting("PASTOR_CHUNK_SIZE", "800", int, minimum=50, help="document chunk size, in characters")
+    chunk_overlap: int = setting(
+        "PASTOR_CHUNK_OVERLAP", "100", int, minimum=0, help="document chunk overlap, in characters"
+    )
+    doc_max_bytes: int = setting("PASTOR_DOC_MAX_BYTES", "2000000", int, minimum=1, help="largest document file read")
+    background_index: bool = setting(
+        "PASTOR_BACKGROUND_INDEX", "true", _bool, help="build the vector index in the background at start"
+    )
     crisis_contacts: tuple[CrisisContact, ...] = setting(
-        "PASTOR_CRISIS_CONTACTS", CRISIS_CONTACTS_DEFAULT, parse_contacts,
+        "PASTOR_CRISIS_CONTACTS",
+        CRISIS_CONTACTS_DEFAULT,
+        parse_contacts,
         help="help lines shown in a crisis: País|Serviço|Número|Observação|tipos, separated by `;` "
-             "(tipos: suicide, self_harm, violence, abuse, overdose separated by commas; none = every crisis)")
-    semantic_router: bool = setting("PASTOR_SEMANTIC_ROUTER", "true", _bool,
-                                     help="route messages by meaning too (classifiers trained on labelled messages, on the "
-                                          "embedder, cached in data/classifiers), and let the evidence gate tell a "
-                                          "pastoral message from an off-topic one by meaning; off = crisis lexicon "
-                                          "and rules only, pastoral vocabulary only")
+        "(tipos: suicide, self_harm, violence, abuse, overdose separated by commas; none = every crisis)",
+    )
+    semantic_router: bool = setting(
+        "PASTOR_SEMANTIC_ROUTER",
+        "true",
+        _bool,
+        help="route messages by meaning too (classifiers trained on labelled messages, on the "
+        "embedder, cached in data/classifiers), and let the evidence gate tell a "
+        "pastoral message from an off-topic one by meaning; off = crisis lexicon "
+        "and rules only, pastoral vocabulary only",
+    )
     # Abuse limits, storage and privacy (issue 11).
     trusted_proxies: tuple[str, ...] = setting(
-        "PASTOR_TRUSTED_PROXIES", "", _words,
-        help="comma-separated proxy addresses whose X-Forwarded-For is believed; empty = the socket peer")
-    max_body_bytes: int = setting("PASTOR_MAX_BODY_BYTES", "1000000", int, minimum=1024,
-                                  help="largest HTTP request body accepted")
-    requests_per_minute: int = setting("PASTOR_REQUESTS_PER_MINUTE", "600", int, minimum=1,
-                                       help="HTTP requests per client a minute, every route together "
-                                            "(page, assets, events, API, health); bursts up to half of it")
-    doc_max_parts: int = setting("PASTOR_DOC_MAX_PARTS", "5000", int, minimum=1,
-                                 help="most parts (rows, JSON elements) read from one document")
-    doc_max_chunks: int = setting("PASTOR_DOC_MAX_CHUNKS", "5000", int, minimum=1,
-                                  help="most chunks indexed from one document")
-    log_text: bool = setting("PASTOR_LOG_TEXT", "true", _bool,
-                             help="store questions and answers in the turn log; off = ids, modes and scores only")
-    log_retention_days: float = setting("PASTOR_LOG_RETENTION_DAYS", "30", float, minimum=0.0,
-                                        help="turn log lines older than this are removed (0 = keep forever)")
+        "PASTOR_TRUSTED_PROXIES",
+        "",
+        _words,
+        help="comma-separated proxy addresses whose X-Forwarded-For is believed; empty = the socket peer",
+    )
+    max_body_bytes: int = setting(
+        "PASTOR_MAX_BODY_BYTES", "1000000", int, minimum=1024, help="largest HTTP request body accepted"
+    )
+    requests_per_minute: int = setting(
+        "PASTOR_REQUESTS_PER_MINUTE",
+        "600",
+        int,
+        minimum=1,
+        help="HTTP requests per client a minute, every route together "
+        "(page, assets, events, API, health); bursts up to half of it",
+    )
+    doc_max_parts: int = setting(
+        "PASTOR_DOC_MAX_PARTS", "5000", int, minimum=1, help="most parts (rows, JSON elements) read from one document"
+    )
+    doc_max_chunks: int = setting(
+        "PASTOR_DOC_MAX_CHUNKS", "5000", int, minimum=1, help="most chunks indexed from one document"
+    )
+    log_text: bool = setting(
+        "PASTOR_LOG_TEXT",
+        "true",
+        _bool,
+        help="store questions and answers in the turn log; off = ids, modes and scores only",
+    )
+    log_retention_days: float = setting(
+        "PASTOR_LOG_RETENTION_DAYS",
+        "30",
+        float,
+        minimum=0.0,
+        help="turn log lines older than this are removed (0 = keep forever)",
+    )
     # Retrieval signals beyond vectors and BM25 (issue 12); weights chosen by bench/tune_retrieval.py on the dev set.
-    topics: tuple[Path, ...] = setting("PASTOR_TOPICS",
-                                       "corpus/naves-topical-dictionary.csv.gz,corpus/torrey-topics.json.gz",
-                                       _paths, help="topical Bibles (Nave's .csv, Torrey's .json, .gz ok); empty = off")
-    topic_weight: float = setting("PASTOR_TOPIC_WEIGHT", "1.5", float, minimum=0.0,
-                                  help="weight of the topical list in the fusion (vector list: 1)")
-    per_chapter: int = setting("PASTOR_PER_CHAPTER", "2", int, minimum=0,
-                               help="at most n of the sources from one chapter, unless a passage is asked (0 = off)")
-    adapter_questions: Path | None = setting("PASTOR_ADAPTER_QUESTIONS", "datasets/retrieval/devset.jsonl", _optional_path,
-                                             help="questions + gold verses the query adapter learns from; empty = off")
-    adapter_weight: float = setting("PASTOR_ADAPTER_WEIGHT", "2.0", float, minimum=0.0,
-                                    help="weight of the vector list when the query adapter is on (else 1)")
+    topics: tuple[Path, ...] = setting(
+        "PASTOR_TOPICS",
+        "corpus/naves-topical-dictionary.csv.gz,corpus/torrey-topics.json.gz",
+        _paths,
+        help="topical Bibles (Nave's .csv, Torrey's .json, .gz ok); empty = off",
+    )
+    topic_weight: float = setting(
+        "PASTOR_TOPIC_WEIGHT",
+        "1.5",
+        float,
+        minimum=0.0,
+        help="weight of the topical list in the fusion (vector list: 1)",
+    )
+    per_chapter: int = setting(
+        "PASTOR_PER_CHAPTER",
+        "2",
+        int,
+        minimum=0,
+        help="at most n of the sources from one chapter, unless a passage is asked (0 = off)",
+    )
+    adapter_questions: Path | None = setting(
+        "PASTOR_ADAPTER_QUESTIONS",
+        "datasets/retrieval/devset.jsonl",
+        _optional_path,
+        help="questions + gold verses the query adapter learns from; empty = off",
+    )
+    adapter_weight: float = setting(
+        "PASTOR_ADAPTER_WEIGHT",
+        "2.0",
+        float,
+        minimum=0.0,
+        help="weight of the vector list when the query adapter is on (else 1)",
+    )
     # Beyond one machine (issue 23): the index on object storage, read-only replicas, shared limits.
-    index_uri: str = setting("PASTOR_INDEX_URI", "", str,
-                             help="where the published index lives: s3://bucket/path (endpoint, region, allow_http "
-                                  "and keys from AWS_ENDPOINT_URL, AWS_REGION, AWS_ALLOW_HTTP, AWS_ACCESS_KEY_ID, "
-                                  "AWS_SECRET_ACCESS_KEY) or a folder; empty = the data directory only, as one process")
-    role: str = setting("PASTOR_ROLE", "standalone", str,
-                        help="standalone (builds its own index) or replica (never builds; serves the index "
-                             "published at PASTOR_INDEX_URI by `python -m pastor index`)")
-    index_poll_seconds: float = setting("PASTOR_INDEX_POLL_SECONDS", "10", float, minimum=0.5,
-                                        help="replica: how often it looks for a newly published index")
-    replica_id: str = setting("PASTOR_REPLICA_ID", "", str,
-                              help="name of this replica in turn ids and its turn log file; empty = the host "
-                                   "name for a replica, nothing for a standalone app")
-    redis_url: str = setting("PASTOR_REDIS_URL", "", str, secret=True,
-                             help="redis://host:port/db for rate limits and turn ids shared by replicas; "
-                                  "empty = in this process's memory")
+    index_uri: str = setting(
+        "PASTOR_INDEX_URI",
+        "",
+        str,
+        help="where the published index lives: s3://bucket/path (endpoint, region, allow_http "
+        "and keys from AWS_ENDPOINT_URL, AWS_REGION, AWS_ALLOW_HTTP, AWS_ACCESS_KEY_ID, "
+        "AWS_SECRET_ACCESS_KEY) or a folder; empty = the data directory only, as one process",
+    )
+    role: str = setting(
+        "PASTOR_ROLE",
+        "standalone",
+        str,
+        help="standalone (builds its own index) or replica (never builds; serves the index "
+        "published at PASTOR_INDEX_URI by `python -m pastor index`)",
+    )
+    index_poll_seconds: float = setting(
+        "PASTOR_INDEX_POLL_SECONDS",
+        "10",
+        float,
+        minimum=0.5,
+        help="replica: how often it looks for a newly published index",
+    )
+    replica_id: str = setting(
+        "PASTOR_REPLICA_ID",
+        "",
+        str,
+        help="name of this replica in turn ids and its turn log file; empty = the host "
+        "name for a replica, nothing for a standalone app",
+    )
+    redis_url: str = setting(
+        "PASTOR_REDIS_URL",
+        "",
+        str,
+        secret=True,
+        help="redis://host:port/db for rate limits and turn ids shared by replicas; empty = in this process's memory",
+    )
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:
         """Build settings from a mapping (default: `.env` then the process environment)."""
         source = dict(read_dotenv(ROOT / ".env")) if env is None else {}
         source.update(os.environ if env is None else env)
@@ -306,8 +429,10 @@ class Settings:
     def check(self) -> None:
         """Cross-field checks that a single parser cannot make."""
         if self.llm_provider and self.llm_provider not in PROVIDER_NAMES:
-            raise ConfigError(f"LLM_PROVIDER: provedor desconhecido {self.llm_provider!r}; use um destes: "
-                              f"{', '.join(PROVIDER_NAMES)} (ou deixe vazio para a escolha automática)")
+            raise ConfigError(
+                f"LLM_PROVIDER: provedor desconhecido {self.llm_provider!r}; use um destes: "
+                f"{', '.join(PROVIDER_NAMES)} (ou deixe vazio para a escolha automática)"
+            )
         if self.stemmer not in {"rslp", "snowball", "none"}:
             raise ConfigError(f"PASTOR_STEMMER: use rslp, snowball ou none (recebido {self.stemmer!r})")
         if self.chunk_overlap >= self.chunk_size:
@@ -321,15 +446,19 @@ class Settings:
         if self.role == "replica" and not self.index_uri:
             raise ConfigError("PASTOR_ROLE=replica: defina PASTOR_INDEX_URI (o índice publicado que a réplica lê)")
         if not re.fullmatch(r"[A-Za-z0-9_.-]{0,40}", self.replica_id):
-            raise ConfigError("PASTOR_REPLICA_ID: até 40 letras, dígitos, '.', '_' ou '-' (vai no nome do arquivo do log)")
+            raise ConfigError(
+                "PASTOR_REPLICA_ID: até 40 letras, dígitos, '.', '_' ou '-' (vai no nome do arquivo do log)"
+            )
         if self.role == "replica" and self.docs_dir is not None:
-            raise ConfigError("PASTOR_ROLE=replica: os documentos da igreja (PASTOR_DOCS_DIR) ainda não são "
-                              "publicados no índice compartilhado; deixe PASTOR_DOCS_DIR vazio nas réplicas")
+            raise ConfigError(
+                "PASTOR_ROLE=replica: os documentos da igreja (PASTOR_DOCS_DIR) ainda não são "
+                "publicados no índice compartilhado; deixe PASTOR_DOCS_DIR vazio nas réplicas"
+            )
         keys = [translation_key(p) for p in (self.corpus, *self.extra_corpora)]
         if self.translation and self.translation not in keys:
             raise ConfigError(f"PASTOR_TRANSLATION: use {' ou '.join(keys)} (recebido {self.translation!r})")
 
-    def replace(self, **changes) -> "Settings":
+    def replace(self, **changes) -> Settings:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         values.update(changes)
         settings = Settings(**values)
@@ -356,12 +485,14 @@ def read_dotenv(path: Path) -> dict[str, str]:
 # The declarations in order, for loops over every setting (parsing, tests, the README table).
 SPEC: tuple[Spec, ...] = tuple(
     Spec(f.name, **{key: f.metadata[key] for key in ("var", "default", "parse", "minimum", "help")})
-    for f in fields(Settings))
+    for f in fields(Settings)
+)
 
 
 def markdown_table() -> str:
     """The README's Configuration table, from the declarations (a test keeps the README equal to it)."""
     rows = ["| variable | default | meaning |", "|---|---|---|"]
+
     def cell(text: str) -> str:
         return text.replace("|", "\\|")  # a pipe inside a cell would split it
 

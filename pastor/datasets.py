@@ -58,8 +58,9 @@ def manifest(path: Path = MANIFEST) -> list[Dataset]:
 def files(folder: str, roles: tuple[str, ...], suffix: str = ".jsonl") -> list[Path]:
     """The files under `datasets/<folder>/` with one of `roles`, in manifest order: retiring a set into
     training is one line of the manifest, not a copy."""
-    return [d.file for d in manifest() if d.path.startswith(f"{folder}/") and d.role in roles
-            and d.path.endswith(suffix)]
+    return [
+        d.file for d in manifest() if d.path.startswith(f"{folder}/") and d.role in roles and d.path.endswith(suffix)
+    ]
 
 
 def dataset(path: str) -> Path:

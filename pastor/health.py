@@ -69,5 +69,5 @@ class HealthBoard:
         return [r for r in self.records() if r.state is State.ERROR]
 
     def messages(self) -> list[str]:
-        """"label: reason" of every failing component, oldest first (the status page's error list)."""
+        """ "label: reason" of every failing component, oldest first (the status page's error list)."""
         return [r.message() for r in self.failures()]

@@ -6,14 +6,14 @@ import logging
 import socket
 
 from pastor.answer.chat import ChatService
-from pastor.care.router import Router
 from pastor.answer.shared_turns import SharedTurns
-from pastor.care.semantic import SemanticRouter
 from pastor.answer.turnlog import TurnLog
-from pastor.config import Settings
-from pastor.providers import load_provider
+from pastor.care.router import Router
+from pastor.care.semantic import SemanticRouter
 from pastor.classify.cache import CLASSIFIERS_DIR
+from pastor.config import Settings
 from pastor.index.engine import Engine
+from pastor.providers import load_provider
 
 
 def build_engine(settings: Settings, embedder=None) -> Engine:
@@ -41,9 +41,14 @@ def build_turnlog(settings: Settings) -> TurnLog:
     shared = None
     if settings.redis_url:
         shared = SharedTurns.from_url(settings.redis_url, keep_days=settings.log_retention_days)
-    return TurnLog(settings.data_dir / "logs", max_bytes=settings.log_max_bytes, log_text=settings.log_text,
-                   retention_days=settings.log_retention_days, name=f"turns-{replica}" if replica else "turns",
-                   shared=shared)
+    return TurnLog(
+        settings.data_dir / "logs",
+        max_bytes=settings.log_max_bytes,
+        log_text=settings.log_text,
+        retention_days=settings.log_retention_days,
+        name=f"turns-{replica}" if replica else "turns",
+        shared=shared,
+    )
 
 
 log = logging.getLogger(__name__)
@@ -73,13 +78,22 @@ def _warm_scope(engine: Engine) -> None:
         log.exception("pastoral scope classifier failed to train at load; the first question tries again")
 
 
-def build_chat(settings: Settings, engine: Engine, provider=None, *, turnlog: TurnLog | None = None,
-               router: Router | None = None) -> ChatService:
+def build_chat(
+    settings: Settings, engine: Engine, provider=None, *, turnlog: TurnLog | None = None, router: Router | None = None
+) -> ChatService:
     """A chat service over the engine's retriever and Bible, with the configured provider and turn log; `router`
     defaults to the trained one (`build_router`, trained here when its cache is cold)."""
-    return ChatService(engine.retriever, engine.resources.bible, provider or build_provider(settings),
-                       turnlog=turnlog or build_turnlog(settings), top_k=settings.top_k,
-                       history_turns=settings.history_turns, max_chars=settings.max_message_chars,
-                       crisis_contacts=settings.crisis_contacts, deadline=settings.llm_timeout,
-                       router=router or build_router(settings, engine), replica=replica_name(settings),
-                       translations=engine.translations)
+    return ChatService(
+        engine.retriever,
+        engine.resources.bible,
+        provider or build_provider(settings),
+        turnlog=turnlog or build_turnlog(settings),
+        top_k=settings.top_k,
+        history_turns=settings.history_turns,
+        max_chars=settings.max_message_chars,
+        crisis_contacts=settings.crisis_contacts,
+        deadline=settings.llm_timeout,
+        router=router or build_router(settings, engine),
+        replica=replica_name(settings),
+        translations=engine.translations,
+    )

@@ -37,8 +37,10 @@ def corpus_file(name: str) -> Path:
     folder = corpus_dir()
     path = next((p for p in (folder / name, folder / f"{name}.gz") if p.is_file()), folder / f"{name}.gz")
     if not path.is_file():
-        message = (f"corpus real ausente: {path} (o repositório traz corpus/{name}.gz; "
-                   "PASTOR_TEST_CORPUS_DIR aponta para outra pasta?)")
+        message = (
+            f"corpus real ausente: {path} (o repositório traz corpus/{name}.gz; "
+            "PASTOR_TEST_CORPUS_DIR aponta para outra pasta?)"
+        )
         if os.environ.get("CI") or folder == (ROOT / "corpus").resolve():
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
@@ -69,8 +71,10 @@ def blivre(blivre_path) -> Bible:
 @pytest.fixture
 def usfx():
     """`usfx("milestone")` → path of tests/fixtures/usfx/milestone.usfx.xml."""
+
     def path(name: str) -> Path:
         found = USFX / (name if name.endswith(".xml") else f"{name}.usfx.xml")
         assert found.is_file(), f"fixture ausente: {found}"
         return found
+
     return path

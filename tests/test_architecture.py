@@ -28,10 +28,14 @@ ALLOWED = {
     "index": {"search"} | BELOW_SEARCH | LEAVES,
     "replication": {"index", "search"} | BELOW_SEARCH | LEAVES,
     "answer_filter": {"search", "bible", "documents", "text"} | LEAVES,
+    "evaluation": {"search"} | BELOW_SEARCH | LEAVES,
     "answer": {"answer_filter", "index", "search", "providers"} | BELOW_SEARCH | LEAVES,
     "wiring": {"answer", "answer_filter", "index", "replication", "search", "providers"} | BELOW_SEARCH | LEAVES,
+    # Serving never imports the evaluation: only the CLI's `eval` command (and the benches) do.
     "web": {"wiring", "answer", "answer_filter", "index", "replication", "search", "providers"} | BELOW_SEARCH | LEAVES,
-    "cli": {"wiring", "answer", "answer_filter", "index", "replication", "search", "providers"} | BELOW_SEARCH | LEAVES,
+    "cli": {"wiring", "answer", "answer_filter", "index", "replication", "search", "providers", "evaluation"}
+    | BELOW_SEARCH
+    | LEAVES,
 }
 # `pastor` imports inside a function, allowed only for a module whose import pulls in an optional
 # dependency (none today: torch, transformers, sentence-transformers, lancedb and pyarrow are imported
@@ -52,8 +56,11 @@ def _imports(path: Path, *, in_functions: bool = False, root: Path = PACKAGE) ->
     tree = ast.parse(path.read_text(encoding="utf-8"))
     own = ["pastor", *path.relative_to(root).with_suffix("").parts]
     found = []
-    scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))] if in_functions \
+    scopes = (
+        [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if in_functions
         else [tree]
+    )
     nodes = {id(n): n for scope in scopes for n in ast.walk(scope)}.values()
     for node in nodes:
         if isinstance(node, ast.Import):
@@ -81,8 +88,11 @@ def test_imports_only_point_down_the_stack(path):
     package = _package_of_file(path)
     if package not in ALLOWED:
         return  # pastor/__init__.py and __main__.py sit above everything
-    upward = [f"linha {line}: {name}" for line, name in _imports(path)
-              if (target := _package_of(name)) and target != package and target not in ALLOWED[package]]
+    upward = [
+        f"linha {line}: {name}"
+        for line, name in _imports(path)
+        if (target := _package_of(name)) and target != package and target not in ALLOWED[package]
+    ]
     assert not upward, f"{path.relative_to(PACKAGE)} importa para cima: {upward}"
 
 
@@ -91,9 +101,12 @@ def test_no_pastor_import_inside_a_function(path):
     """Imports at the top say what a module depends on; one hidden in a function hides a cycle or a
     layer violation until that function runs."""
     rel = str(path.relative_to(PACKAGE))
-    hidden = [f"linha {line}: {name}" for line, name in _imports(path, in_functions=True)
-              if (rel, name) not in IMPORTS_IN_FUNCTIONS and not any(
-                  (rel, parent) in IMPORTS_IN_FUNCTIONS for parent in _parents(name))]
+    hidden = [
+        f"linha {line}: {name}"
+        for line, name in _imports(path, in_functions=True)
+        if (rel, name) not in IMPORTS_IN_FUNCTIONS
+        and not any((rel, parent) in IMPORTS_IN_FUNCTIONS for parent in _parents(name))
+    ]
     assert not hidden, f"{rel} importa dentro de uma função: {hidden}"
 
 
@@ -105,8 +118,9 @@ def _parents(module: str) -> list[str]:
 def test_the_in_function_imports_rule_catches_one(tmp_path):
     module = tmp_path / "search" / "probe.py"
     module.parent.mkdir()
-    module.write_text("from pastor.bible import canon\n\n\ndef f():\n    from ..text import fold\n    return fold\n",
-                      encoding="utf-8")
+    module.write_text(
+        "from pastor.bible import canon\n\n\ndef f():\n    from ..text import fold\n    return fold\n", encoding="utf-8"
+    )
     assert _imports(module, in_functions=True, root=tmp_path) == [(5, "pastor.text")]
     assert _imports(module, root=tmp_path) == [(1, "pastor.bible"), (5, "pastor.text")]
 
@@ -123,8 +137,9 @@ def test_modules_stay_small(path):
     assert lines <= MAX_LINES, f"{path.relative_to(PACKAGE)} tem {lines} linhas (máximo {MAX_LINES})"
 
 
-@pytest.mark.parametrize("path", [p for p in _modules() if p.name == "__init__.py"],
-                         ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize(
+    "path", [p for p in _modules() if p.name == "__init__.py"], ids=lambda p: str(p.relative_to(PACKAGE))
+)
 def test_every_package_says_what_it_holds(path):
     assert ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
 
@@ -152,26 +167,39 @@ NOT_RESPONSES = {
 def _loose_returns(path: Path) -> list[str]:
     """Public functions and methods of a module annotated to return a loose dict."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [node.name for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")
-            and node.returns is not None and ast.unparse(node.returns) in _LOOSE]
+    return [
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not node.name.startswith("_")
+        and node.returns is not None
+        and ast.unparse(node.returns) in _LOOSE
+    ]
 
 
-@pytest.mark.parametrize("path", [p for p in _modules() if _package_of_file(p) in ("search", "answer")],
-                         ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _modules() if _package_of_file(p) in ("search", "answer")],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
 def test_search_and_answer_return_typed_objects_not_response_dicts(path):
     allowed = NOT_RESPONSES.get(str(path.relative_to(PACKAGE)), set())
     loose = [name for name in _loose_returns(path) if name not in allowed]
-    assert not loose, f"{path.relative_to(PACKAGE)}: {loose} devolvem dict solto; devolva um tipo (web/schemas.py monta o JSON)"
+    assert not loose, (
+        f"{path.relative_to(PACKAGE)}: {loose} devolvem dict solto; devolva um tipo (web/schemas.py monta o JSON)"
+    )
 
 
 def test_the_dict_rule_sees_a_loose_return():
     """The rule above can fail: it reads `-> dict` and `-> dict[str, Any]`, not a typed mapping."""
     import tempfile
+
     with tempfile.TemporaryDirectory() as folder:
         sample = Path(folder) / "sample.py"
-        sample.write_text("def answer() -> dict: ...\ndef table() -> dict[str, str]: ...\n"
-                          "def _private() -> dict: ...\nclass A:\n    def shape(self) -> dict[str, Any]: ...\n")
+        sample.write_text(
+            "def answer() -> dict: ...\ndef table() -> dict[str, str]: ...\n"
+            "def _private() -> dict: ...\nclass A:\n    def shape(self) -> dict[str, Any]: ...\n"
+        )
         assert _loose_returns(sample) == ["answer", "shape"]
 
 
@@ -205,13 +233,23 @@ def _assignments_to_a_retriever(tree: ast.AST) -> list[int]:
     """Lines that assign an attribute of a retriever (or of its parts), with `=`, `+=` or `setattr`."""
     lines = []
     for node in ast.walk(tree):
-        targets = node.targets if isinstance(node, ast.Assign) else \
-            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+            else []
+        )
         flat = [t for target in targets for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
         if any(isinstance(t, ast.Attribute) and _mentions_retriever(t.value) for t in flat):
             lines.append(node.lineno)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
-                and node.args and _mentions_retriever(node.args[0]):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and node.args
+            and _mentions_retriever(node.args[0])
+        ):
             lines.append(node.lineno)
     return lines
 
@@ -219,11 +257,16 @@ def _assignments_to_a_retriever(tree: ast.AST) -> list[int]:
 def _reaches_through_a_retriever(tree: ast.AST) -> list[int]:
     """Lines that read an attribute of a retriever's attribute (`retriever.index.vectors`): its parts
     are its own business; it answers through its methods and properties."""
-    return [node.lineno for node in ast.walk(tree)
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
-            and isinstance(node.value.value, (ast.Name, ast.Attribute))
-            and (node.value.value.id if isinstance(node.value.value, ast.Name) else node.value.value.attr)
-            .endswith("retriever")]
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Attribute)
+        and isinstance(node.value.value, (ast.Name, ast.Attribute))
+        and (node.value.value.id if isinstance(node.value.value, ast.Name) else node.value.value.attr).endswith(
+            "retriever"
+        )
+    ]
 
 
 def _outside_the_retriever():
@@ -240,18 +283,23 @@ def test_nothing_outside_the_retriever_assigns_its_attributes(path):
     assert not lines, f"{path.name}: atribui a um retriever nas linhas {lines}; use o método do sinal (use_adapter)"
 
 
-@pytest.mark.parametrize("path", [p for p in _outside_the_retriever() if p.is_relative_to(PACKAGE)],
-                         ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _outside_the_retriever() if p.is_relative_to(PACKAGE)],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
 def test_nothing_reaches_through_a_retriever(path):
     lines = _reaches_through_a_retriever(ast.parse(path.read_text(encoding="utf-8")))
     assert not lines, f"{path.name}: atravessa o retriever nas linhas {lines}"
 
 
 def test_the_retriever_rules_catch_an_assignment_and_a_reach_through():
-    sample = ast.parse("engine.retriever.adapter = a\nretriever.signal('vector').adapter = a\n"
-                       "setattr(retriever, 'encoder', e)\nretriever.weights += 1\nself.retriever = r\n"
-                       "x = retriever.index.vectors.matrix\ny = engine.retriever.adapter\n"
-                       "z = retriever.signal('vector').rows()\n")
+    sample = ast.parse(
+        "engine.retriever.adapter = a\nretriever.signal('vector').adapter = a\n"
+        "setattr(retriever, 'encoder', e)\nretriever.weights += 1\nself.retriever = r\n"
+        "x = retriever.index.vectors.matrix\ny = engine.retriever.adapter\n"
+        "z = retriever.signal('vector').rows()\n"
+    )
     assert sorted(_assignments_to_a_retriever(sample)) == [1, 2, 3, 4]
     assert _reaches_through_a_retriever(sample) == [6]
 
@@ -264,6 +312,7 @@ def test_the_engine_reaches_its_resources_one_way():
     from pastor.config import Settings
     from pastor.index.engine import Engine
     from pastor.index.resources import SearchResources
+
     parts = {f.name for f in fields(SearchResources)}
     engine = Engine(Settings.from_env({}))
     assert not parts & (set(dir(Engine)) | set(vars(engine))), parts & (set(dir(Engine)) | set(vars(engine)))
@@ -276,6 +325,7 @@ def test_the_retriever_takes_a_configuration_and_its_signals():
     import inspect
 
     from pastor.search.retrieval import RetrievalConfig, Retriever
+
     parameters = list(inspect.signature(Retriever.__init__).parameters.values())[1:]
     assert len(parameters) <= 6, [p.name for p in parameters]
     assert parameters[0].annotation in (RetrievalConfig, "RetrievalConfig") and parameters[1].name == "signals"
@@ -300,8 +350,11 @@ def test_the_web_never_reads_references_out_of_an_answer(path):
 
 def test_the_reference_readers_rule_sees_an_import(tmp_path):
     sample = tmp_path / "chatview.py"
-    sample.write_text("from pastor.bible.references import find_references\nfrom pastor.documents.refs import "
-                      "DOC_REF_PATTERN as P\nfrom pastor.web.render import escape\n", encoding="utf-8")
+    sample.write_text(
+        "from pastor.bible.references import find_references\nfrom pastor.documents.refs import "
+        "DOC_REF_PATTERN as P\nfrom pastor.web.render import escape\n",
+        encoding="utf-8",
+    )
     assert _imported_names(sample) & REFERENCE_READERS == {"find_references", "DOC_REF_PATTERN"}
 
 

@@ -8,7 +8,6 @@ import pytest
 
 from pastor import config
 from pastor.config import SPEC, ConfigError, Settings, read_dotenv
-
 from tests.support.helpers import ROOT as REPO_ROOT
 
 
@@ -21,6 +20,7 @@ def clean_environ(monkeypatch):
 
 
 # --- Defaults ---------------------------------------------------------------------------------
+
 
 class TestDefaults:
     def test_every_default_parses(self):
@@ -54,8 +54,10 @@ class TestDefaults:
 
     def test_the_example_church_is_off_by_default(self):
         assert Settings.from_env({}).docs_dir is None
-        assert Settings.from_env({"PASTOR_DOCS_DIR": "corpus/docs/example"}).docs_dir == \
-            REPO_ROOT / "corpus" / "docs" / "example"
+        assert (
+            Settings.from_env({"PASTOR_DOCS_DIR": "corpus/docs/example"}).docs_dir
+            == REPO_ROOT / "corpus" / "docs" / "example"
+        )
 
     def test_every_default_can_be_turned_off(self):
         settings = Settings.from_env({"PASTOR_EXTRA_CORPORA": "", "PASTOR_PROMINENCE": "", "PASTOR_DOCS_DIR": ""})
@@ -64,6 +66,7 @@ class TestDefaults:
     def test_spec_and_dataclass_agree(self):
         # A setting added to one and not the other would fail at start-up with a TypeError.
         from dataclasses import fields
+
         assert [attr for attr, *_ in SPEC] == [f.name for f in fields(Settings)]
         assert len({var for _, var, *_ in SPEC}) == len(SPEC)
 
@@ -75,20 +78,38 @@ class TestDefaults:
 
 # --- Values from the environment ---------------------------------------------------------------
 
+
 class TestParsing:
     def test_types_are_converted(self):
-        settings = Settings.from_env({
-            "PASTOR_PORT": "8080", "PASTOR_TOP_K": "3", "LLM_TIMEOUT": "2.5",
-            "PASTOR_BACKGROUND_INDEX": "false", "LLM_PROVIDER": "groq",
-        })
+        settings = Settings.from_env(
+            {
+                "PASTOR_PORT": "8080",
+                "PASTOR_TOP_K": "3",
+                "LLM_TIMEOUT": "2.5",
+                "PASTOR_BACKGROUND_INDEX": "false",
+                "LLM_PROVIDER": "groq",
+            }
+        )
         assert (settings.port, settings.top_k, settings.llm_timeout) == (8080, 3, 2.5)
         assert settings.background_index is False
         assert settings.llm_provider == "groq"
 
-    @pytest.mark.parametrize("raw,expected", [
-        ("1", True), ("true", True), ("YES", True), ("on", True), ("sim", True),
-        ("0", False), ("false", False), ("no", False), ("off", False), ("não", False), ("", False),
-    ])
+    @pytest.mark.parametrize(
+        "raw,expected",
+        [
+            ("1", True),
+            ("true", True),
+            ("YES", True),
+            ("on", True),
+            ("sim", True),
+            ("0", False),
+            ("false", False),
+            ("no", False),
+            ("off", False),
+            ("não", False),
+            ("", False),
+        ],
+    )
     def test_booleans(self, raw, expected):
         assert Settings.from_env({"PASTOR_BACKGROUND_INDEX": raw}).background_index is expected
 
@@ -119,6 +140,7 @@ class TestParsing:
 
 # --- Paths -------------------------------------------------------------------------------------
 
+
 class TestPaths:
     def test_relative_paths_resolve_against_the_repo_root_not_the_cwd(self, tmp_path, monkeypatch):
         monkeypatch.chdir(tmp_path)
@@ -135,20 +157,24 @@ class TestPaths:
 
 # --- Invalid values ----------------------------------------------------------------------------
 
+
 class TestInvalid:
-    @pytest.mark.parametrize("var,value", [
-        ("PASTOR_PORT", "abc"),
-        ("PASTOR_PORT", "0"),
-        ("PASTOR_TOP_K", "0"),
-        ("PASTOR_TOP_K", "2.5"),
-        ("PASTOR_CANDIDATES", "-1"),
-        ("LLM_TIMEOUT", "rápido"),
-        ("LLM_TIMEOUT", "0"),
-        ("PASTOR_RATE_LIMIT_SECONDS", "-1"),
-        ("PASTOR_BACKGROUND_INDEX", "talvez"),
-        ("PASTOR_LOG_MAX_BYTES", "10"),
-        ("PASTOR_STEMMER", "porter"),
-    ])
+    @pytest.mark.parametrize(
+        "var,value",
+        [
+            ("PASTOR_PORT", "abc"),
+            ("PASTOR_PORT", "0"),
+            ("PASTOR_TOP_K", "0"),
+            ("PASTOR_TOP_K", "2.5"),
+            ("PASTOR_CANDIDATES", "-1"),
+            ("LLM_TIMEOUT", "rápido"),
+            ("LLM_TIMEOUT", "0"),
+            ("PASTOR_RATE_LIMIT_SECONDS", "-1"),
+            ("PASTOR_BACKGROUND_INDEX", "talvez"),
+            ("PASTOR_LOG_MAX_BYTES", "10"),
+            ("PASTOR_STEMMER", "porter"),
+        ],
+    )
     def test_error_names_the_variable(self, var, value):
         with pytest.raises(ConfigError) as info:
             Settings.from_env({var: value})
@@ -176,6 +202,7 @@ class TestInvalid:
 
 # --- .env --------------------------------------------------------------------------------------
 
+
 class TestDotenv:
     def test_missing_file_is_empty(self, tmp_path):
         assert read_dotenv(tmp_path / ".env") == {}
@@ -188,13 +215,17 @@ class TestDotenv:
             "PASTOR_PORT=8081\n"
             "  LLM_PROVIDER = groq  \n"
             "export LLM_MODEL=llama-3\n"
-            "REINDEX_TOKEN=\"com espaço\"\n"
+            'REINDEX_TOKEN="com espaço"\n'
             "OLLAMA_HOST='http://x:1'\n"
             "OPENAI_BASE_URL=http://h/v1?a=b\n",
-            encoding="utf-8")
+            encoding="utf-8",
+        )
         assert read_dotenv(path) == {
-            "PASTOR_PORT": "8081", "LLM_PROVIDER": "groq", "LLM_MODEL": "llama-3",
-            "REINDEX_TOKEN": "com espaço", "OLLAMA_HOST": "http://x:1",
+            "PASTOR_PORT": "8081",
+            "LLM_PROVIDER": "groq",
+            "LLM_MODEL": "llama-3",
+            "REINDEX_TOKEN": "com espaço",
+            "OLLAMA_HOST": "http://x:1",
             "OPENAI_BASE_URL": "http://h/v1?a=b",
         }
 
@@ -237,11 +268,13 @@ class TestGetSettings:
 
 # --- The README ----------------------------------------------------------------------------------
 
+
 def test_readme_configuration_table_is_the_declarations():
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert config.markdown_table() in readme, (
         "a tabela Configuration do README difere de pastor/config.py; gere-a com "
-        "python -c 'from pastor.config import markdown_table; print(markdown_table())'")
+        "python -c 'from pastor.config import markdown_table; print(markdown_table())'"
+    )
     for spec in SPEC:
         assert f"| `{spec.var}` |" in readme
 
@@ -249,6 +282,7 @@ def test_readme_configuration_table_is_the_declarations():
 def test_the_provider_names_a_setting_accepts_are_the_providers_that_exist():
     from pastor.config import PROVIDER_NAMES
     from pastor.providers import PROVIDERS
+
     assert set(PROVIDER_NAMES) == set(PROVIDERS)
 
 
@@ -256,6 +290,7 @@ def test_an_unknown_provider_stops_the_app_before_it_serves(monkeypatch, capsys)
     """Issue 29: a typo in LLM_PROVIDER must not start an app that refuses crisis messages."""
     import app
     from pastor.config import get_settings
+
     monkeypatch.setenv("LLM_PROVIDER", "gpt")
     get_settings.cache_clear()
     try:

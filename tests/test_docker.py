@@ -6,14 +6,17 @@ import fnmatch
 
 import yaml
 
-from pastor.config import ROOT as APP_ROOT, SECRET_VARS, SPEC, Settings
-
+from pastor.config import ROOT as APP_ROOT
+from pastor.config import SECRET_VARS, SPEC, Settings
 from tests.support.helpers import ROOT
 
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-IGNORED = [line.strip() for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
-           if line.strip() and not line.startswith("#")]
+IGNORED = [
+    line.strip()
+    for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+]
 # Inside the container these have one right value: the volume's path and all interfaces (the host
 # publishes the port on 127.0.0.1 only); the app finds Ollama by its service name.
 FIXED = {"PASTOR_DATA_DIR": "/app/data", "PASTOR_HOST": "0.0.0.0", "OLLAMA_HOST": "${OLLAMA_HOST:-http://ollama:11434}"}
@@ -40,15 +43,22 @@ def test_no_default_is_repeated_in_compose():
 
 
 def is_ignored(relative: str) -> bool:
-    return any(fnmatch.fnmatch(relative, pattern.rstrip("/")) or relative.startswith(pattern.rstrip("/") + "/")
-               for pattern in IGNORED)
+    return any(
+        fnmatch.fnmatch(relative, pattern.rstrip("/")) or relative.startswith(pattern.rstrip("/") + "/")
+        for pattern in IGNORED
+    )
 
 
 def test_the_image_holds_the_data_the_defaults_name():
     assert "COPY corpus ./corpus" in DOCKERFILE and "PASTOR_CORPUS" not in DOCKERFILE
     settings = Settings.from_env({})
-    for path in (settings.corpus, *settings.extra_corpora, settings.prominence, *settings.topics,
-                 APP_ROOT / "corpus" / "NOTICE.md"):
+    for path in (
+        settings.corpus,
+        *settings.extra_corpora,
+        settings.prominence,
+        *settings.topics,
+        APP_ROOT / "corpus" / "NOTICE.md",
+    ):
         relative = path.relative_to(APP_ROOT).as_posix()
         assert relative.startswith("corpus/") and (ROOT / relative).is_file(), relative
         assert not is_ignored(relative), f"{relative} ficaria fora da imagem (.dockerignore)"

@@ -10,8 +10,8 @@ import pastor
 from pastor.bible.usfx import CorpusError
 from pastor.config import ConfigError
 from pastor.errors import PastorError
-from pastor.providers.provider import ProviderError
 from pastor.index.buildlock import ReadOnlyData
+from pastor.providers.provider import ProviderError
 
 # Defined in a module another branch is rewriting at the same time; it joins the base there.
 NOT_YET: set[str] = set()

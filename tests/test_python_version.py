@@ -25,8 +25,12 @@ def declared() -> tuple[int, int]:
 def violations(*paths: str, target: tuple[int, int]) -> subprocess.CompletedProcess:
     """vermin in violations mode: exit code 0 only when nothing needs a Python newer than `target`."""
     command = [sys.executable, "-c", "import sys, vermin; sys.exit(vermin.main())"]
-    return subprocess.run([*command, "--no-tips", "--violations", "--eval-annotations",
-                           f"-t={target[0]}.{target[1]}-", *paths], cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run(
+        [*command, "--no-tips", "--violations", "--eval-annotations", f"-t={target[0]}.{target[1]}-", *paths],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_front_matter_and_the_package_declare_the_same_python():

@@ -6,23 +6,23 @@ import dataclasses
 import logging
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import asdict
-from typing import Iterator
 
 from pastor.answer import degraded, prompts
-from pastor.care import crisis as safety
-from pastor.answer.followup import searched_without_model
-from pastor.care.router import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
-from pastor.care.advice import out_of_scope_reply
 from pastor.answer.checks import InputError, check_message
-from pastor.answer_filter.citations import NO_ANCHOR_NOTE
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
+from pastor.answer.filters import AnswerFilter
+from pastor.answer.followup import searched_without_model
 from pastor.answer.halt import Halt
 from pastor.answer.history import History
-from pastor.answer.filters import AnswerFilter
 from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
-from pastor.providers import ProviderError
 from pastor.answer.turn_modes import Mode
+from pastor.answer_filter.citations import NO_ANCHOR_NOTE
+from pastor.care import crisis as safety
+from pastor.care.advice import out_of_scope_reply
+from pastor.care.router import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
+from pastor.providers import ProviderError
 from pastor.search.results import SearchResult, Source
 from pastor.search.retrieval import CONVERSATION_REASON
 
@@ -43,9 +43,22 @@ LEXICAL_NOTE = "O índice semântico ainda está sendo preparado; busquei os ver
 class ChatService:
     """Runs turns against what it is given: a retriever, the Bible shown, a provider and a turn log."""
 
-    def __init__(self, retriever, bible, provider, *, turnlog=None, top_k: int = 6, history_turns: int = 10,
-                 max_chars: int = 4000, crisis_contacts=safety.DEFAULT_CONTACTS, deadline: float = 60.0,
-                 router: Router | None = None, replica: str = "", translations=None):
+    def __init__(
+        self,
+        retriever,
+        bible,
+        provider,
+        *,
+        turnlog=None,
+        top_k: int = 6,
+        history_turns: int = 10,
+        max_chars: int = 4000,
+        crisis_contacts=safety.DEFAULT_CONTACTS,
+        deadline: float = 60.0,
+        router: Router | None = None,
+        replica: str = "",
+        translations=None,
+    ):
         self.retriever = retriever
         self.bible = bible
         self.provider = provider
@@ -60,8 +73,13 @@ class ChatService:
         self.translations = translations  # the texts a reader can choose; None = the cited Bible's only
 
     # -- public ------------------------------------------------------------------------------------
-    def turn(self, message: str, history: History | list[dict] | None = None,
-             cancel: threading.Event | None = None, translation: str = "") -> Iterator[TurnUpdate]:
+    def turn(
+        self,
+        message: str,
+        history: History | list[dict] | None = None,
+        cancel: threading.Event | None = None,
+        translation: str = "",
+    ) -> Iterator[TurnUpdate]:
         """Yield updates with the validated answer so far; the last one has done=True. Verses are quoted
         in `translation` (a key of `translations`; empty = the default); ids and citations never change.
 
@@ -91,8 +109,13 @@ class ChatService:
         result = turn.retrieval = self._in_translation(self.retriever.search(query, k=self.top_k), translation)
         turn.lap("retrieval_ms", t0)
         update = turn.update
-        update.set(query=query if query != turn.message else "", mode=Mode(result.mode), reason=result.reason,
-                   sources=result.results, notes=(result.note,) if result.note else ())
+        update.set(
+            query=query if query != turn.message else "",
+            mode=Mode(result.mode),
+            reason=result.reason,
+            sources=result.results,
+            notes=(result.note,) if result.note else (),
+        )
         if result.mode == Mode.NO_EVIDENCE:
             update.answer = prompts.NO_EVIDENCE_MESSAGE
             yield from self._finish(turn)
@@ -113,8 +136,9 @@ class ChatService:
             return
         yield from self._generate(turn, history, cancel, deadline)
 
-    def _converse(self, turn: Turn, history: History, cancel, deadline: Deadline,
-                  kind: str = "") -> Iterator[TurnUpdate]:
+    def _converse(
+        self, turn: Turn, history: History, cancel, deadline: Deadline, kind: str = ""
+    ) -> Iterator[TurnUpdate]:
         """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
         with the conversation's history (so "não entendi" rephrases the last answer); without one, the
         fixed self-description, or for "não entendi" an invitation to say what was unclear."""
@@ -150,8 +174,9 @@ class ChatService:
         halt = Halt(cancel)  # set below when the turn stops waiting: an in-process model frees its slot
         try:
             system, messages = prompts.rewrite_messages(history, message)
-            rewritten = call_within(lambda: self.provider.complete(system, messages, cancel=halt), deadline,
-                                    cancel=cancel).strip()
+            rewritten = call_within(
+                lambda: self.provider.complete(system, messages, cancel=halt), deadline, cancel=cancel
+            ).strip()
         except ProviderError:
             return fallback
         except DeadlineExceeded:
@@ -176,17 +201,27 @@ class ChatService:
         verses = [bible.by_id[i] for i in CRISIS_VERSES if i in bible.by_id]
         texts = {v.id: self.translations.text(v.id, translation) if self.translations else v.text for v in verses}
         sources = [Source(v.id, v.reference, texts[v.id], score=1.0, cited=True) for v in verses]
-        reply = degraded.quoted([safety.crisis_message(crisis.kind, self.crisis_contacts, crisis.someone_else), ""],
-                                sources)
-        return TurnUpdate("", reply.text, result=TurnResult(
-            Mode.CRISIS, f"sinal de crise: {crisis.kind}", citations=[v.reference for v in verses],
-            citation_spans=list(reply.citations), sources=sources))
+        reply = degraded.quoted(
+            [safety.crisis_message(crisis.kind, self.crisis_contacts, crisis.someone_else), ""], sources
+        )
+        return TurnUpdate(
+            "",
+            reply.text,
+            result=TurnResult(
+                Mode.CRISIS,
+                f"sinal de crise: {crisis.kind}",
+                citations=[v.reference for v in verses],
+                citation_spans=list(reply.citations),
+                sources=sources,
+            ),
+        )
 
     def _generate(self, turn: Turn, history: History, cancel, deadline: Deadline) -> Iterator[TurnUpdate]:
         update = turn.update
         mode, sources = update.result.mode, update.result.sources
-        system, messages = prompts.build_messages(mode, turn.message, sources, history,
-                                                  history_turns=self.history_turns)
+        system, messages = prompts.build_messages(
+            mode, turn.message, sources, history, history_turns=self.history_turns
+        )
         validator = AnswerFilter(system, sources)
         self._note_keyword_search(update)
         yield update  # "preparando resposta…" is the UI's state until the first token
@@ -232,7 +267,11 @@ class ChatService:
     def _note_keyword_search(self, update: TurnUpdate) -> None:
         """While the vectors are being built, an answer from keyword search says so, with or without a model."""
         notes = update.result.notes
-        if update.result.mode == Mode.LEXICAL_FALLBACK and not self.retriever.vectors_ready and LEXICAL_NOTE not in notes:
+        if (
+            update.result.mode == Mode.LEXICAL_FALLBACK
+            and not self.retriever.vectors_ready
+            and LEXICAL_NOTE not in notes
+        ):
             update.set(notes=(LEXICAL_NOTE, *notes))
 
     def _interrupted(self, turn: Turn, validator: AnswerFilter, error: ProviderError) -> None:
@@ -259,8 +298,13 @@ class ChatService:
         update.answer, spans = degraded.provider_down(result, self.provider.member_notice())
         self._note_keyword_search(update)  # a rewrite that outlasted the deadline comes here before _generate
         # The answer is the verses, each quoted with its reference: all of them are cited.
-        update.set(mode=Mode.PROVIDER_UNAVAILABLE, reason=reason, citations=tuple(h.reference for h in result.results),
-                   citation_spans=spans, sources=tuple(s.marked(True) for s in update.result.sources))
+        update.set(
+            mode=Mode.PROVIDER_UNAVAILABLE,
+            reason=reason,
+            citations=tuple(h.reference for h in result.results),
+            citation_spans=spans,
+            sources=tuple(s.marked(True) for s in update.result.sources),
+        )
         log.warning("provider unavailable: %s", reason)
 
     def _finish(self, turn: Turn, final: TurnUpdate | None = None) -> Iterator[TurnUpdate]:
@@ -287,18 +331,30 @@ def _marked(answer: str, note: str) -> str:
 def _checked(update: TurnUpdate, validator: AnswerFilter) -> None:
     """The validator's verdict on the answer: its citations, what it removed and the sources cited."""
     cited = validator.cited_ids
-    update.set(citations=tuple(validator.citations), citation_spans=validator.spans,
-               removed_citations=tuple(validator.removed), sources=tuple(s.marked(s.id in cited) for s in update.result.sources))
+    update.set(
+        citations=tuple(validator.citations),
+        citation_spans=validator.spans,
+        removed_citations=tuple(validator.removed),
+        sources=tuple(s.marked(s.id in cited) for s in update.result.sources),
+    )
 
 
 def _log_record(turn: Turn) -> dict[str, object]:
     """The turn log's line for a finished turn (a log record, not a response)."""
     final, result = turn.update, turn.update.result
     return {
-        "turn_id": final.turn_id, "question": turn.message, "mode": result.mode, "reason": result.reason,
+        "turn_id": final.turn_id,
+        "question": turn.message,
+        "mode": result.mode,
+        "reason": result.reason,
         "retrieved": [{"id": s.id, "score": round(s.score, 6)} for s in result.sources],
-        "query": result.query, "answer": final.answer, "notes": list(result.notes),
-        "citations": list(result.citations), "removed_citations": list(result.removed_citations),
-        "provider": final.provider, "model": final.model,
-        "error": asdict(result.error) if result.error else None, "latency": turn.timings,
+        "query": result.query,
+        "answer": final.answer,
+        "notes": list(result.notes),
+        "citations": list(result.citations),
+        "removed_citations": list(result.removed_citations),
+        "provider": final.provider,
+        "model": final.model,
+        "error": asdict(result.error) if result.error else None,
+        "latency": turn.timings,
     }

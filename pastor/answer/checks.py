@@ -25,8 +25,9 @@ def check_message(message, max_chars: int) -> CheckedMessage:
     if not isinstance(message, str) or not message.strip():
         raise InputError("Escreva uma mensagem antes de enviar.")
     if len(message) > max_chars:
-        raise InputError(f"Sua mensagem tem {len(message)} caracteres; o limite é {max_chars}. "
-                         "Resuma um pouco e envie de novo.")
+        raise InputError(
+            f"Sua mensagem tem {len(message)} caracteres; o limite é {max_chars}. Resuma um pouco e envie de novo."
+        )
     # A lone surrogate ("\ud800", from a broken client) cannot be encoded as UTF-8 anywhere
     # downstream (log, model, page): it becomes U+FFFD and the rest of the message is kept.
     message = _SURROGATE.sub("\ufffd", message)

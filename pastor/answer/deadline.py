@@ -6,7 +6,8 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from typing import Callable, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from pastor.errors import PastorError
 
@@ -57,8 +58,7 @@ def call_within(function: Callable[[], T], deadline: Deadline, *, cancel: thread
         return value
 
 
-def within(stream: Iterator[str], seconds: "float | Deadline", *,
-           cancel: threading.Event | None = None) -> Iterator[str]:
+def within(stream: Iterator[str], seconds: float | Deadline, *, cancel: threading.Event | None = None) -> Iterator[str]:
     """The items of `stream`, read in a worker thread; DeadlineExceeded once `seconds` have passed.
 
     A provider that trickles a byte every few seconds never trips a between-bytes timeout; here

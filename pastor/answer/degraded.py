@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from pastor.answer import prompts
 from pastor.answer_filter.citations import Citation
 from pastor.search.results import Source
 
-PROVIDER_DOWN_NO_VERSES = ("O modelo de linguagem não respondeu agora, então não consigo conversar livremente. "
-                           "Escreva o que está no seu coração ou peça uma passagem (por exemplo, Salmos 23) e "
-                           "eu mostro os versículos.")
+PROVIDER_DOWN_NO_VERSES = (
+    "O modelo de linguagem não respondeu agora, então não consigo conversar livremente. "
+    "Escreva o que está no seu coração ou peça uma passagem (por exemplo, Salmos 23) e "
+    "eu mostro os versículos."
+)
 
 
 class Quoted(NamedTuple):

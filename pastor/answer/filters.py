@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
+from pastor.answer.prompts import SELF_DESCRIPTION
 from pastor.answer_filter.citations import Citation
 from pastor.answer_filter.leaks import LeakFilter
 from pastor.answer_filter.markers import SourceMarkers
-from pastor.answer.prompts import SELF_DESCRIPTION
 from pastor.answer_filter.streaming import StreamingValidator
 from pastor.search.results import Source
 
@@ -25,8 +25,9 @@ class AnswerFilter:
     def __init__(self, system: str, sources: Sequence[Source]):
         self.markers = SourceMarkers([s.reference for s in sources])
         self.leaks = LeakFilter(private_instructions(system))
-        self.citations_check = StreamingValidator({s.id for s in sources if s.kind == "verse"},
-                                                  {s.id for s in sources if s.kind == "doc"})
+        self.citations_check = StreamingValidator(
+            {s.id for s in sources if s.kind == "verse"}, {s.id for s in sources if s.kind == "doc"}
+        )
 
     @property
     def citations(self) -> list[str]:
@@ -65,4 +66,3 @@ def filter_answer(text: str, system: str, sources: Sequence[Source]) -> str:
     """The whole answer through the same filters at once (what streaming must add up to)."""
     answer = AnswerFilter(system, sources)
     return answer.feed(text) + answer.finish()
-

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from pastor.answer.checks import InputError
 
@@ -33,7 +33,7 @@ class History:
     messages: tuple[Message, ...] = ()
 
     @classmethod
-    def checked(cls, items, max_message_chars: int) -> "History":
+    def checked(cls, items, max_message_chars: int) -> History:
         """A history as a client or the page's state sends it: None or a list of {role, content} with the
         `user`/`assistant` roles (other keys ignored). InputError, in Portuguese, naming what is wrong;
         each content is cut at twice the message limit (an answer is longer than a question), so a client
@@ -55,14 +55,14 @@ class History:
     def __len__(self) -> int:
         return len(self.messages)
 
-    def plus(self, *messages: Message) -> "History":
+    def plus(self, *messages: Message) -> History:
         return History(self.messages + messages)
 
-    def last(self, turns: int) -> "History":
+    def last(self, turns: int) -> History:
         """The last `turns` turns (a question and its answer each): what a conversation keeps."""
-        return History(self.messages[-2 * turns:] if turns > 0 else ())
+        return History(self.messages[-2 * turns :] if turns > 0 else ())
 
-    def without_last(self, question: str) -> "History":
+    def without_last(self, question: str) -> History:
         """The history before `question` was last asked: its answer too, or the question alone when it
         was kept without one (asked without a model). Unchanged when the history does not end with it."""
         asked = Message("user", question)
@@ -95,7 +95,7 @@ class History:
             joined.pop(0)
         if joined and joined[-1]["role"] == "user":
             joined.pop()  # an unanswered question would break the alternation before the new one
-        return joined[-2 * turns:] if turns > 0 else []
+        return joined[-2 * turns :] if turns > 0 else []
 
 
 def _alternating(messages: Iterable[Message]) -> list[dict[str, str]]:

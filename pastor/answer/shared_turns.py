@@ -20,8 +20,9 @@ class SharedTurns:
         self.keep_seconds = int(keep_days * 86400) if keep_days > 0 else KEEP_SECONDS
 
     @classmethod
-    def from_url(cls, url: str, **kwargs) -> "SharedTurns":
+    def from_url(cls, url: str, **kwargs) -> SharedTurns:
         import redis
+
         return cls(redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2), **kwargs)
 
     def add(self, turn_id: str) -> None:

@@ -7,8 +7,8 @@ import time
 import uuid
 from dataclasses import dataclass, field, replace
 
-from pastor.answer_filter.citations import Citation
 from pastor.answer.turn_modes import Mode
+from pastor.answer_filter.citations import Citation
 from pastor.search.results import SearchResult, Source
 
 
@@ -52,8 +52,9 @@ class TurnUpdate:
 
     def set(self, **changes) -> None:
         """Change fields of the result (it is frozen: a new one replaces it); sequences are copied."""
-        self.result = replace(self.result, **{k: list(v) if isinstance(v, (list, tuple)) else v
-                                              for k, v in changes.items()})
+        self.result = replace(
+            self.result, **{k: list(v) if isinstance(v, (list, tuple)) else v for k, v in changes.items()}
+        )
 
 
 @dataclass
@@ -67,7 +68,7 @@ class Turn:
     retrieval: SearchResult | None = None  # once retrieval ran
 
     @classmethod
-    def start(cls, message: str, provider, replica: str = "") -> "Turn":
+    def start(cls, message: str, provider, replica: str = "") -> Turn:
         """A new turn; its id names the replica that answers it, when there are several."""
         turn_id = f"{replica}-{uuid.uuid4().hex[:16]}" if replica else uuid.uuid4().hex[:16]
         update = TurnUpdate(turn_id, "", provider=provider.name, model=provider.model)

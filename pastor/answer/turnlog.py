@@ -14,7 +14,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pastor.config import SECRET_VARS
@@ -22,8 +22,19 @@ from pastor.config import SECRET_VARS
 KEEP_ROTATED = 5
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 # Kept when text logging is off: enough to study retrieval and feedback, nothing a person wrote.
-NO_TEXT_KEYS = ("type", "timestamp", "turn_id", "mode", "retrieved", "citations", "removed_citations",
-                "provider", "model", "latency", "rating")
+NO_TEXT_KEYS = (
+    "type",
+    "timestamp",
+    "turn_id",
+    "mode",
+    "retrieved",
+    "citations",
+    "removed_citations",
+    "provider",
+    "model",
+    "latency",
+    "rating",
+)
 MEMORY_TURNS = 1000  # records kept in memory when the disk refuses them
 PRUNE_EVERY = 3600.0  # seconds between retention passes of a running app
 
@@ -39,8 +50,16 @@ class Feedback:
 
 
 class TurnLog:
-    def __init__(self, directory: Path, *, max_bytes: int = 5_000_000, log_text: bool = True,
-                 retention_days: float = 0.0, name: str = "turns", shared=None):
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        max_bytes: int = 5_000_000,
+        log_text: bool = True,
+        retention_days: float = 0.0,
+        name: str = "turns",
+        shared=None,
+    ):
         self.dir = Path(directory)
         self.name = name  # one log per replica: `turns-<replica>.jsonl`
         self.path = self.dir / f"{name}.jsonl"
@@ -70,8 +89,13 @@ class TurnLog:
             raise ValueError("Avaliação inválida: use 'up' ou 'down'.")
         if not self.knows(turn_id):
             raise KeyError("Conversa não encontrada no registro (confira o turn_id).")
-        record = {"type": "feedback", "timestamp": time.strftime(TIME_FORMAT),
-                  "turn_id": turn_id, "rating": rating, "comment": comment[:1000]}
+        record = {
+            "type": "feedback",
+            "timestamp": time.strftime(TIME_FORMAT),
+            "turn_id": turn_id,
+            "rating": rating,
+            "comment": comment[:1000],
+        }
         self._append(self._private(record))
         return Feedback(turn_id, rating, record["comment"] if self.log_text else "", record["timestamp"])
 
@@ -88,8 +112,10 @@ class TurnLog:
                 self._write_line(_encode(record))
             except OSError as exc:
                 self.memory.append(record)
-                self.warning = (f"O registro de conversas não pôde ser gravado ({exc.strerror or 'erro de disco'}); "
-                                "as conversas ficam só na memória até o problema ser resolvido.")
+                self.warning = (
+                    f"O registro de conversas não pôde ser gravado ({exc.strerror or 'erro de disco'}); "
+                    "as conversas ficam só na memória até o problema ser resolvido."
+                )
             else:
                 self.warning = None
             if self._known is not None:
@@ -142,7 +168,7 @@ class TurnLog:
         if self.retention_days <= 0:
             return 0
         self._pruned = time.monotonic()
-        cutoff = (now or datetime.now(timezone.utc)) - timedelta(days=self.retention_days)
+        cutoff = (now or datetime.now(UTC)) - timedelta(days=self.retention_days)
         removed = 0
         with self._lock:
             for path in self._files():

@@ -17,8 +17,11 @@ from pastor.documents.refs import DOC_REF_PATTERN
 from pastor.text.canonical import Canonical, canonical
 from pastor.text.fold import fold
 
-NO_ANCHOR_NOTE = ("Observação: não foi possível ancorar esta resposta em um versículo específico do "
-                  "texto indexado. Os trechos consultados estão listados abaixo.")
+NO_ANCHOR_NOTE = (
+    "Observação: não foi possível ancorar esta resposta em um versículo específico do "
+    "texto indexado. Os trechos consultados estão listados abaixo."
+)
+
 
 @dataclass(frozen=True)
 class Citation:
@@ -51,7 +54,7 @@ class Item:
     kind: str  # "verse" | "doc" | "pseudo"
     kept: bool
 
-    def shifted(self, offset: int) -> "Item":
+    def shifted(self, offset: int) -> Item:
         return Item(self.start + offset, self.end + offset, self.text, self.kind, self.kept)
 
 
@@ -68,20 +71,32 @@ class Found(NamedTuple):
 
 # -- finding citations -----------------------------------------------------------------------------
 def _supported(match, allowed_verses) -> bool:
-    return match.error is None and match.reference is not None and \
-        all(v in allowed_verses for v in match.reference.verse_ids())
+    return (
+        match.error is None
+        and match.reference is not None
+        and all(v in allowed_verses for v in match.reference.verse_ids())
+    )
 
 
 def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset(), pseudo: bool = True) -> list[Found]:
     """Every citation-shaped span of a (canonical) text, supported or not, in order; without `pseudo`,
     no look-alikes (they are never supported, and a supported citation never depends on them)."""
-    found = [Found(m.start(), m.end(), m.group(), m.group() in allowed_docs, "doc", (m.group(),))
-             for m in DOC_REF_PATTERN.finditer(text)]
+    found = [
+        Found(m.start(), m.end(), m.group(), m.group() in allowed_docs, "doc", (m.group(),))
+        for m in DOC_REF_PATTERN.finditer(text)
+    ]
     for match in find_references(text):
         if not _overlaps(match.start, match.end, found):
             ok = _supported(match, allowed_verses)
-            found.append(Found(match.start, match.end, match.reference.format() if ok else match.text, ok,
-                               ids=tuple(match.reference.verse_ids()) if ok else ()))
+            found.append(
+                Found(
+                    match.start,
+                    match.end,
+                    match.reference.format() if ok else match.text,
+                    ok,
+                    ids=tuple(match.reference.verse_ids()) if ok else (),
+                )
+            )
     if not pseudo:
         return sorted(found)
     for start, end in pseudo_references(text):
@@ -91,8 +106,10 @@ def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset(), pseu
 
 
 def _items(text: str, allowed_verses, allowed_docs) -> list[Item]:
-    return [Item(f.start, f.end, text[f.start:f.end], f.kind, f.supported)
-            for f in _found(text, allowed_verses, allowed_docs)]
+    return [
+        Item(f.start, f.end, text[f.start : f.end], f.kind, f.supported)
+        for f in _found(text, allowed_verses, allowed_docs)
+    ]
 
 
 def _overlaps(start: int, end: int, spans) -> bool:
@@ -210,7 +227,7 @@ class Plan:
 
 def plan(text: str, folded: str, allowed_verses, allowed_docs, window: Window = Window()) -> Plan:
     """Plan the deletions for a canonical text (`folded` is `fold(text)`)."""
-    fresh = [i.shifted(window.start) for i in _items(text[window.start:], allowed_verses, allowed_docs)]
+    fresh = [i.shifted(window.start) for i in _items(text[window.start :], allowed_verses, allowed_docs)]
     items = list(window.items) + fresh
     deletions = deletions_for(text, folded, items)
     deletions, repaired, repairs = _repair_joins(text, deletions, allowed_verses, allowed_docs, window.out)
@@ -223,10 +240,17 @@ def validate(text: str, allowed_verses: set[str], allowed_docs: set[str] = froze
     planned = plan(view.text, fold(view.text), allowed_verses, allowed_docs)
     kept = output_citations(planned.output.text, allowed_verses, allowed_docs)
     labels = [c.label for c in kept]
-    removed = [view.slice(i.start, i.end) for i in planned.items
-               if not i.kept and any(a <= i.start and i.end <= b for a, b in planned.deletions)]
+    removed = [
+        view.slice(i.start, i.end)
+        for i in planned.items
+        if not i.kept and any(a <= i.start and i.end <= b for a, b in planned.deletions)
+    ]
     shown = apply(text, original_deletions(view, planned.deletions)).text
     cited = frozenset(i for c in kept if c.supported for i in c.ids)
-    return ValidationResult(shown, list(dict.fromkeys(labels)), removed + list(planned.repaired), cited,
-                            placed(shown, allowed_verses, allowed_docs))
-
+    return ValidationResult(
+        shown,
+        list(dict.fromkeys(labels)),
+        removed + list(planned.repaired),
+        cited,
+        placed(shown, allowed_verses, allowed_docs),
+    )

@@ -28,8 +28,8 @@ class LeakFilter:
     def __init__(self, secret: str, size: int = LEAK_WORDS):
         tokens = [m.group() for m in words(secret)]
         self.size = size
-        self._runs = {tuple(tokens[i:i + size]) for i in range(len(tokens) - size + 1)}
-        self._pieces = {tuple(tokens[i:i + k]) for k in range(1, size) for i in range(len(tokens) - k + 1)}
+        self._runs = {tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
+        self._pieces = {tuple(tokens[i : i + k]) for k in range(1, size) for i in range(len(tokens) - k + 1)}
         self.removed: list[str] = []
         self._buffer = ""
         self._from = 0  # the buffer before this is settled and shown
@@ -46,7 +46,7 @@ class LeakFilter:
         return self._release(final=True)
 
     def _release(self, final: bool) -> str:
-        text = self._buffer[self._from:]
+        text = self._buffer[self._from :]
         found, hold = words(text), len(text)
         if not final and found and found[-1].end() == len(text):
             hold = found.pop().start()  # a word still being written
@@ -70,14 +70,14 @@ class LeakFilter:
         return "".join(out)
 
     def _at_line_start(self, start: int) -> bool:
-        before = self._buffer[:self._from + start].rstrip(" \t")
+        before = self._buffer[: self._from + start].rstrip(" \t")
         return not before or before.endswith("\n")
 
     def _leaks(self, tokens: list[str]) -> list[tuple[int, int]]:
         """(first, last) word index of each maximal stretch covered by leaked runs."""
         stretches: list[tuple[int, int]] = []
         for i in range(len(tokens) - self.size + 1):
-            if tuple(tokens[i:i + self.size]) in self._runs:
+            if tuple(tokens[i : i + self.size]) in self._runs:
                 last = i + self.size - 1
                 if stretches and i <= stretches[-1][1] + 1:
                     stretches[-1] = (stretches[-1][0], last)

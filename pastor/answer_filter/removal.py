@@ -12,26 +12,102 @@ SEP_LINK = re.compile(r"(?:[\s,;/]+|(?<![a-z])(?:e|ou|em|no|na|de|do|da|tambem)(
 
 # Words that introduce a citation and go away with it (folded). Before a `:` only the
 # prepositions go (`como está escrito em Jo 3:17: …` → `como está escrito: …`).
-CUES = ("como esta escrito em", "conforme lemos em", "como lemos em", "como se le em", "de acordo com",
-         "como nos lembra", "como diz", "como ensina", "como afirma", "como lembra", "como em",
-         "esta escrito em", "lemos em", "veja tambem", "ver tambem", "conforme", "segundo", "confira",
-         "veja", "vide", "leia", "ver", "cfr.", "conf.", "cf.", "cf", "em",
-         # Short words a citation leans on: `No Salmo 23, Davi…`, `O Salmo 23 diz…`, `a promessa de X é…`.
-         "como", "no", "na", "do", "da", "de", "o", "a")
-_PREPOSITIONS = ("de acordo com", "conforme", "segundo", "vide", "cfr.", "conf.", "cf.", "cf", "em", "no", "na",
-                 "do", "da", "de")
+CUES = (
+    "como esta escrito em",
+    "conforme lemos em",
+    "como lemos em",
+    "como se le em",
+    "de acordo com",
+    "como nos lembra",
+    "como diz",
+    "como ensina",
+    "como afirma",
+    "como lembra",
+    "como em",
+    "esta escrito em",
+    "lemos em",
+    "veja tambem",
+    "ver tambem",
+    "conforme",
+    "segundo",
+    "confira",
+    "veja",
+    "vide",
+    "leia",
+    "ver",
+    "cfr.",
+    "conf.",
+    "cf.",
+    "cf",
+    "em",
+    # Short words a citation leans on: `No Salmo 23, Davi…`, `O Salmo 23 diz…`, `a promessa de X é…`.
+    "como",
+    "no",
+    "na",
+    "do",
+    "da",
+    "de",
+    "o",
+    "a",
+)
+_PREPOSITIONS = (
+    "de acordo com",
+    "conforme",
+    "segundo",
+    "vide",
+    "cfr.",
+    "conf.",
+    "cf.",
+    "cf",
+    "em",
+    "no",
+    "na",
+    "do",
+    "da",
+    "de",
+)
 # Cues after which a bare `que` leans on the citation: `está escrito em X que Deus…` → `Deus…`.
-_SAYING = ("como esta escrito em", "conforme lemos em", "como lemos em", "como se le em", "esta escrito em",
-           "lemos em")
+_SAYING = ("como esta escrito em", "conforme lemos em", "como lemos em", "como se le em", "esta escrito em", "lemos em")
 # Cues that make the sentence a request to read the citation: it goes whole (`Leia X e descanse.`).
 _IMPERATIVES = ("veja tambem", "ver tambem", "confira", "veja", "vide", "leia", "ver")
 # Verbs whose subject or place is the citation (folded): `X diz que…`, `Em X lemos que…`, `Em X está escrito:`.
-_VERBS = ("diz", "disse", "dizem", "afirma", "afirmam", "ensina", "ensinam", "lembra", "lembram", "mostra",
-          "mostram", "declara", "declaram", "promete", "prometem", "fala", "falam", "revela", "garante",
-          "assegura", "explica", "lemos", "vemos", "aprendemos", "encontramos", "esta escrito", "le-se")
+_VERBS = (
+    "diz",
+    "disse",
+    "dizem",
+    "afirma",
+    "afirmam",
+    "ensina",
+    "ensinam",
+    "lembra",
+    "lembram",
+    "mostra",
+    "mostram",
+    "declara",
+    "declaram",
+    "promete",
+    "prometem",
+    "fala",
+    "falam",
+    "revela",
+    "garante",
+    "assegura",
+    "explica",
+    "lemos",
+    "vemos",
+    "aprendemos",
+    "encontramos",
+    "esta escrito",
+    "le-se",
+)
 _PRONOUNS = ("nos", "me", "te", "lhe")
-_CLAUSE = re.compile(r"[ \t]*,?[ \t]*(?:(?:" + "|".join(_PRONOUNS) + r")[ \t]+)?(?:" + "|".join(_VERBS) +
-                     r")(?![a-z])(?:[ \t]*(?:que|:|,)(?![a-z]))?[ \t]*")
+_CLAUSE = re.compile(
+    r"[ \t]*,?[ \t]*(?:(?:"
+    + "|".join(_PRONOUNS)
+    + r")[ \t]+)?(?:"
+    + "|".join(_VERBS)
+    + r")(?![a-z])(?:[ \t]*(?:que|:|,)(?![a-z]))?[ \t]*"
+)
 _THAT = re.compile(r"[ \t]*,?[ \t]*que(?![a-z])[ \t]*")
 _SENTENCE_REST = re.compile(r"[^.!?\n]*(?:[.!?]+[ \t]*|(?=\n)|\Z)")
 
@@ -163,7 +239,7 @@ def _leaning_end(text: str, folded: str, cue: int | None, start: int, end: int, 
     """Where the words that lean on a removed citation end, so they go with it and the sentence
     still reads: `está escrito em X que` → ``, `X nos lembra que` → `` (the citation opening the
     sentence), `Leia X e descanse.` → the whole request. None when nothing leans on it."""
-    said = folded[cue:_back(folded, start)] if cue is not None else ""
+    said = folded[cue : _back(folded, start)] if cue is not None else ""
     if said in _SAYING and (that := _THAT.match(folded, end)):
         return that.end()
     if not opens:
@@ -181,7 +257,7 @@ def _leaning_end(text: str, folded: str, cue: int | None, start: int, end: int, 
 def clause_pending(folded: str, end: int) -> bool:
     """Whether the text after a removed citation may still grow into words that lean on it (`diz q…`).
     A request to read it (`Leia X e …`) needs no wait here: its deletion reaches the end of the text."""
-    tail = re.sub(r"[ \t]+", " ", folded[end:end + 40])
+    tail = re.sub(r"[ \t]+", " ", folded[end : end + 40])
     return not tail.strip() or (len(tail) < 40 and tail in _clause_prefixes())
 
 
@@ -191,8 +267,9 @@ def _clause_prefixes() -> frozenset[str]:
     heads = [" ", ", ", ","]
     bodies = [p + v for p in [""] + [p + " " for p in _PRONOUNS] for v in _VERBS] + ["que"]
     tails = ["", " que", " que ", ":", ": ", ",", ", ", " "]
-    return frozenset((h + b + t)[:i] for h in heads for b in bodies for t in tails
-                     for i in range(1, len(h + b + t) + 1))
+    return frozenset(
+        (h + b + t)[:i] for h in heads for b in bodies for t in tails for i in range(1, len(h + b + t) + 1)
+    )
 
 
 def _bracket_deletion(text: str, opening: int, closing: int) -> tuple[int, int]:

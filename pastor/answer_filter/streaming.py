@@ -5,8 +5,18 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pastor.answer_filter.citations import (Citation, Output, Plan, Window, apply, original_deletions, output_citations, placed,
-                                     plan, validate)
+from pastor.answer_filter.citations import (
+    Citation,
+    Output,
+    Plan,
+    Window,
+    apply,
+    original_deletions,
+    output_citations,
+    placed,
+    plan,
+    validate,
+)
 from pastor.answer_filter.removal import CUES, SEP_LINK, char, clause_pending, lookback
 from pastor.answer_filter.shapes import pseudo_viable
 from pastor.bible import canon
@@ -22,8 +32,15 @@ _CONT_CHARS = r"[\s\d:.,;\-–—]"
 def _alias_tail() -> re.Pattern:
     """A complete alias followed only by what a reference may still contain (folded)."""
     words = sorted({w[:i] for w in _CONT_WORDS for i in range(1, len(w) + 1)}, key=len, reverse=True)
-    return re.compile(r"(?:" + canon.alias_regex() + r")\.?(?:" + _CONT_CHARS +
-                      r"|(?<![a-zªº])(?:" + "|".join(words) + r")(?![a-zªº]))*")
+    return re.compile(
+        r"(?:"
+        + canon.alias_regex()
+        + r")\.?(?:"
+        + _CONT_CHARS
+        + r"|(?<![a-zªº])(?:"
+        + "|".join(words)
+        + r")(?![a-zªº]))*"
+    )
 
 
 _DOC_TAIL = re.compile(r"[\w./\-]*(?:#(?:p(?:\d+(?:-(?:c\d*)?)?)?)?)?")
@@ -41,7 +58,7 @@ def _viable(text: str, folded: str, pos: int) -> bool:
         text, folded, pos = _UNSETTLED.sub("", text[pos:]), _UNSETTLED.sub("", folded[pos:]), 0
     if pseudo_viable(text, pos) or _DOC_TAIL.fullmatch(text, pos):
         return True
-    tail = re.sub(r"\s+", " ", folded[pos:pos + 4 * _MAX_ALIAS])
+    tail = re.sub(r"\s+", " ", folded[pos : pos + 4 * _MAX_ALIAS])
     if len(tail) <= _MAX_ALIAS and canon.is_alias_prefix(tail):
         return True
     return bool(_alias_tail().fullmatch(folded, pos))
@@ -64,8 +81,7 @@ def _first_viable(text: str, folded: str, start: int) -> int:
     """The first position from `start` on, not inside a word, whose tail may still become a
     citation (a name may follow digits or an underscore: `3:16Romanos 8:28`, `_Romanos_`)."""
     for pos in range(start, len(text)):
-        if _may_start(text, pos) and (_is_word(text[pos]) or text[pos] in ".-") \
-                and _viable(text, folded, pos):
+        if _may_start(text, pos) and (_is_word(text[pos]) or text[pos] in ".-") and _viable(text, folded, pos):
             return pos
     return len(text)
 
@@ -193,14 +209,14 @@ class StreamingValidator:
         if end <= len(self._shown):
             return ""
         released_c = view.cluster_start(planned.output.original(end - 1) + 1)
-        shown = planned.output.text[:planned.output.position(released_c)]
+        shown = planned.output.text[: planned.output.position(released_c)]
         if len(shown) <= len(self._shown) or not shown.startswith(self._shown):
             return ""
         released = view.boundary(released_c)
         emitted = apply(self._buffer, original_deletions(view, planned.deletions), limit=released)
         if not emitted.text.startswith(self._emitted):
             return ""
-        out = emitted.text[len(self._emitted):]
+        out = emitted.text[len(self._emitted) :]
         self._place(view, emitted)
         self._shown, self._emitted, self._released, self._released_c = shown, emitted.text, released, released_c
         self._advance_window(text, planned)
@@ -219,8 +235,11 @@ class StreamingValidator:
         (`… 3.16estatuto.md#p0-c3` reads as a document reference only because the cut ends it)."""
         start = self._window.out
         while end > len(self._shown):
-            bad = [f for f in output_citations(planned.output.text[start:end], self.allowed_verses, self.allowed_docs)
-                   if not f.supported]
+            bad = [
+                f
+                for f in output_citations(planned.output.text[start:end], self.allowed_verses, self.allowed_docs)
+                if not f.supported
+            ]
             if not bad:
                 break
             end = bad[0].start + start
@@ -232,7 +251,7 @@ class StreamingValidator:
         self.citations, self.removed, self.cited_ids = result.citations, result.removed, result.cited_ids
         self.spans = result.spans
         self._released = len(self._buffer)
-        out, self._emitted = result.text[len(self._emitted):], result.text
+        out, self._emitted = result.text[len(self._emitted) :], result.text
         return out
 
     def _advance_window(self, text: str, planned: Plan) -> None:
@@ -242,8 +261,10 @@ class StreamingValidator:
             return
         out = planned.output
         spans = [(a, b) for a, b in planned.deletions] + [(i.start, i.end) for i in planned.items]
-        emitted_spans = [(f.start + self._window.out, f.end + self._window.out)
-                         for f in output_citations(out.text[self._window.out:len(self._shown)])]
+        emitted_spans = [
+            (f.start + self._window.out, f.end + self._window.out)
+            for f in output_citations(out.text[self._window.out : len(self._shown)])
+        ]
         for pos in range(self._released_c - self.WINDOW_MARGIN, self._window.start, -1):
             if not text[pos - 1].isspace() or any(a <= pos and pos - 1 < b for a, b in spans):
                 continue

@@ -12,12 +12,32 @@ from pastor.text.fold import fold
 TABLE = Path(__file__).parent / "data" / "book_names.tsv"
 
 # Codes of the books outside the 66-book canon (the table's other codes are the canon's).
-DEUTERO_CODES = frozenset(("TOB", "JDT", "WIS", "SIR", "BAR", "1MA", "2MA", "3MA", "4MA", "1ES", "2ES", "LJE",
-                           "ESG", "DAG", "SUS", "BEL", "S3Y", "PAZ", "MAN"))
+DEUTERO_CODES = frozenset(
+    (
+        "TOB",
+        "JDT",
+        "WIS",
+        "SIR",
+        "BAR",
+        "1MA",
+        "2MA",
+        "3MA",
+        "4MA",
+        "1ES",
+        "2ES",
+        "LJE",
+        "ESG",
+        "DAG",
+        "SUS",
+        "BEL",
+        "S3Y",
+        "PAZ",
+        "MAN",
+    )
+)
 
 _ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
-_WORDS = {1: ("Primeira", "Primeiro"), 2: ("Segunda", "Segundo"), 3: ("Terceira", "Terceiro"),
-          4: ("Quarta", "Quarto")}
+_WORDS = {1: ("Primeira", "Primeiro"), 2: ("Segunda", "Segundo"), 3: ("Terceira", "Terceiro"), 4: ("Quarta", "Quarto")}
 # A roman numeral before a name keeps its space in the key, so `I Sa` (1 Samuel) is not `Isa` (Isaías).
 _ROMAN_PREFIX = re.compile(r"(iv|i{1,3})[\s.]+(?=[^\W\d_])")
 
@@ -26,7 +46,7 @@ def alias_key(text: str) -> str:
     """Key used to compare book names: folded, without dots or spaces (but one after a roman numeral)."""
     folded = fold(text).strip()
     roman = _ROMAN_PREFIX.match(folded)
-    head, rest = (roman.group(1) + " ", folded[roman.end():]) if roman else ("", folded)
+    head, rest = (roman.group(1) + " ", folded[roman.end() :]) if roman else ("", folded)
     return head + re.sub(r"[\s.]+", "", rest)
 
 
@@ -47,8 +67,7 @@ class Form:
 def digit_ordinals(number: int) -> list[str]:
     """`1`, `1.`, `1ª`, `1º`, `1°`, `1a`, `1o` and their dotted spellings (`1.ª`, `1ª.`)."""
     marks = ("", "ª", "º", "°", "a", "o")
-    return [f"{number}{m}" for m in marks] + [f"{number}.{m}" for m in marks] + \
-        [f"{number}{m}." for m in marks if m]
+    return [f"{number}{m}" for m in marks] + [f"{number}.{m}" for m in marks] + [f"{number}{m}." for m in marks if m]
 
 
 def ordinals(number: int, *, words: bool, feminine: bool | None = None) -> list[str]:

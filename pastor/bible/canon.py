@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from pastor.bible import book_names
@@ -15,20 +15,72 @@ from pastor.text.fold import fold
 # (USFX code, Portuguese name) in canonical order; every other way of writing a book is in
 # `data/book_names.tsv` (read by `book_names.py`).
 _BOOKS = (
-    ("GEN", "Gênesis"), ("EXO", "Êxodo"), ("LEV", "Levítico"), ("NUM", "Números"), ("DEU", "Deuteronômio"),
-    ("JOS", "Josué"), ("JDG", "Juízes"), ("RUT", "Rute"), ("1SA", "1 Samuel"), ("2SA", "2 Samuel"),
-    ("1KI", "1 Reis"), ("2KI", "2 Reis"), ("1CH", "1 Crônicas"), ("2CH", "2 Crônicas"), ("EZR", "Esdras"),
-    ("NEH", "Neemias"), ("EST", "Ester"), ("JOB", "Jó"), ("PSA", "Salmos"), ("PRO", "Provérbios"),
-    ("ECC", "Eclesiastes"), ("SNG", "Cânticos"), ("ISA", "Isaías"), ("JER", "Jeremias"),
-    ("LAM", "Lamentações"), ("EZK", "Ezequiel"), ("DAN", "Daniel"), ("HOS", "Oseias"), ("JOL", "Joel"),
-    ("AMO", "Amós"), ("OBA", "Obadias"), ("JON", "Jonas"), ("MIC", "Miqueias"), ("NAM", "Naum"),
-    ("HAB", "Habacuque"), ("ZEP", "Sofonias"), ("HAG", "Ageu"), ("ZEC", "Zacarias"), ("MAL", "Malaquias"),
-    ("MAT", "Mateus"), ("MRK", "Marcos"), ("LUK", "Lucas"), ("JHN", "João"), ("ACT", "Atos"),
-    ("ROM", "Romanos"), ("1CO", "1 Coríntios"), ("2CO", "2 Coríntios"), ("GAL", "Gálatas"),
-    ("EPH", "Efésios"), ("PHP", "Filipenses"), ("COL", "Colossenses"), ("1TH", "1 Tessalonicenses"),
-    ("2TH", "2 Tessalonicenses"), ("1TI", "1 Timóteo"), ("2TI", "2 Timóteo"), ("TIT", "Tito"),
-    ("PHM", "Filemom"), ("HEB", "Hebreus"), ("JAS", "Tiago"), ("1PE", "1 Pedro"), ("2PE", "2 Pedro"),
-    ("1JN", "1 João"), ("2JN", "2 João"), ("3JN", "3 João"), ("JUD", "Judas"), ("REV", "Apocalipse"),
+    ("GEN", "Gênesis"),
+    ("EXO", "Êxodo"),
+    ("LEV", "Levítico"),
+    ("NUM", "Números"),
+    ("DEU", "Deuteronômio"),
+    ("JOS", "Josué"),
+    ("JDG", "Juízes"),
+    ("RUT", "Rute"),
+    ("1SA", "1 Samuel"),
+    ("2SA", "2 Samuel"),
+    ("1KI", "1 Reis"),
+    ("2KI", "2 Reis"),
+    ("1CH", "1 Crônicas"),
+    ("2CH", "2 Crônicas"),
+    ("EZR", "Esdras"),
+    ("NEH", "Neemias"),
+    ("EST", "Ester"),
+    ("JOB", "Jó"),
+    ("PSA", "Salmos"),
+    ("PRO", "Provérbios"),
+    ("ECC", "Eclesiastes"),
+    ("SNG", "Cânticos"),
+    ("ISA", "Isaías"),
+    ("JER", "Jeremias"),
+    ("LAM", "Lamentações"),
+    ("EZK", "Ezequiel"),
+    ("DAN", "Daniel"),
+    ("HOS", "Oseias"),
+    ("JOL", "Joel"),
+    ("AMO", "Amós"),
+    ("OBA", "Obadias"),
+    ("JON", "Jonas"),
+    ("MIC", "Miqueias"),
+    ("NAM", "Naum"),
+    ("HAB", "Habacuque"),
+    ("ZEP", "Sofonias"),
+    ("HAG", "Ageu"),
+    ("ZEC", "Zacarias"),
+    ("MAL", "Malaquias"),
+    ("MAT", "Mateus"),
+    ("MRK", "Marcos"),
+    ("LUK", "Lucas"),
+    ("JHN", "João"),
+    ("ACT", "Atos"),
+    ("ROM", "Romanos"),
+    ("1CO", "1 Coríntios"),
+    ("2CO", "2 Coríntios"),
+    ("GAL", "Gálatas"),
+    ("EPH", "Efésios"),
+    ("PHP", "Filipenses"),
+    ("COL", "Colossenses"),
+    ("1TH", "1 Tessalonicenses"),
+    ("2TH", "2 Tessalonicenses"),
+    ("1TI", "1 Timóteo"),
+    ("2TI", "2 Timóteo"),
+    ("TIT", "Tito"),
+    ("PHM", "Filemom"),
+    ("HEB", "Hebreus"),
+    ("JAS", "Tiago"),
+    ("1PE", "1 Pedro"),
+    ("2PE", "2 Pedro"),
+    ("1JN", "1 João"),
+    ("2JN", "2 João"),
+    ("3JN", "3 João"),
+    ("JUD", "Judas"),
+    ("REV", "Apocalipse"),
 )
 
 
@@ -54,8 +106,7 @@ def books() -> tuple[Book, ...]:
     """All 66 books in canonical order, with the versification shipped in `data/`."""
     counts = json.loads((Path(__file__).parent / "data" / "versification.json").read_text())
     return tuple(
-        Book(code, name, "AT" if i < 39 else "NT", i, tuple(counts[code]))
-        for i, (code, name) in enumerate(_BOOKS)
+        Book(code, name, "AT" if i < 39 else "NT", i, tuple(counts[code])) for i, (code, name) in enumerate(_BOOKS)
     )
 
 
@@ -73,11 +124,12 @@ def aliases() -> dict[str, str]:
 @lru_cache(maxsize=1)
 def deuterocanon_aliases() -> dict[str, str]:
     """alias_key → Portuguese name of a book that is not in this canon (`tobias` → Tobias)."""
-    return {key: deuterocanon_name(code) for key, code in book_names.owners().items()
-            if code in book_names.DEUTERO_CODES}
+    return {
+        key: deuterocanon_name(code) for key, code in book_names.owners().items() if code in book_names.DEUTERO_CODES
+    }
 
 
-@lru_cache(maxsize=None)
+@cache
 def deuterocanon_name(code: str) -> str:
     """The name shown for a deuterocanonical book: the first name the table gives it."""
     return next(text for c, kind, text, _ in book_names.table_lines() if c == code and kind == "name")
@@ -131,16 +183,18 @@ def is_alias_prefix(folded: str) -> bool:
     inside a form may also be left out (`1jo` begins `1 joao`)."""
     nodes = [_alias_trie()]
     for char in folded:
-        nodes = [n[char] for n in nodes if char in n] + \
-                [n[" "][char] for n in nodes if char != " " and char in n.get(" ", {})]
+        nodes = [n[char] for n in nodes if char in n] + [
+            n[" "][char] for n in nodes if char != " " and char in n.get(" ", {})
+        ]
         if not nodes:
             return False
     return bool(folded)
 
 
 def _trie_regex(node: dict) -> str:
-    branches = [(r"\s*" if char == " " else re.escape(char)) + _trie_regex(child)
-                for char, child in node.items() if char]
+    branches = [
+        (r"\s*" if char == " " else re.escape(char)) + _trie_regex(child) for char, child in node.items() if char
+    ]
     if not branches:
         return ""
     body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
@@ -153,7 +207,9 @@ def _trie_regex(node: dict) -> str:
 # (code, chapter) → (first verse that is an addition, the addition's name).
 _ADDITIONS = {("EST", c): (1, "Adições a Ester") for c in range(11, 17)} | {
     ("DAN", 3): (31, "Adições a Daniel (Oração de Azarias e Cântico dos Três Jovens)"),
-    ("DAN", 13): (1, "Adições a Daniel (Susana)"), ("DAN", 14): (1, "Adições a Daniel (Bel e o Dragão)")}
+    ("DAN", 13): (1, "Adições a Daniel (Susana)"),
+    ("DAN", 14): (1, "Adições a Daniel (Bel e o Dragão)"),
+}
 
 
 def addition(code: str, chapter: int, verse: int | None) -> str | None:

@@ -11,8 +11,9 @@ MAX_REFERENCES = 10
 MAX_VERSES = 200
 
 
-def lookup(text: str, bible, *, max_references: int = MAX_REFERENCES, max_verses: int = MAX_VERSES,
-           explain_all: bool = False) -> dict:
+def lookup(
+    text: str, bible, *, max_references: int = MAX_REFERENCES, max_verses: int = MAX_VERSES, explain_all: bool = False
+) -> dict:
     """Resolve every reference in `text` (the CLI/API `lookup` contract), repeated ones once.
 
     When something was left out the result also has `truncated: true` and a Portuguese `note`.
@@ -43,16 +44,19 @@ def lookup(text: str, bible, *, max_references: int = MAX_REFERENCES, max_verses
         skipped_verses += max(0, len(ids) - verses_left)
         verses = [bible.by_id[i] for i in ids[:verses_left]]
         verses_left -= len(verses)
-        references.append({
-            "reference": match.reference.format(),
-            "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in verses],
-        })
+        references.append(
+            {
+                "reference": match.reference.format(),
+                "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in verses],
+            }
+        )
     if explain_all:
-        not_found += explain(text, [(m.start, m.end) for m in matches], max_references - len(references) - len(not_found))
+        not_found += explain(
+            text, [(m.start, m.end) for m in matches], max_references - len(references) - len(not_found)
+        )
     result = {"found": bool(references), "references": references, "not_found": not_found}
     if skipped_refs or skipped_verses:  # the keys appear only then: the plain shape stays as it was
-        result.update(truncated=True, note=truncation_note(max_references, max_verses, skipped_refs,
-                                                           skipped_verses))
+        result.update(truncated=True, note=truncation_note(max_references, max_verses, skipped_refs, skipped_verses))
     return result
 
 
@@ -63,8 +67,10 @@ def truncation_note(max_references: int, max_verses: int, skipped_refs: int, ski
         left_out.append(f"{skipped_refs} referência{'s' if skipped_refs != 1 else ''}")
     if skipped_verses:
         left_out.append(f"{skipped_verses} versículo{'s' if skipped_verses != 1 else ''}")
-    return (f"Mostrando no máximo {max_references} referências e {max_verses} versículos por pedido; "
-            f"ficaram de fora {' e '.join(left_out)}. Peça as passagens restantes em outra mensagem.")
+    return (
+        f"Mostrando no máximo {max_references} referências e {max_verses} versículos por pedido; "
+        f"ficaram de fora {' e '.join(left_out)}. Peça as passagens restantes em outra mensagem."
+    )
 
 
 def _present_ids(reference: Reference, bible) -> tuple[list[str], str | None]:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
 
 from pastor.bible import canon
-from pastor.text.fold import fold
 from pastor.bible.canon import Book
+from pastor.text.fold import fold
 
 # A verse-count oracle: (book code, chapter) -> number of verses (0 = no such chapter).
 Counts = Callable[[str, int], int]
@@ -46,8 +46,11 @@ class Reference:
         parts, chapter = [], None
         for seg in self.segments:
             if seg.whole_chapter:
-                text = str(seg.start_chapter) if seg.start_chapter == seg.end_chapter else \
-                    f"{seg.start_chapter}-{seg.end_chapter}"
+                text = (
+                    str(seg.start_chapter)
+                    if seg.start_chapter == seg.end_chapter
+                    else f"{seg.start_chapter}-{seg.end_chapter}"
+                )
                 parts.append(("; " if parts else "") + text)
                 chapter = None
                 continue
@@ -56,8 +59,7 @@ class Reference:
                 parts.append(("; " if parts else "") + text)
                 chapter = seg.end_chapter
                 continue
-            verses = str(seg.start_verse) if seg.start_verse == seg.end_verse else \
-                f"{seg.start_verse}-{seg.end_verse}"
+            verses = str(seg.start_verse) if seg.start_verse == seg.end_verse else f"{seg.start_verse}-{seg.end_verse}"
             if chapter == seg.start_chapter:
                 parts.append("," + verses)
             else:
@@ -74,12 +76,16 @@ class Reference:
                 total = counts(self.book.code, chapter)
                 added = canon.addition(self.book.code, chapter, verse)
                 if added and (total == 0 or verse is not None and verse > total):
-                    return f"{name} {chapter}{f':{verse}' if verse else ''} está nas {added}, " \
-                           "que não fazem parte do cânon de 66 livros usado aqui (são deuterocanônicas)."
+                    return (
+                        f"{name} {chapter}{f':{verse}' if verse else ''} está nas {added}, "
+                        "que não fazem parte do cânon de 66 livros usado aqui (são deuterocanônicas)."
+                    )
                 if total == 0:
                     chapters = _chapter_total(self.book.code, counts)
-                    return f"{name} tem {chapters} capítulo{'s' if chapters != 1 else ''}; " \
-                           f"o capítulo {chapter} não existe."
+                    return (
+                        f"{name} tem {chapters} capítulo{'s' if chapters != 1 else ''}; "
+                        f"o capítulo {chapter} não existe."
+                    )
                 if verse is not None and not 1 <= verse <= total:
                     return f"{name} {chapter} tem {total} versículos; o versículo {verse} não existe."
             if (seg.end_chapter, seg.end_verse or 0) < (seg.start_chapter, seg.start_verse or 0):
@@ -93,7 +99,9 @@ class Reference:
         for seg in self.segments:
             for chapter in range(seg.start_chapter, seg.end_chapter + 1):
                 first = seg.start_verse if chapter == seg.start_chapter and seg.start_verse else 1
-                last = seg.end_verse if chapter == seg.end_chapter and seg.end_verse else counts(self.book.code, chapter)
+                last = (
+                    seg.end_verse if chapter == seg.end_chapter and seg.end_verse else counts(self.book.code, chapter)
+                )
                 ids.extend(f"{self.book.code} {chapter}:{v}" for v in range(first, last + 1))
         return list(dict.fromkeys(ids))
 
@@ -222,7 +230,11 @@ class _Scanner:
     def first_segment(self, chapter: int, said_chapter: bool) -> Segment:
         verse = self.verse_after_chapter()
         if verse is None:
-            if self.book.single_chapter and not said_chapter and not (chapter == 1 and not self.peek_number_after(_RANGE)):
+            if (
+                self.book.single_chapter
+                and not said_chapter
+                and not (chapter == 1 and not self.peek_number_after(_RANGE))
+            ):
                 return self.range_from(1, chapter)  # `Jd 24-25`: the numbers are verses
             return self.chapters_from(chapter)
         return self.range_from(chapter, verse)
@@ -312,7 +324,7 @@ def _read_reference(text: str, folded: str, found: re.Match, after: int = 0) -> 
     """The reference whose book name `found` matched (`after`: where the previous reference ended)."""
     alias = found.group(1)
     key = canon.alias_key(alias)
-    original = text[found.start():found.end(1)]
+    original = text[found.start() : found.end(1)]
     deutero = canon.deuterocanon_aliases().get(key)
     if deutero:
         book = canon.by_code()["GEN"]  # placeholder shape for scanning; never returned
@@ -325,7 +337,7 @@ def _read_reference(text: str, folded: str, found: re.Match, after: int = 0) -> 
     dangling = _DANGLING.match(folded, scanner.pos)
     if dangling:
         scanner.pos = dangling.end()  # taken with the reference, which then does not exist
-    span_text = text[found.start():scanner.pos]
+    span_text = text[found.start() : scanner.pos]
     has_verse = any(not s.whole_chapter for s in segments)
     if key in canon.ambiguous() or (deutero and len(key) > 3):
         # Everyday words ("os 2 filhos", "a sabedoria 3") are books only when written as such: the
@@ -335,13 +347,21 @@ def _read_reference(text: str, folded: str, found: re.Match, after: int = 0) -> 
             return None
     loose = _loose_number(text, found.start(), after)
     if loose is not None:
-        return RefMatch(loose, scanner.pos, text[loose:scanner.pos], None,
-                        f"{text[loose:found.end(1)]}: livro não reconhecido "
-                        "(não há livro com esse número ou ordinal).")
+        return RefMatch(
+            loose,
+            scanner.pos,
+            text[loose : scanner.pos],
+            None,
+            f"{text[loose : found.end(1)]}: livro não reconhecido (não há livro com esse número ou ordinal).",
+        )
     if deutero:
-        return RefMatch(found.start(), scanner.pos, span_text, None,
-                        f"{deutero} não faz parte do cânon de 66 livros usado aqui "
-                        "(é um livro deuterocanônico).")
+        return RefMatch(
+            found.start(),
+            scanner.pos,
+            span_text,
+            None,
+            f"{deutero} não faz parte do cânon de 66 livros usado aqui (é um livro deuterocanônico).",
+        )
     reference = Reference(book, segments)
     error = reference.check()
     if dangling:
@@ -358,7 +378,7 @@ def _unnumbered_reading(text: str, folded: str, found: re.Match, alias: str) -> 
     """Whether the name begins with a word, or a list marker opening a line, that may not be part of
     it, and the rest is itself a book name."""
     lead = _ORDINAL_WORD.match(alias)
-    if lead is None and not text[text.rfind("\n", 0, found.start()) + 1:found.start()].strip():
+    if lead is None and not text[text.rfind("\n", 0, found.start()) + 1 : found.start()].strip():
         lead = _LIST_NUMBER.match(alias)
     return bool(lead) and bool(_book_pattern().match(folded, found.start() + lead.end()))
 

@@ -7,14 +7,16 @@ import gzip
 import io
 import json
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 from pastor.bible import canon
 
-ATTRIBUTION = ("Nave's Topical Bible (1896), transcrita por Brady Stephenson em BibleData, CC BY 4.0; "
-               "Torrey's New Topical Textbook (1897), domínio público")
+ATTRIBUTION = (
+    "Nave's Topical Bible (1896), transcrita por Brady Stephenson em BibleData, CC BY 4.0; "
+    "Torrey's New Topical Textbook (1897), domínio público"
+)
 
 # A chapter's verse count, for whole-chapter references (`NUM 17`); 0 when the chapter is unknown.
 ChapterSize = Callable[[str, int], int]
@@ -25,9 +27,11 @@ _FIRST_REF = re.compile(rf"(?<![A-Za-z])({_BOOK})\s+\d")
 _PART = re.compile(rf"^(?:with\s+|and\s+)?(?:({_BOOK})\s+)?(\d+)(?::([\d,\-\s]+))?$", re.IGNORECASE)
 # Subjects about a person or place (`-Son of …`, `-A city of …`) and lists of narrative instances
 # (`-INSTANCES OF`, `-EXEMPLIFIED`) answer "who/where", never a pastoral question: left out.
-_PROPER = re.compile(r"\b(son|father|daughter|wife|mother|brother|sister|king|queen|chief) of\b|"
-                     r"\ba (city|place|town|district|river|mountain|village|country|man|woman|levite|priest)\b",
-                     re.IGNORECASE)
+_PROPER = re.compile(
+    r"\b(son|father|daughter|wife|mother|brother|sister|king|queen|chief) of\b|"
+    r"\ba (city|place|town|district|river|mountain|village|country|man|woman|levite|priest)\b",
+    re.IGNORECASE,
+)
 _NARRATIVE = re.compile(r"INSTANCES?\b|EXEMPLIFIED|ILLUSTRATED", re.IGNORECASE)
 _TORREY_RANGE = re.compile(rf"^({_BOOK}) (\d+):(\d+)(?: \(\(-(\d+)\)\))?$")
 
@@ -92,7 +96,7 @@ def split_label(line: str) -> tuple[str, str]:
     match = _FIRST_REF.search(body)
     if not match:
         return body, ""
-    return body[:match.start()].strip(" ,;:"), body[match.start():]
+    return body[: match.start()].strip(" ,;:"), body[match.start() :]
 
 
 def nave_entries(rows: Iterator[dict], chapter_size: ChapterSize) -> list[Entry]:

@@ -68,15 +68,18 @@ class Translations:
         """Search sources (frozen dataclasses with id, text, kind), as a tuple, each verse in the translation."""
         if self.get(key).bible is self.cited:
             return tuple(hits)
-        return tuple(dataclasses.replace(h, text=self.text(h.id, key) or h.text) if h.kind == "verse" else h
-                     for h in hits)
+        return tuple(
+            dataclasses.replace(h, text=self.text(h.id, key) or h.text) if h.kind == "verse" else h for h in hits
+        )
 
     def retext_lookup(self, found: dict, key: str | None = "") -> dict:
         """A `bible.lookup` result with each verse's text in the translation (ids and references unchanged)."""
         if self.get(key).bible is self.cited:
             return found
-        references = [{**ref, "verses": [{**v, "text": self.text(v["id"], key) or v["text"]} for v in ref["verses"]]}
-                      for ref in found["references"]]
+        references = [
+            {**ref, "verses": [{**v, "text": self.text(v["id"], key) or v["text"]} for v in ref["verses"]]}
+            for ref in found["references"]
+        ]
         return {**found, "references": references}
 
     def chapter(self, verse_id: str, key: str | None = "") -> list[tuple[str, int, str]]:
@@ -85,7 +88,9 @@ class Translations:
         verse = self.cited.by_id.get(verse_id)
         if verse is None:
             return []
-        ids = [f"{verse.book} {verse.chapter}:{n}" for n in range(1, self.cited.last_verse(verse.book, verse.chapter) + 1)]
+        ids = [
+            f"{verse.book} {verse.chapter}:{n}" for n in range(1, self.cited.last_verse(verse.book, verse.chapter) + 1)
+        ]
         return [(i, int(i.rsplit(":", 1)[1]), self.text(i, key)) for i in ids if i in self.cited.by_id]
 
 

@@ -15,9 +15,11 @@ _MAX_SHOWN = 80
 
 # Shaped like a reference whatever the name (`Hezequias 3:16`, `4 Reis 1:1`, `Coríntios 13:4`): a
 # capitalised word, optionally numbered and joined by `de`/`aos`…, then chapter and verse.
-_SHAPE = re.compile(r"(?<![\w])(?P<name>(?:(?:[1-9][ºª°]?|IV|I{1,3})\.?[ \t]*)?[^\W\d_a-zß-ÿ][^\W\d_]{2,}"
-                    r"(?:[ \t]+(?:de|do|da|dos|das|a|ao|aos)[ \t]+[^\W\d_a-zß-ÿ][^\W\d_]+)?)\.?[ \t]*"
-                    r"\d{1,3}[ \t]*[:.,][ \t]*\d{1,3}(?!\d)")
+_SHAPE = re.compile(
+    r"(?<![\w])(?P<name>(?:(?:[1-9][ºª°]?|IV|I{1,3})\.?[ \t]*)?[^\W\d_a-zß-ÿ][^\W\d_]{2,}"
+    r"(?:[ \t]+(?:de|do|da|dos|das|a|ao|aos)[ \t]+[^\W\d_a-zß-ÿ][^\W\d_]+)?)\.?[ \t]*"
+    r"\d{1,3}[ \t]*[:.,][ \t]*\d{1,3}(?!\d)"
+)
 
 
 _ACCORDING_TO = re.compile(r"segund[ao]\s+")
@@ -42,9 +44,13 @@ def explain(text: str, taken: list[tuple[int, int]], limit: int) -> list[dict]:
     entries = [entry for _, entry in sorted(found, key=lambda item: item[0])]
     if not taken and not entries and text.strip():
         shown = " ".join(text.split())
-        entries = [{"text": shown[:_MAX_SHOWN] + ("…" if len(shown) > _MAX_SHOWN else ""),
-                    "reason": NOTHING_RECOGNISED[0].upper() + NOTHING_RECOGNISED[1:]}]
-    return entries[:max(0, limit)]
+        entries = [
+            {
+                "text": shown[:_MAX_SHOWN] + ("…" if len(shown) > _MAX_SHOWN else ""),
+                "reason": NOTHING_RECOGNISED[0].upper() + NOTHING_RECOGNISED[1:],
+            }
+        ]
+    return entries[: max(0, limit)]
 
 
 def _books_alone(text: str):
@@ -55,7 +61,7 @@ def _books_alone(text: str):
         according = _ACCORDING_TO.match(folded, start)  # "Segundo João, …": according to John
         if according and _mention().match(folded, according.end()):
             start = according.end()
-        written = text[start:match.end(1)]
+        written = text[start : match.end(1)]
         key = canon.alias_key(written)
         if key in canon.ambiguous() or not written[0].isupper() and not written[0].isdigit():
             continue

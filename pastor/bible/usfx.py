@@ -55,8 +55,33 @@ def parse_verse_id(value: str) -> tuple[str, int, int]:
 
 
 # Elements whose content is not verse text: notes, cross references, headings, titles.
-_SKIP = {"f", "x", "fe", "s", "h", "toc", "rem", "cl", "ide", "note", "fig", "languageCode",
-         "d", "id", "sts", "periph", "ms", "mt", "imt", "is", "ip", "ie", "cp", "ca", "va"}
+_SKIP = {
+    "f",
+    "x",
+    "fe",
+    "s",
+    "h",
+    "toc",
+    "rem",
+    "cl",
+    "ide",
+    "note",
+    "fig",
+    "languageCode",
+    "d",
+    "id",
+    "sts",
+    "periph",
+    "ms",
+    "mt",
+    "imt",
+    "is",
+    "ip",
+    "ie",
+    "cp",
+    "ca",
+    "va",
+}
 
 
 def clean_text(text: str) -> str:
@@ -134,8 +159,16 @@ def count_differences(bible: Bible) -> list[dict]:
     for book in canon.books():
         found = bible.counts.get(book.code)
         if found is None:
-            diffs.append({"book": book.code, "name": book.name, "chapter": None,
-                          "expected": book.chapters, "found": 0, "detail": "livro ausente"})
+            diffs.append(
+                {
+                    "book": book.code,
+                    "name": book.name,
+                    "chapter": None,
+                    "expected": book.chapters,
+                    "found": 0,
+                    "detail": "livro ausente",
+                }
+            )
             continue
         for index in range(max(len(found), book.chapters)):
             expected = book.verse_counts[index] if index < book.chapters else 0
@@ -147,9 +180,18 @@ def count_differences(bible: Bible) -> list[dict]:
                 detail = f"{book.name} {index + 1}: {got} versículos (canônico: {expected})"
                 detail += f"; faltam {missing}" if missing else ""
                 detail += f"; a mais {extra}" if extra else ""
-                diffs.append({"book": book.code, "name": book.name, "chapter": index + 1,
-                              "expected": expected, "found": got, "missing": missing, "extra": extra,
-                              "detail": detail})
+                diffs.append(
+                    {
+                        "book": book.code,
+                        "name": book.name,
+                        "chapter": index + 1,
+                        "expected": expected,
+                        "found": got,
+                        "missing": missing,
+                        "extra": extra,
+                        "detail": detail,
+                    }
+                )
     return diffs
 
 
@@ -214,14 +256,22 @@ def load_bible(path: Path | str, name: str = "") -> Bible:
     if not path.is_file():
         raise CorpusError(
             f"Arquivo do corpus não encontrado: {path.name}. Defina PASTOR_CORPUS com o caminho de um "
-            "arquivo USFX (veja a seção 'Corpus' do README).", path)
+            "arquivo USFX (veja a seção 'Corpus' do README).",
+            path,
+        )
     verses: list[Verse] = []
     seen_books: set[str] = set()
     try:
         # Opened here so an error mid-file closes it at once (lxml would leave it to the GC).
         with open_binary(path) as handle:
-            for _, el in etree.iterparse(handle, events=("end",), tag=("{*}book", "book"),
-                                         huge_tree=True, resolve_entities=False, no_network=True):
+            for _, el in etree.iterparse(
+                handle,
+                events=("end",),
+                tag=("{*}book", "book"),
+                huge_tree=True,
+                resolve_entities=False,
+                no_network=True,
+            ):
                 code = (el.get("id") or "").strip().upper()
                 if code not in canon.by_code():
                     if code and canon.alias_key(code) not in canon.deuterocanon_aliases():

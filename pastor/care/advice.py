@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 _WHO = {
-    "medical": ("Sobre remédios, doses, sintomas ou tratamentos eu não posso orientar: isso precisa de um médico "
-                "ou de um farmacêutico, que conhecem a sua saúde e podem cuidar de você com segurança. Se for "
-                "urgente, procure um pronto atendimento ou ligue para o serviço de emergência."),
-    "legal": ("Sobre direitos, processos ou documentos eu não posso orientar: um advogado ou a Defensoria "
-              "Pública da sua cidade podem ver o seu caso de perto e dizer o que fazer."),
-    "financial": ("Sobre investimentos, empréstimos, dívidas ou impostos eu não posso orientar: um contador ou "
-                  "um profissional de finanças de confiança pode olhar a sua situação e ajudar você a decidir."),
+    "medical": (
+        "Sobre remédios, doses, sintomas ou tratamentos eu não posso orientar: isso precisa de um médico "
+        "ou de um farmacêutico, que conhecem a sua saúde e podem cuidar de você com segurança. Se for "
+        "urgente, procure um pronto atendimento ou ligue para o serviço de emergência."
+    ),
+    "legal": (
+        "Sobre direitos, processos ou documentos eu não posso orientar: um advogado ou a Defensoria "
+        "Pública da sua cidade podem ver o seu caso de perto e dizer o que fazer."
+    ),
+    "financial": (
+        "Sobre investimentos, empréstimos, dívidas ou impostos eu não posso orientar: um contador ou "
+        "um profissional de finanças de confiança pode olhar a sua situação e ajudar você a decidir."
+    ),
 }
 _OPENING = "Obrigado por confiar essa pergunta a mim."
-_CLOSING = ("Aqui eu posso caminhar com você no que isso pesa no coração: se quiser, me conte como você está "
-            "se sentindo com essa situação, e podemos orar e buscar juntos uma palavra das Escrituras.")
+_CLOSING = (
+    "Aqui eu posso caminhar com você no que isso pesa no coração: se quiser, me conte como você está "
+    "se sentindo com essa situação, e podemos orar e buscar juntos uma palavra das Escrituras."
+)
 
 
 def out_of_scope_reply(kind: str) -> str:

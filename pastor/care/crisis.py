@@ -5,14 +5,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pastor.care.lexicon import (ABUSE, OVERDOSE, PERSONAL, PRIORITY, SELF_HARM, SPELLINGS, SUICIDE,
-                                          TOPICAL, VIOLENCE)
-from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
 from pastor.care.chat_spelling import respell
+from pastor.care.lexicon import ABUSE, OVERDOSE, PERSONAL, PRIORITY, SELF_HARM, SPELLINGS, SUICIDE, TOPICAL, VIOLENCE
+from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
 from pastor.text.fold import fold_words
 
-__all__ = ["ABUSE", "OVERDOSE", "SELF_HARM", "SUICIDE", "VIOLENCE", "CrisisMatch", "detect_crisis", "crisis_message",
-           "contact_lines", "DEFAULT_CONTACTS"]
+__all__ = [
+    "ABUSE",
+    "OVERDOSE",
+    "SELF_HARM",
+    "SUICIDE",
+    "VIOLENCE",
+    "CrisisMatch",
+    "detect_crisis",
+    "crisis_message",
+    "contact_lines",
+    "DEFAULT_CONTACTS",
+]
 
 
 @dataclass(frozen=True)
@@ -27,7 +36,9 @@ def _signals(normal: str) -> tuple[list[tuple[str, re.Match]], bool]:
     found = [(kind, m) for kind, pattern in PERSONAL for m in [pattern.search(normal)] if m]
     if found:
         return found, False
-    return [(kind, m) for kind, pattern, person in TOPICAL for m in [pattern.search(normal)] if m and person.search(normal)], True
+    return [
+        (kind, m) for kind, pattern, person in TOPICAL for m in [pattern.search(normal)] if m and person.search(normal)
+    ], True
 
 
 def detect_crisis(text: str) -> CrisisMatch | None:
@@ -42,49 +53,67 @@ def detect_crisis(text: str) -> CrisisMatch | None:
     if not found:
         return None
     kind, match = min(found, key=lambda f: (PRIORITY.index(f[0]), f[1].start()))
-    return CrisisMatch(kind, source[match.start():match.end()].strip(), topical)
+    return CrisisMatch(kind, source[match.start() : match.end()].strip(), topical)
 
 
 # -- the message shown before a few comforting verses ---------------------------------------------------
 _OPENING = "Sinto muito que você esteja passando por isso. O que você sente importa, e você não está sozinho(a)."
 _BY_KIND = {
-    SUICIDE: ("Sua vida é preciosa. Se você corre perigo agora ou pensa em tirar a própria vida, procure "
-              "ajuda imediatamente: ligue para o serviço de emergência da sua região ou vá ao pronto-socorro "
-              "mais próximo. Avise agora uma pessoa de confiança — alguém da família, um amigo, seu pastor — "
-              "e peça que fique com você. Você também pode procurar um serviço de apoio emocional e "
-              "prevenção do suicídio da sua cidade."),
-    SELF_HARM: ("Você merece cuidado, não dor. Se você se feriu ou está em risco agora, procure atendimento "
-                "imediatamente: ligue para o serviço de emergência da sua região ou vá ao pronto-socorro. "
-                "Conte a uma pessoa de confiança o que está acontecendo e peça que fique com você; um "
-                "profissional de saúde mental pode caminhar com você nisso."),
-    ABUSE: ("Você não tem culpa do que está sofrendo, e ninguém tem o direito de machucar você. Se você "
-            "está em perigo agora, procure um lugar seguro e ligue imediatamente para o serviço de "
-            "emergência ou a polícia da sua região. Conte a uma pessoa de confiança e procure os serviços "
-            "de proteção e de apoio a vítimas da sua cidade; eles podem ajudar você a ficar em segurança."),
-    VIOLENCE: ("Sua segurança vem primeiro. Se alguém ameaça você ou outra pessoa agora, saia para um lugar "
-               "seguro se puder, tranque-se longe de quem ameaça e ligue imediatamente para a polícia. Avise "
-               "uma pessoa de confiança ou um vizinho. Ninguém tem o direito de ameaçar a sua vida nem a de "
-               "quem você ama."),
-    OVERDOSE: ("Isto é uma emergência médica, mesmo que você se sinta bem agora. Ligue imediatamente para o "
-               "serviço de emergência da sua região ou peça a alguém que leve você ao pronto-socorro mais "
-               "próximo, levando as embalagens do que foi tomado. Não fique sozinho(a): chame agora uma "
-               "pessoa de confiança."),
+    SUICIDE: (
+        "Sua vida é preciosa. Se você corre perigo agora ou pensa em tirar a própria vida, procure "
+        "ajuda imediatamente: ligue para o serviço de emergência da sua região ou vá ao pronto-socorro "
+        "mais próximo. Avise agora uma pessoa de confiança — alguém da família, um amigo, seu pastor — "
+        "e peça que fique com você. Você também pode procurar um serviço de apoio emocional e "
+        "prevenção do suicídio da sua cidade."
+    ),
+    SELF_HARM: (
+        "Você merece cuidado, não dor. Se você se feriu ou está em risco agora, procure atendimento "
+        "imediatamente: ligue para o serviço de emergência da sua região ou vá ao pronto-socorro. "
+        "Conte a uma pessoa de confiança o que está acontecendo e peça que fique com você; um "
+        "profissional de saúde mental pode caminhar com você nisso."
+    ),
+    ABUSE: (
+        "Você não tem culpa do que está sofrendo, e ninguém tem o direito de machucar você. Se você "
+        "está em perigo agora, procure um lugar seguro e ligue imediatamente para o serviço de "
+        "emergência ou a polícia da sua região. Conte a uma pessoa de confiança e procure os serviços "
+        "de proteção e de apoio a vítimas da sua cidade; eles podem ajudar você a ficar em segurança."
+    ),
+    VIOLENCE: (
+        "Sua segurança vem primeiro. Se alguém ameaça você ou outra pessoa agora, saia para um lugar "
+        "seguro se puder, tranque-se longe de quem ameaça e ligue imediatamente para a polícia. Avise "
+        "uma pessoa de confiança ou um vizinho. Ninguém tem o direito de ameaçar a sua vida nem a de "
+        "quem você ama."
+    ),
+    OVERDOSE: (
+        "Isto é uma emergência médica, mesmo que você se sinta bem agora. Ligue imediatamente para o "
+        "serviço de emergência da sua região ou peça a alguém que leve você ao pronto-socorro mais "
+        "próximo, levando as embalagens do que foi tomado. Não fique sozinho(a): chame agora uma "
+        "pessoa de confiança."
+    ),
 }
 # When the person writes about someone else at risk: what to do for that person.
 _FOR_SOMEONE_ELSE = {
-    SUICIDE: ("Se alguém que você ama fala em tirar a própria vida ou corre perigo agora, ligue imediatamente para "
-              "o serviço de emergência da sua região e não deixe a pessoa sozinha: fique com ela ou peça a alguém "
-              "de confiança que vá até lá. Se puder, afaste o que ela possa usar para se ferir, e ouça sem julgar. "
-              "Você não precisa carregar isso sozinho(a)."),
-    SELF_HARM: ("Se alguém que você ama está se ferindo, fique perto com calma e sem julgamento; se houver um "
-                "ferimento sério ou risco agora, ligue para o serviço de emergência ou leve a pessoa ao "
-                "pronto-socorro. Um profissional de saúde mental pode caminhar com ela, e com você."),
-    OVERDOSE: ("Isto é uma emergência médica, mesmo que a pessoa pareça bem agora. Ligue imediatamente para o "
-               "serviço de emergência da sua região ou leve-a ao pronto-socorro mais próximo, com as embalagens "
-               "do que foi tomado. Não deixe a pessoa sozinha e siga as orientações de quem atender a ligação."),
+    SUICIDE: (
+        "Se alguém que você ama fala em tirar a própria vida ou corre perigo agora, ligue imediatamente para "
+        "o serviço de emergência da sua região e não deixe a pessoa sozinha: fique com ela ou peça a alguém "
+        "de confiança que vá até lá. Se puder, afaste o que ela possa usar para se ferir, e ouça sem julgar. "
+        "Você não precisa carregar isso sozinho(a)."
+    ),
+    SELF_HARM: (
+        "Se alguém que você ama está se ferindo, fique perto com calma e sem julgamento; se houver um "
+        "ferimento sério ou risco agora, ligue para o serviço de emergência ou leve a pessoa ao "
+        "pronto-socorro. Um profissional de saúde mental pode caminhar com ela, e com você."
+    ),
+    OVERDOSE: (
+        "Isto é uma emergência médica, mesmo que a pessoa pareça bem agora. Ligue imediatamente para o "
+        "serviço de emergência da sua região ou leve-a ao pronto-socorro mais próximo, com as embalagens "
+        "do que foi tomado. Não deixe a pessoa sozinha e siga as orientações de quem atender a ligação."
+    ),
 }
-_CLOSING = ("Deus está perto dos que têm o coração quebrantado, e eu continuo aqui para conversar com você. "
-            "Estas palavras das Escrituras são para você agora:")
+_CLOSING = (
+    "Deus está perto dos que têm o coração quebrantado, e eu continuo aqui para conversar com você. "
+    "Estas palavras das Escrituras são para você agora:"
+)
 
 
 DEFAULT_CONTACTS = parse_contacts(CRISIS_CONTACTS_DEFAULT)

@@ -5,43 +5,67 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pastor.care import crisis, person_rules
-from pastor.care.semantic import (CONVERSATION_PROBABILITY, FOLLOW_UP_CRISIS_SCORE, OUT_OF_SCOPE_PROBABILITY,
-                                          SURE_BLESSING_PROBABILITY)
 from pastor.bible.references import find_references
-from pastor.text.fold import fold_words
+from pastor.care import crisis, person_rules
+from pastor.care.semantic import (
+    CONVERSATION_PROBABILITY,
+    FOLLOW_UP_CRISIS_SCORE,
+    OUT_OF_SCOPE_PROBABILITY,
+    SURE_BLESSING_PROBABILITY,
+)
 from pastor.care.smalltalk import conversational_kind
+from pastor.text.fold import fold_words
 
 CRISIS, CONVERSATIONAL, OUT_OF_SCOPE, ORDINARY = "crisis", "conversational", "out_of_scope", "ordinary"
 MEDICAL, LEGAL, FINANCIAL = "medical", "legal", "financial"
 CLARIFY = "clarify"  # "não entendi": the previous answer said again, not a search
-_CLARIFY = re.compile(r"\bnao\s+(?:entendi|compreendi|captei|percebi)\b|^como\s+assim\b|\bexplica(?:r)?\s+"
-                      r"(?:isso\s+)?(?:de\s+novo|melhor|de\s+outro\s+jeito|de\s+outra\s+forma|com\s+outras\s+palavras)\b")
+_CLARIFY = re.compile(
+    r"\bnao\s+(?:entendi|compreendi|captei|percebi)\b|^como\s+assim\b|\bexplica(?:r)?\s+"
+    r"(?:isso\s+)?(?:de\s+novo|melhor|de\s+outro\s+jeito|de\s+outra\s+forma|com\s+outras\s+palavras)\b"
+)
 
 # Advice the pastoral scope does not give: a medicine, a dose, a lawsuit, an investment.
-_ADVICE = tuple((kind, re.compile(p)) for kind, p in (
-    (MEDICAL, r"\b(?:qual|que|quais)\s+(?:remedio|medicamento|antibiotico|pomada|xarope|cha|vitamina)s?\b|"
-              r"\b(?:posso|devo)\s+(?:tomar|parar|trocar|misturar|dar|largar|deixar)\b(?:\s+\w+){0,3}?\s+(?:remedio|medicamento|"
-              r"antibiotico|dipirona|dose|comprimido|insulina|vacina|antidepressivo)s?\b|\bquant[oa]s?\s+(?:mg|gotas|comprimidos)\b|"
-              # "o pastor disse pra eu parar o remédio da pressão": stopping a treatment is a doctor's question.
-              r"\b(?:parar|largar|suspender)\s+(?:de\s+tomar\s+)?(?:o|os|a|as|meu|minha|meus|minhas)\s+(?:remedio|medicamento|"
-              r"insulina|antidepressivo|tratamento|quimio\w*|hemodialise)s?\b"),
-    (LEGAL, r"\b(?:advogad[oa]|processar|processo\s+(?:trabalhista|judicial)|pensao\s+alimenticia|usucapiao|inventario|"
-            r"rescisao|tenho\s+direito|e\s+crime|guarda\s+(?:dos|das|do|da)\s+(?:filh|crianc))\w*"),
-    (FINANCIAL, r"\b(?:investir|investimento|acoes\s+da\s+bolsa|bitcoin|cripto\w*|poupanca|emprestimo|financiamento|"
-                r"imposto\s+de\s+renda|consignado|tesouro\s+direto|renda\s+fixa)\b"),
-))
+_ADVICE = tuple(
+    (kind, re.compile(p))
+    for kind, p in (
+        (
+            MEDICAL,
+            r"\b(?:qual|que|quais)\s+(?:remedio|medicamento|antibiotico|pomada|xarope|cha|vitamina)s?\b|"
+            r"\b(?:posso|devo)\s+(?:tomar|parar|trocar|misturar|dar|largar|deixar)\b(?:\s+\w+){0,3}?\s+(?:remedio|medicamento|"
+            r"antibiotico|dipirona|dose|comprimido|insulina|vacina|antidepressivo)s?\b|\bquant[oa]s?\s+(?:mg|gotas|comprimidos)\b|"
+            # "o pastor disse pra eu parar o remédio da pressão": stopping a treatment is a doctor's question.
+            r"\b(?:parar|largar|suspender)\s+(?:de\s+tomar\s+)?(?:o|os|a|as|meu|minha|meus|minhas)\s+(?:remedio|medicamento|"
+            r"insulina|antidepressivo|tratamento|quimio\w*|hemodialise)s?\b",
+        ),
+        (
+            LEGAL,
+            r"\b(?:advogad[oa]|processar|processo\s+(?:trabalhista|judicial)|pensao\s+alimenticia|usucapiao|inventario|"
+            r"rescisao|tenho\s+direito|e\s+crime|guarda\s+(?:dos|das|do|da)\s+(?:filh|crianc))\w*",
+        ),
+        (
+            FINANCIAL,
+            r"\b(?:investir|investimento|acoes\s+da\s+bolsa|bitcoin|cripto\w*|poupanca|emprestimo|financiamento|"
+            r"imposto\s+de\s+renda|consignado|tesouro\s+direto|renda\s+fixa)\b",
+        ),
+    )
+)
 
 
 # "e se ele repetir?", "mas e depois?", "ok, e agora?": a follow-up to rewrite and search, not small talk.
-_FOLLOW_UP = re.compile(r"(?:(?:ok|certo|sim|ta|hum|entendi|amem)\s+)?(?:e|mas|entao|e\s+se|e\s+quanto|e\s+no\s+caso)\b")
+_FOLLOW_UP = re.compile(
+    r"(?:(?:ok|certo|sim|ta|hum|entendi|amem)\s+)?(?:e|mas|entao|e\s+se|e\s+quanto|e\s+no\s+caso)\b"
+)
 # "ok, e agora?": an acknowledgement and then a question; the small-talk list alone would take it for talk.
-_ACK_THEN_ASK = re.compile(r"(?:ok|certo|sim|ta|hum|entendi)\s+(?:e|mas|entao)\s+(?:agora|depois|se|quanto|o\s+que|"
-                           r"como|por\s+que|quando|onde|ai)\b")
+_ACK_THEN_ASK = re.compile(
+    r"(?:ok|certo|sim|ta|hum|entendi)\s+(?:e|mas|entao)\s+(?:agora|depois|se|quanto|o\s+que|"
+    r"como|por\s+que|quando|onde|ai)\b"
+)
 # "onde está escrito isso?", "me fala mais sobre isso": it points back at the conversation, so it is
 # rewritten and searched; only the small-talk list itself ("explica de novo") takes such a message as talk.
-_REFERS_BACK = re.compile(r"\b(?:isso|isto|disso|disto|nisso|outro|outra|exemplo|escrito|proximo|depois)\b|"
-                          r"\bmais\s+(?:sobre|um|uma|alg\w+|versiculos?)\b|\b(?:fala|falar|diz|diga|conta|conte)\s+mais\b")
+_REFERS_BACK = re.compile(
+    r"\b(?:isso|isto|disso|disto|nisso|outro|outra|exemplo|escrito|proximo|depois)\b|"
+    r"\bmais\s+(?:sobre|um|uma|alg\w+|versiculos?)\b|\b(?:fala|falar|diz|diga|conta|conte)\s+mais\b"
+)
 
 
 # One or two words are conversation only when the small-talk list knows them ("oi", "amém", "valeu"): by
@@ -56,7 +80,7 @@ def _crisis_bar(normal: str, bar: float) -> float:
 
 
 def _names_passage(text: str) -> bool:
-    """"O que diz João 3:16?": a question about a passage, not a crisis by meaning alone."""
+    """ "O que diz João 3:16?": a question about a passage, not a crisis by meaning alone."""
     return any(m.reference is not None and not m.error for m in find_references(text))
 
 
@@ -78,7 +102,11 @@ class Router:
     @property
     def active(self) -> str:
         """Which router decides now, for the status page."""
-        return "léxico + regras + " + self.semantic.name if self.semantic else "léxico + regras (semântico ainda não carregado)"
+        return (
+            "léxico + regras + " + self.semantic.name
+            if self.semantic
+            else "léxico + regras (semântico ainda não carregado)"
+        )
 
     def route(self, text: str) -> Route:
         normal = fold_words(text or "")
@@ -104,7 +132,9 @@ class Router:
         return Route(ORDINARY)
 
     def _semantic_crisis(self, text: str, normal: str) -> Route:
-        return Route(CRISIS, self.semantic.crisis_kind(text), by="semantic", someone_else=person_rules.someone_else(normal))
+        return Route(
+            CRISIS, self.semantic.crisis_kind(text), by="semantic", someone_else=person_rules.someone_else(normal)
+        )
 
     def _semantic_crisis_bar(self, text: str, normal: str) -> float:
         """The crisis score the trained router must give: its bar, higher for a short follow-up, and higher still
@@ -125,11 +155,16 @@ class Router:
         if verdict.route == OUT_OF_SCOPE:
             return verdict.probability >= OUT_OF_SCOPE_PROBABILITY and not person_rules.asks_about_faith(normal)
         if person_rules.asks_about_faith(normal) and (
-                verdict.probability < SURE_BLESSING_PROBABILITY or "?" in text or person_rules.doctrine(normal)):
+            verdict.probability < SURE_BLESSING_PROBABILITY or "?" in text or person_rules.doctrine(normal)
+        ):
             return False
-        return (verdict.route == CONVERSATIONAL and verdict.probability >= CONVERSATION_PROBABILITY
-                and len(normal.split()) > LEXICON_ONLY_TALK_WORDS
-                and not _FOLLOW_UP.match(normal.strip()) and not _REFERS_BACK.search(normal))
+        return (
+            verdict.route == CONVERSATIONAL
+            and verdict.probability >= CONVERSATION_PROBABILITY
+            and len(normal.split()) > LEXICON_ONLY_TALK_WORDS
+            and not _FOLLOW_UP.match(normal.strip())
+            and not _REFERS_BACK.search(normal)
+        )
 
     def _crisis(self, text: str, normal: str) -> Route | None:
         """The lexicon of the person's own words, then the person/time rules. The classifier does not overrule

@@ -9,20 +9,28 @@ from pathlib import Path
 
 import numpy as np
 
-from pastor.datasets import dataset
 from pastor.care.lexicon import ABUSE, OVERDOSE, SELF_HARM, SUICIDE, VIOLENCE
-from pastor.classify.ngrams import fit_binary, ngram_rows, probability
-from pastor.classify.cache import Trained, cache_key, cached_heads
 from pastor.care.training import LabelledMessage, labelled_rows, load_training
+from pastor.classify.cache import Trained, cache_key, cached_heads
 from pastor.classify.linear import LinearClassifier, TrainingConfig
+from pastor.classify.ngrams import fit_binary, ngram_rows, probability
+from pastor.datasets import dataset
 
 EXAMPLES = dataset("routing/route_examples.tsv")
 ROUTES = ("crisis", "ordinary", "conversational", "out_of_scope")
 # Bump when the training below changes: the cached classifiers of another version are trained again.
 VERSION = "routes-4"
 # The authors' kinds, as the app names them (the crisis kind chooses the help lines).
-_APP_KIND = {"suicide_self": SUICIDE, "suicide_other": SUICIDE, "self_harm": SELF_HARM, "violence_threat": VIOLENCE,
-             "abuse_child": ABUSE, "abuse_adult": ABUSE, "overdose_medical": OVERDOSE, "about_assistant": "about"}
+_APP_KIND = {
+    "suicide_self": SUICIDE,
+    "suicide_other": SUICIDE,
+    "self_harm": SELF_HARM,
+    "violence_threat": VIOLENCE,
+    "abuse_child": ABUSE,
+    "abuse_adult": ABUSE,
+    "overdose_medical": OVERDOSE,
+    "about_assistant": "about",
+}
 # The router tells no pastoral question from an off-topic one (the evidence gate does): both are ordinary.
 _AS_ROUTED = {"pastoral": "ordinary", "off_topic": "ordinary"}
 # Which head names the kind of each route; ordinary has none.
@@ -96,8 +104,10 @@ def train_heads(vectors: np.ndarray, examples: list[Example], config: TrainingCo
     """The route head and the route-and-kind head (whose crisis kinds give P(crisis)) on every example; a kind
     head per route, on that route's examples; the examples' vectors for the nearest-example vote and the
     character n-gram weights for the spelling vote."""
-    heads = {"route": LinearClassifier.fit(vectors, [e.route for e in examples], config),
-             "route_kind": LinearClassifier.fit(vectors, [f"{e.route}:{e.kind}" for e in examples], config)}
+    heads = {
+        "route": LinearClassifier.fit(vectors, [e.route for e in examples], config),
+        "route_kind": LinearClassifier.fit(vectors, [f"{e.route}:{e.kind}" for e in examples], config),
+    }
     for route, head in KIND_HEADS.items():
         chosen = [i for i, e in enumerate(examples) if e.route == route]
         if len({examples[i].kind for i in chosen}) >= 2:
@@ -120,19 +130,27 @@ def sentences(text: str) -> list[str]:
 class SemanticRouter:
     """Trained once per embedder and training data (cached in `cache_dir`); `verdict` reads a message."""
 
-    def __init__(self, embedder, examples: list[Example] | None = None, crisis_bar: float = CRISIS_SCORE,
-                 cache_dir: Path | None = None, config: TrainingConfig = TrainingConfig()):
+    def __init__(
+        self,
+        embedder,
+        examples: list[Example] | None = None,
+        crisis_bar: float = CRISIS_SCORE,
+        cache_dir: Path | None = None,
+        config: TrainingConfig = TrainingConfig(),
+    ):
         self.crisis_bar = crisis_bar  # the crisis score a message needs (bench/bench_routing.py --sweep)
         self.framed_bar = FRAMED_CRISIS_SCORE
         self.examples = examples if examples is not None else training_examples()
         self.embedder = embedder
         embedder_name = getattr(embedder, "name", type(embedder).__name__)
-        key = cache_key(embedder_name, [(e.route, e.kind, e.text) for e in self.examples],
-                        f"{VERSION} {config}")
+        key = cache_key(embedder_name, [(e.route, e.kind, e.text) for e in self.examples], f"{VERSION} {config}")
         started = time.perf_counter()
-        trained = cached_heads(cache_dir, "routes", key,
-                               lambda: train_heads(embedder.encode([e.text for e in self.examples]), self.examples,
-                                                                  config))
+        trained = cached_heads(
+            cache_dir,
+            "routes",
+            key,
+            lambda: train_heads(embedder.encode([e.text for e in self.examples]), self.examples, config),
+        )
         self.heads, self.from_cache = trained.heads, trained.from_cache
         self._vectors = trained.arrays["vectors"]
         self._ngram_weights = trained.arrays["ngram_weights"]
@@ -151,16 +169,19 @@ class SemanticRouter:
         kind = head.predict(vectors[:1]).label if head is not None else ""
         crisis_probability = self.heads["route_kind"].probabilities(vectors)[:, self._crisis_kinds].sum(axis=1)
         spelling = probability(ngram_rows(parts), self._ngram_weights)
-        crisis = (self._nearest_margin(vectors) / NEAREST_UNIT + crisis_probability / PROBABILITY_UNIT
-                  + spelling / NGRAM_UNIT) / 3
+        crisis = (
+            self._nearest_margin(vectors) / NEAREST_UNIT + crisis_probability / PROBABILITY_UNIT + spelling / NGRAM_UNIT
+        ) / 3
         crisis[1:] -= SENTENCE_PENALTY
         return SemanticVerdict(route.label, kind, route.probability, float(crisis.max()))
 
     def _nearest_margin(self, vectors: np.ndarray) -> np.ndarray:
         """Per row: the mean cosine of the `NEIGHBOURS` nearest crisis examples minus that of the nearest others."""
         similarity = vectors @ self._vectors.T
+
         def top(rows):
             return np.sort(similarity[:, rows], axis=1)[:, -NEIGHBOURS:].mean(axis=1)
+
         return top(self._crisis_rows) - top(~self._crisis_rows)
 
     def crisis_kind(self, text: str) -> str:

@@ -35,8 +35,10 @@ def load_messages(path: Path) -> list[LabelledMessage]:
         text = row.get("text") if isinstance(row, dict) else None
         route = row.get("route") if isinstance(row, dict) else None
         if not isinstance(text, str) or not text.strip() or route not in WRITTEN_ROUTES:
-            raise ValueError(f"{path.name}, linha {number}: use {{\"text\": …, \"route\": …, \"kind\": …}} "
-                             f"com rota em {', '.join(WRITTEN_ROUTES)}")
+            raise ValueError(
+                f'{path.name}, linha {number}: use {{"text": …, "route": …, "kind": …}} '
+                f"com rota em {', '.join(WRITTEN_ROUTES)}"
+            )
         messages.append(LabelledMessage(text.strip(), route, str(row.get("kind") or ""), f"{path.name}:{number}"))
     return messages
 

@@ -34,8 +34,14 @@ class Prediction:
 class LinearClassifier:
     """Labels from vectors: standardised features, one weight row per label, softmax probabilities."""
 
-    def __init__(self, labels: Sequence[str], weights: np.ndarray, mean: np.ndarray, scale: np.ndarray,
-                 config: TrainingConfig = TrainingConfig()):
+    def __init__(
+        self,
+        labels: Sequence[str],
+        weights: np.ndarray,
+        mean: np.ndarray,
+        scale: np.ndarray,
+        config: TrainingConfig = TrainingConfig(),
+    ):
         self.labels = tuple(labels)
         self.weights = np.asarray(weights, dtype=np.float32)  # (features + 1, labels): the last row is the bias
         self.mean = np.asarray(mean, dtype=np.float32)
@@ -43,8 +49,9 @@ class LinearClassifier:
         self.config = config
 
     @classmethod
-    def fit(cls, vectors: np.ndarray, labels: Sequence[str], config: TrainingConfig = TrainingConfig()
-            ) -> "LinearClassifier":
+    def fit(
+        cls, vectors: np.ndarray, labels: Sequence[str], config: TrainingConfig = TrainingConfig()
+    ) -> LinearClassifier:
         """Train on `vectors` (one row per example) and their `labels`; at least two different labels."""
         vectors = np.asarray(vectors, dtype=np.float32)
         if len(vectors) != len(labels) or len(set(labels)) < 2:
@@ -72,15 +79,18 @@ class LinearClassifier:
     def save(self, path: Path) -> None:
         """`path`.npz holds the arrays, `path`.json the labels and the training configuration."""
         np.savez(path.with_suffix(".npz"), weights=self.weights, mean=self.mean, scale=self.scale)
-        path.with_suffix(".json").write_text(json.dumps({"labels": self.labels, "config": asdict(self.config)},
-                                                        ensure_ascii=False, indent=1), encoding="utf-8")
+        path.with_suffix(".json").write_text(
+            json.dumps({"labels": self.labels, "config": asdict(self.config)}, ensure_ascii=False, indent=1),
+            encoding="utf-8",
+        )
 
     @classmethod
-    def load(cls, path: Path) -> "LinearClassifier":
+    def load(cls, path: Path) -> LinearClassifier:
         meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
         with np.load(path.with_suffix(".npz")) as arrays:
-            return cls(meta["labels"], arrays["weights"], arrays["mean"], arrays["scale"],
-                       TrainingConfig(**meta["config"]))
+            return cls(
+                meta["labels"], arrays["weights"], arrays["mean"], arrays["scale"], TrainingConfig(**meta["config"])
+            )
 
 
 def _with_bias(features: np.ndarray) -> np.ndarray:

@@ -43,8 +43,9 @@ class SparseRows:
 def ngram_counts(text: str) -> Counter:
     """The buckets of the 2- to 5-grams of the folded words, each word padded with a space on both sides."""
     padded = " " + " ".join(fold_words(text).split()) + " "
-    return Counter(zlib.crc32(padded[i:i + size].encode()) % BUCKETS
-                   for size in SIZES for i in range(len(padded) - size + 1))
+    return Counter(
+        zlib.crc32(padded[i : i + size].encode()) % BUCKETS for size in SIZES for i in range(len(padded) - size + 1)
+    )
 
 
 def ngram_rows(texts: Sequence[str]) -> SparseRows:
@@ -56,8 +57,9 @@ def ngram_rows(texts: Sequence[str]) -> SparseRows:
         indices.extend(counts)
         values.extend(weights / max(np.linalg.norm(weights), 1e-12))
         starts.append(len(indices))
-    return SparseRows(np.array(starts, dtype=np.int64), np.array(indices, dtype=np.int64),
-                      np.array(values, dtype=np.float64))
+    return SparseRows(
+        np.array(starts, dtype=np.int64), np.array(indices, dtype=np.int64), np.array(values, dtype=np.float64)
+    )
 
 
 def fit_binary(rows: SparseRows, positive: np.ndarray, l2: float, iterations: int = 400) -> np.ndarray:

@@ -8,16 +8,16 @@ import time
 from dataclasses import asdict
 
 from pastor.answer.checks import InputError
+from pastor.answer.turn_modes import Mode
 from pastor.cli.model_command import prepare, register_model
 from pastor.cli.prominence_command import register_prominence
 from pastor.cli.publish import index_and_publish
 from pastor.config import get_settings
-from pastor.answer.turn_modes import Mode
+from pastor.evaluation.ranking import Evaluation, eval_modes, evaluate_modes, format_table
 from pastor.providers import ProviderError
 from pastor.search.adapter import file_sha256, fold_adapters
-from pastor.search.signals import NAMES
-from pastor.evaluation.ranking import Evaluation, eval_modes, evaluate_modes, format_table
 from pastor.search.questions import QuestionSetError, load_questions
+from pastor.search.signals import NAMES
 from pastor.wiring import build_chat, build_engine, build_provider
 
 
@@ -46,6 +46,7 @@ def cmd_index(args) -> int:
 def build_local(engine, args) -> int:
     """Build (or resume) the index in the data directory: vectors, topics, adapter, documents."""
     from tqdm import tqdm  # a third-party progress bar, only for this command
+
     started = time.perf_counter()
     res = engine.resources
     bar = tqdm(total=len(res.bible.verses) * (1 + len(res.extras)), unit="vers", desc="indexando")
@@ -61,12 +62,17 @@ def build_local(engine, args) -> int:
     if "topics" in report.seconds:
         print(f"Temas: {report.topics} entradas em {report.seconds['topics']} s", file=sys.stderr)
     if "adapter" in report.seconds and status.state == "complete":
-        print(f"Adaptador de consulta: {_adapter_line(engine)} em {report.seconds['adapter']:.1f} s",
-              file=sys.stderr)
-    summary = {"state": status.state, "rows": status.rows, "total": status.total, "error": status.error,
-               "seconds": round(time.perf_counter() - started, 1),
-               "embedder": res.embedder.name, "dim": res.embedder.dim,
-               "calibration": status.manifest.get("calibration")}
+        print(f"Adaptador de consulta: {_adapter_line(engine)} em {report.seconds['adapter']:.1f} s", file=sys.stderr)
+    summary = {
+        "state": status.state,
+        "rows": status.rows,
+        "total": status.total,
+        "error": status.error,
+        "seconds": round(time.perf_counter() - started, 1),
+        "embedder": res.embedder.name,
+        "dim": res.embedder.dim,
+        "calibration": status.manifest.get("calibration"),
+    }
     if report.topics is not None:
         summary["topics"] = {"labels": report.topics, "seconds": report.seconds.get("topics", 0.0)}
     if report.documents is not None:
@@ -74,14 +80,15 @@ def build_local(engine, args) -> int:
     if args.json:
         _dump(summary)
     else:
-        print(f"Índice {summary['state']}: {summary['rows']}/{summary['total']} linhas em {summary['seconds']} s "
-              f"({summary['embedder']}, dim {summary['dim']})")
+        print(
+            f"Índice {summary['state']}: {summary['rows']}/{summary['total']} linhas em {summary['seconds']} s "
+            f"({summary['embedder']}, dim {summary['dim']})"
+        )
     return 0 if status.state == "complete" else 1
 
 
 def _say_waiting() -> None:
-    print("\naguardando outra indexação deste diretório de dados (outro processo ou o app) terminar…",
-          file=sys.stderr)
+    print("\naguardando outra indexação deste diretório de dados (outro processo ou o app) terminar…", file=sys.stderr)
 
 
 def _adapter_line(engine) -> str:
@@ -118,8 +125,9 @@ def cmd_eval(args) -> int:
     elif engine.settings.adapter_questions is not None and engine.retriever.adapter is None:
         print("aviso: adaptador de consulta não treinado; rode `python -m pastor index` antes", file=sys.stderr)
     adapters = _fold_adapters(engine, args.file, questions)
-    results = evaluate_modes(eval_modes(engine.retriever, max(args.k, 10), args.ablation, adapters), questions,
-                             k=args.k)
+    results = evaluate_modes(
+        eval_modes(engine.retriever, max(args.k, 10), args.ablation, adapters), questions, k=args.k
+    )
     if args.json:
         _dump({mode: _evaluation(row) for mode, row in results.items()})
     else:
@@ -138,8 +146,9 @@ def _fold_adapters(engine, path, questions):
     source = engine.settings.adapter_questions
     if engine.retriever.adapter is None or source is None or file_sha256(source) != file_sha256(path):
         return None
-    print("aviso: este arquivo treinou o adaptador de consulta; medindo em validação cruzada (5 partes)",
-          file=sys.stderr)
+    print(
+        "aviso: este arquivo treinou o adaptador de consulta; medindo em validação cruzada (5 partes)", file=sys.stderr
+    )
     return fold_adapters(engine.retriever, questions)
 
 
@@ -155,12 +164,30 @@ def cmd_ask(args) -> int:
         return 2
     turn = result.result
     if args.json:
-        _dump({"turn_id": result.turn_id, "mode": turn.mode, "reason": turn.reason, "answer": result.answer,
-               "notes": list(turn.notes), "citations": list(turn.citations),
-               "removed_citations": list(turn.removed_citations),
-               "sources": [{"id": s.id, "reference": s.reference, "text": s.text, "score": round(s.score, 6),
-                            "cited": s.cited, "kind": s.kind} for s in turn.sources],
-               "provider": result.provider, "model": result.model})
+        _dump(
+            {
+                "turn_id": result.turn_id,
+                "mode": turn.mode,
+                "reason": turn.reason,
+                "answer": result.answer,
+                "notes": list(turn.notes),
+                "citations": list(turn.citations),
+                "removed_citations": list(turn.removed_citations),
+                "sources": [
+                    {
+                        "id": s.id,
+                        "reference": s.reference,
+                        "text": s.text,
+                        "score": round(s.score, 6),
+                        "cited": s.cited,
+                        "kind": s.kind,
+                    }
+                    for s in turn.sources
+                ],
+                "provider": result.provider,
+                "model": result.model,
+            }
+        )
     else:
         print("\n\n".join([result.answer, *turn.notes]))
         print(f"\n[modo: {turn.mode}; fontes: {', '.join(s.reference for s in turn.sources)}]")
@@ -186,8 +213,11 @@ def register_chat(sub) -> None:
 
 def register_retrieval(sub) -> None:
     p = sub.add_parser("index", help="constrói ou atualiza o índice vetorial")
-    p.add_argument("--rebuild", action="store_true",
-                   help="reconstrói do zero, ao lado do índice atual (trocado só quando o novo fica pronto)")
+    p.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="reconstrói do zero, ao lado do índice atual (trocado só quando o novo fica pronto)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_index)
 

@@ -23,12 +23,16 @@ def cmd_corpus(args) -> int:
     bible = load_bible(settings.corpus)
     stats = bible.stats()
     stats["load_seconds"] = round(time.perf_counter() - started, 3)
-    lines = [f"Corpus: {stats['file']} (sha256 {stats['sha256'][:12]}…)",
-             f"{stats['books']} livros, {stats['chapters']} capítulos, {stats['verses']} versículos "
-             f"(carregado em {stats['load_seconds']} s)"]
-    lines += ["Diferenças em relação à versificação canônica:"] + \
-        [f"  - {d['detail']}" for d in stats["differences"]] if stats["differences"] else \
-        ["Nenhuma diferença em relação à versificação canônica."]
+    lines = [
+        f"Corpus: {stats['file']} (sha256 {stats['sha256'][:12]}…)",
+        f"{stats['books']} livros, {stats['chapters']} capítulos, {stats['verses']} versículos "
+        f"(carregado em {stats['load_seconds']} s)",
+    ]
+    lines += (
+        ["Diferenças em relação à versificação canônica:"] + [f"  - {d['detail']}" for d in stats["differences"]]
+        if stats["differences"]
+        else ["Nenhuma diferença em relação à versificação canônica."]
+    )
     _print(stats, args.json, "\n".join(lines))
     return 0
 

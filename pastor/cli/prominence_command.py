@@ -19,8 +19,7 @@ def cmd_prominence(args) -> int:
         print(f"erro: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"erro: não foi possível ler ou gravar ({exc.strerror or exc}): {exc.filename or out}",
-              file=sys.stderr)
+        print(f"erro: não foi possível ler ou gravar ({exc.strerror or exc}): {exc.filename or out}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(asdict(summary), ensure_ascii=False, indent=2))
@@ -45,8 +44,11 @@ def _summary_text(s: ProminenceReport) -> str:
 def register_prominence(sub) -> None:
     """CLI registrar: append to `pastor.cli.commands.REGISTRARS`."""
     p = sub.add_parser("prominence", help="deriva verse_prominence.tsv das referências cruzadas do OpenBible")
-    p.add_argument("cross_references", metavar="CROSS_REFERENCES",
-                   help="cross_references.txt do OpenBible.info (ou um .zip que o contenha)")
+    p.add_argument(
+        "cross_references",
+        metavar="CROSS_REFERENCES",
+        help="cross_references.txt do OpenBible.info (ou um .zip que o contenha)",
+    )
     p.add_argument("--out", help=f"arquivo de saída (padrão: {DEFAULT_OUT} na raiz do projeto)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_prominence)

@@ -7,9 +7,9 @@ import sys
 import time
 
 from pastor.config import get_settings
-from pastor.search.adapter import file_sha256
-from pastor.replication.store import SharedLock, connect_shared
 from pastor.replication.releases import ReleaseStore
+from pastor.replication.store import SharedLock, connect_shared
+from pastor.search.adapter import file_sha256
 
 
 def identity(engine) -> dict:
@@ -39,14 +39,19 @@ def index_and_publish(args, *, load_engine, build) -> int:
             return 2
         latest = store.latest()
         if latest is not None and latest.identity == identity(engine) and not args.rebuild:
-            print(f"Índice compartilhado já publicado a partir destes dados: versão {latest.id}; nada a fazer.",
-                  file=sys.stderr)
+            print(
+                f"Índice compartilhado já publicado a partir destes dados: versão {latest.id}; nada a fazer.",
+                file=sys.stderr,
+            )
             return 0
         code = build(engine, args)
         if code != 0:
             return code
         started = time.perf_counter()
         release = store.publish(settings.data_dir, identity(engine))
-    print(f"Publicado: versão {release.id} ({release.manifest.get('total')} linhas) em "
-          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+    print(
+        f"Publicado: versão {release.id} ({release.manifest.get('total')} linhas) em "
+        f"{time.perf_counter() - started:.1f} s",
+        file=sys.stderr,
+    )
     return 0

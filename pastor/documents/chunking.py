@@ -27,10 +27,10 @@ def _words(text: str) -> list[_Word]:
             strength = 0
         else:
             previous = words[-1]
-            gap = text[previous.end:match.start()]
+            gap = text[previous.end : match.start()]
             if gap.count("\n") >= 2:
                 strength = PARAGRAPH
-            elif _SENTENCE_END.search(text[previous.start:previous.end]):
+            elif _SENTENCE_END.search(text[previous.start : previous.end]):
                 strength = SENTENCE
             elif "\n" in gap:
                 strength = LINE

@@ -77,8 +77,10 @@ class Reader:
     def check_parts(self, count: int) -> None:
         """Stop reading as soon as a file has more parts than allowed."""
         if count > self.max_parts:
-            raise DocumentError(f"mais de {self.max_parts} partes (linhas ou itens) neste arquivo; divida-o em "
-                                "arquivos menores ou ajuste PASTOR_DOC_MAX_PARTS")
+            raise DocumentError(
+                f"mais de {self.max_parts} partes (linhas ou itens) neste arquivo; divida-o em "
+                "arquivos menores ou ajuste PASTOR_DOC_MAX_PARTS"
+            )
 
 
 def decode(data: bytes) -> str:
@@ -90,7 +92,8 @@ def decode(data: bytes) -> str:
     except UnicodeDecodeError as exc:
         raise DocumentError(
             f"o arquivo não está em UTF-8 (byte inválido na posição {exc.start}); "
-            "salve-o novamente com a codificação UTF-8") from None
+            "salve-o novamente com a codificação UTF-8"
+        ) from None
     if not text.strip():
         raise DocumentError("arquivo vazio")
     # NFC so that accented words written on different systems match the same search terms.

@@ -10,8 +10,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pastor.documents.document import Chunk, DocumentError, FileResult
 from pastor.documents.chunking import split_text
+from pastor.documents.document import Chunk, DocumentError, FileResult
 from pastor.documents.factory import reader_for
 from pastor.documents.refs import doc_ref
 
@@ -32,8 +32,16 @@ class FolderScan:
         return [result for result in self.results if result.error]
 
 
-def parse_document(path: str, data: bytes, *, chunk_size: int = 800, chunk_overlap: int = 100,
-                   max_bytes: int = 2_000_000, max_parts: int = 5000, max_chunks: int = 5000) -> FileResult:
+def parse_document(
+    path: str,
+    data: bytes,
+    *,
+    chunk_size: int = 800,
+    chunk_overlap: int = 100,
+    max_bytes: int = 2_000_000,
+    max_parts: int = 5000,
+    max_chunks: int = 5000,
+) -> FileResult:
     """Parse one file's bytes (`path` relative, "/" separators; `.gz` decompressed); errors go in the result.
 
     Any failure of one file (a limit, deep JSON nesting, a reader bug) is that file's error:
@@ -49,8 +57,9 @@ def parse_document(path: str, data: bytes, *, chunk_size: int = 800, chunk_overl
     except DocumentError as exc:
         return FileResult(path, sha, 0, [], str(exc), len(data))
     except RecursionError:
-        return FileResult(path, sha, 0, [], "estrutura aninhada demais (profundidade excessiva); "
-                          "simplifique o arquivo", len(data))
+        return FileResult(
+            path, sha, 0, [], "estrutura aninhada demais (profundidade excessiva); simplifique o arquivo", len(data)
+        )
     except Exception as exc:  # noqa: BLE001 — one bad file must never stop the folder
         return FileResult(path, sha, 0, [], f"não foi possível ler o arquivo ({type(exc).__name__})", len(data))
     return FileResult(path, sha, len(parts), chunks, None, len(data))
@@ -63,14 +72,23 @@ def _chunks(path: str, parts, chunk_size: int, chunk_overlap: int, max_chunks: i
         index = 0
         for section in part.sections:
             for text in split_text(section.text, chunk_size, chunk_overlap):
-                chunks.append(Chunk(
-                    ref=doc_ref(path, part_index, index), file=path, part=part_index, index=index,
-                    text=text, search_text=f"{section.context}: {text}",
-                    title=section.title or part.title))
+                chunks.append(
+                    Chunk(
+                        ref=doc_ref(path, part_index, index),
+                        file=path,
+                        part=part_index,
+                        index=index,
+                        text=text,
+                        search_text=f"{section.context}: {text}",
+                        title=section.title or part.title,
+                    )
+                )
                 index += 1
                 if len(chunks) > max_chunks:
-                    raise DocumentError(f"mais de {max_chunks} trechos neste arquivo; divida-o em arquivos "
-                                        "menores ou ajuste PASTOR_DOC_MAX_CHUNKS")
+                    raise DocumentError(
+                        f"mais de {max_chunks} trechos neste arquivo; divida-o em arquivos "
+                        "menores ou ajuste PASTOR_DOC_MAX_CHUNKS"
+                    )
     return chunks
 
 
@@ -82,14 +100,22 @@ def _gunzip(data: bytes, max_bytes: int) -> bytes:
     except (OSError, EOFError, zlib.error):
         raise DocumentError("arquivo .gz corrompido ou truncado") from None
     if len(plain) > max_bytes:
-        raise DocumentError(f"arquivo grande demais depois de descompactado (o limite é {max_bytes} bytes, "
-                            "ajuste PASTOR_DOC_MAX_BYTES)")
+        raise DocumentError(
+            f"arquivo grande demais depois de descompactado (o limite é {max_bytes} bytes, ajuste PASTOR_DOC_MAX_BYTES)"
+        )
     return plain
 
 
-def read_folder(folder: Path | None, *, chunk_size: int = 800, chunk_overlap: int = 100,
-                max_bytes: int = 2_000_000, known: dict[str, str] | None = None,
-                max_parts: int = 5000, max_chunks: int = 5000) -> FolderScan:
+def read_folder(
+    folder: Path | None,
+    *,
+    chunk_size: int = 800,
+    chunk_overlap: int = 100,
+    max_bytes: int = 2_000_000,
+    known: dict[str, str] | None = None,
+    max_parts: int = 5000,
+    max_chunks: int = 5000,
+) -> FolderScan:
     """Read every new or changed document under `folder`; a missing folder means no documents."""
     known = known or {}
     scan = FolderScan()
@@ -98,8 +124,16 @@ def read_folder(folder: Path | None, *, chunk_size: int = 800, chunk_overlap: in
         root = Path(folder).resolve()
         for relative, path in walk(root, scan.skipped):
             seen.add(relative)
-            result = _read_one(relative, path, max_bytes, known, chunk_size=chunk_size,
-                               chunk_overlap=chunk_overlap, max_parts=max_parts, max_chunks=max_chunks)
+            result = _read_one(
+                relative,
+                path,
+                max_bytes,
+                known,
+                chunk_size=chunk_size,
+                chunk_overlap=chunk_overlap,
+                max_parts=max_parts,
+                max_chunks=max_chunks,
+            )
             if result is None:
                 scan.unchanged.append(relative)
             else:
@@ -114,8 +148,14 @@ def _read_one(relative: str, path: Path, max_bytes: int, known: dict[str, str], 
         size = path.stat().st_size
         if size > max_bytes:
             # Not read at all: the cap protects memory and time from a huge file.
-            return FileResult(relative, "", 0, [], f"arquivo grande demais ({size} bytes; "
-                              f"o limite é {max_bytes}, ajuste PASTOR_DOC_MAX_BYTES)", size)
+            return FileResult(
+                relative,
+                "",
+                0,
+                [],
+                f"arquivo grande demais ({size} bytes; o limite é {max_bytes}, ajuste PASTOR_DOC_MAX_BYTES)",
+                size,
+            )
         with open(path, "rb") as handle:
             data = handle.read(max_bytes + 1)  # the file may grow between stat and read
     except OSError as exc:

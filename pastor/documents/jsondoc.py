@@ -23,8 +23,9 @@ class JsonReader(Reader):
         if isinstance(data, list):
             units = [(f"{name} › item {i + 1}", name, value) for i, value in enumerate(data)]
         elif isinstance(data, dict):
-            units = [(f"{name} › {key}", f"{name} › {key}", value)
-                     for key, value in data.items() if _holds_objects(value)]
+            units = [
+                (f"{name} › {key}", f"{name} › {key}", value) for key, value in data.items() if _holds_objects(value)
+            ]
             rest = {key: value for key, value in data.items() if not _holds_objects(value)}
             units.append((name, name, rest))
         else:
@@ -40,7 +41,8 @@ class JsonReader(Reader):
 
 def _holds_objects(value) -> bool:
     return isinstance(value, dict) or (
-        isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value))
+        isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+    )
 
 
 def render(value) -> str:

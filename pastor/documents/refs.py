@@ -10,7 +10,8 @@ DOC_REF_PATTERN = re.compile(
     r"(?<![\w./\-])"
     r"(?P<file>(?:[\w.\-]+/)*[\w.\-]*\w\.(?i:md|txt|csv|json))"
     r"#p(?P<part>\d+)-c(?P<chunk>\d+)"
-    r"(?![\w\-])")
+    r"(?![\w\-])"
+)
 
 
 def doc_ref(file: str, part: int, chunk: int) -> str:

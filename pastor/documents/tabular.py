@@ -28,7 +28,8 @@ class CsvReader(Reader):
                 if len(row) != len(header):
                     raise DocumentError(
                         f"linha {rows.line_num}: {len(row)} campos, mas o cabeçalho tem {len(header)}; "
-                        "confira separadores e aspas")
+                        "confira separadores e aspas"
+                    )
                 self.check_parts(len(parts) + 1)
                 body = "; ".join(f"{key}: {value.strip()}" for key, value in zip(header, row) if value.strip())
                 parts.append(Part(title=f"{name} › linha {rows.line_num}", sections=(Section(name, body),)))

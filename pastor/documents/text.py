@@ -64,10 +64,14 @@ def headings(lines: list[str]) -> list[tuple[int, int, str, int]]:
             continue
         # Setext: a single text line under a blank line (or the start), underlined by === or ---.
         setext = _SETEXT.match(line)
-        if (setext and index > start and lines[index - 1].strip()
-                and (index - 1 == start or not lines[index - 2].strip())
-                and not _ATX.match(lines[index - 1])
-                and (not found or found[-1][0] != index - 1)):
+        if (
+            setext
+            and index > start
+            and lines[index - 1].strip()
+            and (index - 1 == start or not lines[index - 2].strip())
+            and not _ATX.match(lines[index - 1])
+            and (not found or found[-1][0] != index - 1)
+        ):
             level = 1 if setext.group(1).startswith("=") else 2
             found.append((index - 1, level, clean_heading(lines[index - 1]), 2))
     return found

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
 
 from pastor.search.questions import Question
 
 # Rank-based metrics are always reported at this depth; only hit@k follows the caller's k.
 DEPTH = 10
+
 
 @dataclass(frozen=True)
 class Evaluation:
@@ -28,14 +29,19 @@ class Evaluation:
 
     def metrics(self) -> dict[str, float]:
         """The figures by their printed names, in table order: hit@k, recall@10, mrr@10, ndcg@10."""
-        return {f"hit@{self.k}": self.hit, f"recall@{DEPTH}": self.recall, f"mrr@{DEPTH}": self.mrr,
-                f"ndcg@{DEPTH}": self.ndcg}
+        return {
+            f"hit@{self.k}": self.hit,
+            f"recall@{DEPTH}": self.recall,
+            f"mrr@{DEPTH}": self.mrr,
+            f"ndcg@{DEPTH}": self.ndcg,
+        }
 
 
 # --- Metrics -----------------------------------------------------------------------------
 # All take the ranking as returned by a search (best first). Only the first k positions
 # count, and a gold id counts once, at its first position: a duplicate wastes its slot
 # instead of scoring twice, as it would on the user's screen.
+
 
 def _check_k(k: int) -> None:
     if k < 1:
@@ -91,6 +97,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 # --- Runner --------------------------------------------------------------------------------
 
+
 def score_question(ranked_ids: Sequence[str], gold: Iterable[str], k: int) -> dict[str, float]:
     """The per-question figures that `evaluate` averages (useful to list failures)."""
     gold = set(gold)
@@ -118,12 +125,21 @@ def evaluate(search: Callable[[str], list[str]], questions: Sequence[Question], 
             totals[name] = totals.get(name, 0.0) + value
     n = len(questions)
     mean = {name: total / n for name, total in totals.items()}
-    return Evaluation(n, k, mean[f"hit@{k}"], mean[f"recall@{DEPTH}"], mean[f"mrr@{DEPTH}"], mean[f"ndcg@{DEPTH}"],
-                      percentile(latencies, 50), percentile(latencies, 95))
+    return Evaluation(
+        n,
+        k,
+        mean[f"hit@{k}"],
+        mean[f"recall@{DEPTH}"],
+        mean[f"mrr@{DEPTH}"],
+        mean[f"ndcg@{DEPTH}"],
+        percentile(latencies, 50),
+        percentile(latencies, 95),
+    )
 
 
-def evaluate_modes(searchers: Mapping[str, Callable[[str], list[str]]],
-                   questions: Sequence[Question], k: int = 6) -> dict[str, Evaluation]:
+def evaluate_modes(
+    searchers: Mapping[str, Callable[[str], list[str]]], questions: Sequence[Question], k: int = 6
+) -> dict[str, Evaluation]:
     """`evaluate` for each retrieval mode (`hybrid`, `vector`, `lexical`…), in the given order."""
     return {mode: evaluate(search, questions, k) for mode, search in searchers.items()}
 
@@ -142,6 +158,7 @@ def eval_modes(retriever, k: int, ablation: bool = False, adapters: Mapping | No
                 vector.use_adapter(adapters[question])
             result = retriever.search(question, k=k, gated=False, off=frozenset(off), diversify=diversify)
             return [source.id for source in result.results]
+
         return search
 
     modes = {"hybrid": ranked()}
@@ -155,13 +172,13 @@ def eval_modes(retriever, k: int, ablation: bool = False, adapters: Mapping | No
 
 # --- Report --------------------------------------------------------------------------------
 
+
 def format_table(results: Mapping[str, Evaluation]) -> str:
     """A Markdown table, one row per mode, for the CLI and the README."""
     hit_keys = sorted({f"hit@{row.k}" for row in results.values()}, key=lambda key: int(key.split("@")[1]))
     metrics = [*hit_keys, f"recall@{DEPTH}", f"mrr@{DEPTH}", f"ndcg@{DEPTH}"]
     header = ["modo", "n", *metrics, "p50 (ms)", "p95 (ms)"]
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
     for mode, row in results.items():
         figures = row.metrics()
         cells = [mode, str(row.n)]

@@ -7,14 +7,14 @@ from pathlib import Path
 
 from pastor.config import Settings
 from pastor.health import HealthBoard
-from pastor.search.adapter import AdapterStore, QueryAdapter, train as train_adapter
-from pastor.search.questions import QuestionSetError, load_questions
 from pastor.index.resources import LABELS, SearchResources, fail
+from pastor.search.adapter import AdapterStore, QueryAdapter
+from pastor.search.adapter import train as train_adapter
+from pastor.search.questions import QuestionSetError, load_questions
 from pastor.search.storage import describe
 
 
-def load_adapter(settings: Settings, res: SearchResources, health: HealthBoard, *,
-                 trainer=None) -> QueryAdapter | None:
+def load_adapter(settings: Settings, res: SearchResources, health: HealthBoard, *, trainer=None) -> QueryAdapter | None:
     """The adapter for this embedder and index: from its cache, or (given a `trainer`, the retriever
     whose encoder and vectors it learns with) from the question file, a few seconds after the vectors
     are built. None when off or not possible."""

@@ -40,8 +40,11 @@ class BackgroundIndexer:
 
     def _run(self, rebuild: bool) -> None:
         try:
-            self.pipeline.run(rebuild=rebuild, cancel=self.cancel,
-                              progress=lambda done, total: setattr(self, "progress", (done, total)))
+            self.pipeline.run(
+                rebuild=rebuild,
+                cancel=self.cancel,
+                progress=lambda done, total: setattr(self, "progress", (done, total)),
+            )
             self.health.ok("indexing", LABELS["indexing"])
         except Exception as exc:
             self.health.fail("indexing", LABELS["indexing"], describe(exc))

@@ -75,8 +75,16 @@ class DocumentSource:
 
     def _schema(self):
         import pyarrow as pa
-        fields = [("ref", pa.string()), ("file", pa.string()), ("part", pa.int32()), ("chunk", pa.int32()),
-                  ("title", pa.string()), ("text", pa.string()), ("search_text", pa.string())]
+
+        fields = [
+            ("ref", pa.string()),
+            ("file", pa.string()),
+            ("part", pa.int32()),
+            ("chunk", pa.int32()),
+            ("title", pa.string()),
+            ("text", pa.string()),
+            ("search_text", pa.string()),
+        ]
         if self.embedder is not None:
             fields.append(("vector", pa.list_(pa.float32(), self.embedder.dim)))
         return pa.schema(fields)
@@ -91,8 +99,12 @@ class DocumentSource:
         """What the stored vectors depend on: the model and how search text becomes embedder input."""
         if self.embedder is None:
             return {"name": None}
-        return {"name": self.embedder.name, "dim": self.embedder.dim, "modernize": self.modernize,
-                "search_text": SEARCH_TEXT_VERSION}
+        return {
+            "name": self.embedder.name,
+            "dim": self.embedder.dim,
+            "modernize": self.modernize,
+            "search_text": SEARCH_TEXT_VERSION,
+        }
 
     def _read_manifest(self) -> dict:
         try:
@@ -134,10 +146,15 @@ class DocumentSource:
             self._db().drop_table(TABLE)  # embedder changed or manifest lost: start over
         self.files = manifest.get("files", {})
         known = {path: info["sha256"] for path, info in self.files.items() if info.get("sha256")}
-        scan = read_folder(self.folder, chunk_size=self.settings.chunk_size,
-                           chunk_overlap=self.settings.chunk_overlap,
-                           max_bytes=self.settings.doc_max_bytes, known=known,
-                           max_parts=self.settings.doc_max_parts, max_chunks=self.settings.doc_max_chunks)
+        scan = read_folder(
+            self.folder,
+            chunk_size=self.settings.chunk_size,
+            chunk_overlap=self.settings.chunk_overlap,
+            max_bytes=self.settings.doc_max_bytes,
+            known=known,
+            max_parts=self.settings.doc_max_parts,
+            max_chunks=self.settings.doc_max_chunks,
+        )
         table = self._table()
         for path in scan.deleted + [r.path for r in scan.results]:
             table.delete(f"file = {_sql(path)}")
@@ -145,21 +162,35 @@ class DocumentSource:
         for result in scan.results:
             if result.chunks:
                 table.add(self._arrow(result.chunks))
-            self.files[result.path] = {"sha256": result.sha256, "parts": result.parts,
-                                       "chunks": len(result.chunks),
-                                       "state": "error" if result.error else "indexed",
-                                       "error": result.error}
+            self.files[result.path] = {
+                "sha256": result.sha256,
+                "parts": result.parts,
+                "chunks": len(result.chunks),
+                "state": "error" if result.error else "indexed",
+                "error": result.error,
+            }
         self._write_manifest()
         self._load(table)
-        return RefreshReport(len(self.files), len(scan.results), len(scan.unchanged), len(scan.deleted),
-                             sum(1 for r in scan.results if r.error))
+        return RefreshReport(
+            len(self.files),
+            len(scan.results),
+            len(scan.unchanged),
+            len(scan.deleted),
+            sum(1 for r in scan.results if r.error),
+        )
 
     def _arrow(self, chunks):
         import pyarrow as pa
-        columns = {"ref": [c.ref for c in chunks], "file": [c.file for c in chunks],
-                   "part": [c.part for c in chunks], "chunk": [c.index for c in chunks],
-                   "title": [c.title for c in chunks], "text": [c.text for c in chunks],
-                   "search_text": [c.search_text for c in chunks]}
+
+        columns = {
+            "ref": [c.ref for c in chunks],
+            "file": [c.file for c in chunks],
+            "part": [c.part for c in chunks],
+            "chunk": [c.index for c in chunks],
+            "title": [c.title for c in chunks],
+            "text": [c.text for c in chunks],
+            "search_text": [c.search_text for c in chunks],
+        }
         if self.embedder is not None:
             vectors = self.embedder.encode([embed_text(c.search_text, self.modernize) for c in chunks])
             flat = pa.array(np.asarray(vectors, dtype=np.float32).ravel())
@@ -180,8 +211,10 @@ class DocumentSource:
 
     def status(self) -> DocumentsStatus:
         # The folder's name only: an absolute path tells a visitor about the server's disk.
-        files = tuple(DocumentFile(path, info.get("parts"), info.get("chunks"), info.get("state"), info.get("error"))
-                      for path, info in sorted(self.files.items()))
+        files = tuple(
+            DocumentFile(path, info.get("parts"), info.get("chunks"), info.get("state"), info.get("error"))
+            for path, info in sorted(self.files.items())
+        )
         return DocumentsStatus(self.folder.name if self.folder else None, self.read_only, files, len(self._texts))
 
 

@@ -8,11 +8,11 @@ from pastor.config import Settings
 from pastor.health import HealthBoard
 from pastor.index.adapter_setup import load_adapter
 from pastor.index.background import BackgroundIndexer
+from pastor.index.engine_status import SearchStatus, credits, search_status
 from pastor.index.pipeline import IndexPipeline
 from pastor.index.resources import SearchResources, load_resources
 from pastor.search.assembly import retriever_from_settings
 from pastor.search.retrieval import Retriever
-from pastor.index.engine_status import SearchStatus, credits, search_status
 
 
 class Engine:
@@ -31,14 +31,15 @@ class Engine:
         self.indexer: BackgroundIndexer | None = None
         self.translations: Translations | None = None  # the texts a reader can choose
 
-    def load(self) -> "Engine":
+    def load(self) -> Engine:
         """Corpus, extra translations, BM25, prominence, embedder; raises CorpusError if no corpus."""
         self.resources = res = load_resources(self.settings, self.health, self._given_embedder)
         self.translations = Translations(res.bible, res.extras, self.settings.translation)
         # The adapter cached for the vectors on disk is part of the vector signal from its construction;
         # the index pipeline gives the signal a new one after a build.
-        self.retriever = retriever_from_settings(self.settings,
-                                                 res.signal_inputs(load_adapter(self.settings, res, self.health)))
+        self.retriever = retriever_from_settings(
+            self.settings, res.signal_inputs(load_adapter(self.settings, res, self.health))
+        )
         self.pipeline = IndexPipeline(self.settings, self.resources, self.retriever, self.health)
         self.indexer = BackgroundIndexer(self.pipeline, self.health)
         return self
@@ -61,8 +62,14 @@ class Engine:
 
     # -- status ------------------------------------------------------------------------------------
     def status(self) -> SearchStatus:
-        return search_status(self.settings, self.resources, self.retriever, self.health, indexing=self.indexing,
-                             progress=self.indexer.progress if self.indexer else (0, 0))
+        return search_status(
+            self.settings,
+            self.resources,
+            self.retriever,
+            self.health,
+            indexing=self.indexing,
+            progress=self.indexer.progress if self.indexer else (0, 0),
+        )
 
     def credits(self) -> list[str]:
         """The attributions of the data in use now: each loaded dataset carries its own."""

@@ -9,8 +9,8 @@ from pathlib import Path
 from pastor.config import Settings
 from pastor.health import Health, HealthBoard
 from pastor.index.doc_index import DocumentsStatus
-from pastor.index.verse_index import IndexStatus
 from pastor.index.resources import SearchResources
+from pastor.index.verse_index import IndexStatus
 from pastor.text.notice import credit_for
 
 
@@ -92,8 +92,15 @@ class SearchStatus:
     documents: DocumentsStatus | None = None  # only with a documents folder
 
 
-def search_status(settings: Settings, res: SearchResources, retriever, health: HealthBoard, *,
-                  indexing: bool, progress: tuple[int, int]) -> SearchStatus:
+def search_status(
+    settings: Settings,
+    res: SearchResources,
+    retriever,
+    health: HealthBoard,
+    *,
+    indexing: bool,
+    progress: tuple[int, int],
+) -> SearchStatus:
     """The engine's part of the status (the runtime adds the provider, phase and uptime)."""
     bible, embedder = res.bible, res.embedder
     index = res.index.status if res.index is not None else None
@@ -107,16 +114,28 @@ def search_status(settings: Settings, res: SearchResources, retriever, health: H
     if corpus:
         corpus.pop("differences", None)
     return SearchStatus(
-        state=state, pending=tuple(pending), ready=bool(bible) and (res.lexical is not None),
-        vectors_ready=bool(res.index and res.index.ready), corpus=corpus,
+        state=state,
+        pending=tuple(pending),
+        ready=bool(bible) and (res.lexical is not None),
+        vectors_ready=bool(res.index and res.index.ready),
+        corpus=corpus,
         extra_corpora=tuple(ExtraCorpus(b.path.name, b.sha256, len(b.verses), b.credit) for b in res.extras),
-        embedder=(EmbedderStatus(embedder.name, embedder.dim, True) if embedder
-                  else EmbedderStatus(settings.embedding_model, None, False, embedder_error)),
-        index=index, index_notice=res.index.notice if res.index is not None else None,
-        progress=(progress[0], progress[1]), bm25_ready=res.lexical is not None,
-        prominence=prominence_status(settings, res), topics=topics_status(settings, res), adapter=adapter,
-        errors=tuple(health.messages()), health=tuple(health.records()),
-        documents=res.docs.status() if res.docs is not None else None)
+        embedder=(
+            EmbedderStatus(embedder.name, embedder.dim, True)
+            if embedder
+            else EmbedderStatus(settings.embedding_model, None, False, embedder_error)
+        ),
+        index=index,
+        index_notice=res.index.notice if res.index is not None else None,
+        progress=(progress[0], progress[1]),
+        bm25_ready=res.lexical is not None,
+        prominence=prominence_status(settings, res),
+        topics=topics_status(settings, res),
+        adapter=adapter,
+        errors=tuple(health.messages()),
+        health=tuple(health.records()),
+        documents=res.docs.status() if res.docs is not None else None,
+    )
 
 
 def credits(settings: Settings, res: SearchResources) -> list[str]:
@@ -160,8 +179,9 @@ def adapter_status(settings: Settings, retriever, health: HealthBoard, training:
     build is running, so it is being trained now)."""
     adapter = retriever.adapter if retriever is not None else None
     if adapter is not None:
-        return AdapterStatus(True, file=adapter.info.get("file"), questions=adapter.info.get("questions"),
-                             weight=settings.adapter_weight)
+        return AdapterStatus(
+            True, file=adapter.info.get("file"), questions=adapter.info.get("questions"), weight=settings.adapter_weight
+        )
     if settings.adapter_questions is None:
         return AdapterStatus(False, "desligado (PASTOR_ADAPTER_QUESTIONS vazio)")
     if health.reason("adapter"):
@@ -173,9 +193,11 @@ def prominence_status(settings: Settings, res: SearchResources) -> ProminenceSta
     if settings.prominence is None:
         return ProminenceStatus(False, "desligado (PASTOR_PROMINENCE vazio)")
     if not Path(settings.prominence).exists():
-        return ProminenceStatus(False, f"desligado: {Path(settings.prominence).name} não encontrado "
-                                       "(veja a seção Corpus do README)")
+        return ProminenceStatus(
+            False, f"desligado: {Path(settings.prominence).name} não encontrado (veja a seção Corpus do README)"
+        )
     if res.prominence is None:
         return ProminenceStatus(False, "erro ao carregar; veja os erros")
-    return ProminenceStatus(True, file=Path(settings.prominence).name, verses=len(res.prominence),
-                            weight=settings.prominence_weight)
+    return ProminenceStatus(
+        True, file=Path(settings.prominence).name, verses=len(res.prominence), weight=settings.prominence_weight
+    )

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from pastor.config import Settings
 from pastor.health import HealthBoard
 from pastor.index.adapter_setup import load_adapter
 from pastor.index.doc_index import RefreshReport
-from pastor.index.verse_index import IndexStatus
 from pastor.index.resources import SearchResources
+from pastor.index.verse_index import IndexStatus
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,14 @@ class IndexPipeline:
         self.vector = retriever.signal("vector")  # ranks through the adapter this pipeline provides
         self.health = health
 
-    def run(self, *, rebuild: bool = False, cancel: threading.Event | None = None,
-            progress: Callable[[int, int], None] | None = None,
-            on_wait: Callable[[], None] | None = None) -> IndexReport:
+    def run(
+        self,
+        *,
+        rebuild: bool = False,
+        cancel: threading.Event | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> IndexReport:
         """Build or resume every step; raises what a step raises (the caller decides who hears it)."""
         cancel = cancel or threading.Event()
         res, seconds = self.res, {}
@@ -53,13 +58,18 @@ class IndexPipeline:
             return value
 
         if res.index is not None:
-            vectors = timed("vectors", lambda: res.index.build(res.bible, res.extras, rebuild=rebuild, cancel=cancel,
-                                                               progress=progress, on_wait=on_wait))
+            vectors = timed(
+                "vectors",
+                lambda: res.index.build(
+                    res.bible, res.extras, rebuild=rebuild, cancel=cancel, progress=progress, on_wait=on_wait
+                ),
+            )
         if res.topics is not None and not res.topics.ready and not cancel.is_set():
             timed("topics", lambda: res.topics.build(res.bible))
         if not cancel.is_set():  # a cache hit when nothing changed; retrained when anything did
-            self.vector.use_adapter(timed("adapter", lambda: load_adapter(self.settings, res, self.health,
-                                                                          trainer=self.retriever)))
+            self.vector.use_adapter(
+                timed("adapter", lambda: load_adapter(self.settings, res, self.health, trainer=self.retriever))
+            )
         if res.docs is not None and not cancel.is_set():
             documents = timed("documents", res.docs.refresh)
         topics = len(res.topics.labels) if res.topics is not None and res.topics.ready else None

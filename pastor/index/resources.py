@@ -8,10 +8,10 @@ from pathlib import Path
 from pastor.bible.usfx import Bible, load_bible
 from pastor.config import Settings
 from pastor.health import HealthBoard
-from pastor.search import embedders
 from pastor.index.doc_index import DocumentSource
-from pastor.index.verse_index import VerseIndex
 from pastor.index.lexcache import TokenCache, cache_key
+from pastor.index.verse_index import VerseIndex
+from pastor.search import embedders
 from pastor.search.bm25 import LexicalIndex
 from pastor.search.prominence import load_prominence
 from pastor.search.signals.signal import SignalInputs
@@ -19,8 +19,14 @@ from pastor.search.storage import describe
 from pastor.search.topic_index import NAMES_PT, TopicIndex
 
 # The components whose health the search side records, and their names on the status page.
-LABELS = {"bm25_cache": "cache do BM25", "prominence": "prominência", "embedder": "modelo de embeddings",
-          "topics": "temas", "adapter": "adaptador de consulta", "indexing": "indexação"}
+LABELS = {
+    "bm25_cache": "cache do BM25",
+    "prominence": "prominência",
+    "embedder": "modelo de embeddings",
+    "topics": "temas",
+    "adapter": "adaptador de consulta",
+    "indexing": "indexação",
+}
 
 
 @dataclass
@@ -38,9 +44,16 @@ class SearchResources:
 
     def signal_inputs(self, adapter=None) -> SignalInputs:
         """What the retriever's signals are built from: these resources and the query `adapter`."""
-        return SignalInputs(self.bible, embedder=self.embedder, index=self.index, lexical=self.lexical,
-                            topics=self.topics, prominence=self.prominence,
-                            documents=[self.docs] if self.docs is not None else [], adapter=adapter)
+        return SignalInputs(
+            self.bible,
+            embedder=self.embedder,
+            index=self.index,
+            lexical=self.lexical,
+            topics=self.topics,
+            prominence=self.prominence,
+            documents=[self.docs] if self.docs is not None else [],
+            adapter=adapter,
+        )
 
 
 def fail(health: HealthBoard, component: str, reason: str) -> None:
@@ -106,8 +119,13 @@ def load_vectors(settings: Settings, res: SearchResources, health: HealthBoard, 
     except Exception as exc:  # never a silent switch to another model: vectors stay off
         fail(health, "embedder", describe(exc))
         return None, None
-    index = VerseIndex(settings.data_dir, embedder, window=settings.embed_window,
-                       batch_size=settings.embed_batch, modernize=settings.modernize)
+    index = VerseIndex(
+        settings.data_dir,
+        embedder,
+        window=settings.embed_window,
+        batch_size=settings.embed_batch,
+        modernize=settings.modernize,
+    )
     index.open(res.bible, res.extras)
     return embedder, index
 
@@ -119,8 +137,9 @@ def load_topics(settings: Settings, res: SearchResources, health: HealthBoard) -
         return None
     nave = next((p for p in files if ".csv" in Path(p).name), None)
     torrey = next((p for p in files if ".json" in Path(p).name), None)
-    topics = TopicIndex(settings.data_dir, res.embedder, nave=nave, torrey=torrey, names=NAMES_PT,
-                        prominence=res.prominence)
+    topics = TopicIndex(
+        settings.data_dir, res.embedder, nave=nave, torrey=torrey, names=NAMES_PT, prominence=res.prominence
+    )
     try:
         topics.open(res.bible)
     except Exception as exc:  # a bad cache only costs a rebuild; status shows why

@@ -10,9 +10,9 @@ import json
 import shutil
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -54,8 +54,7 @@ class IndexStatus:
 class VerseIndex:
     """Owns the LanceDB table and its manifest under `data_dir/index/`."""
 
-    def __init__(self, data_dir: Path, embedder, *, window: int = 0, batch_size: int = 256,
-                 modernize: bool = True):
+    def __init__(self, data_dir: Path, embedder, *, window: int = 0, batch_size: int = 256, modernize: bool = True):
         self.dir = Path(data_dir) / "index"
         self.embedder = embedder
         self.window = window
@@ -78,8 +77,12 @@ class VerseIndex:
             "corpus": {"file": logical_name(bible.path), "sha256": bible.sha256, "verses": len(bible.verses)},
             "extras": [{"file": logical_name(b.path), "sha256": b.sha256} for b in extras],
             "embedder": {"name": self.embedder.name, "dim": self.embedder.dim},
-            "params": {"window": self.window, "search_text": SEARCH_TEXT_VERSION, "modernize": self.modernize,
-                       "metric": "cosine"},
+            "params": {
+                "window": self.window,
+                "search_text": SEARCH_TEXT_VERSION,
+                "modernize": self.modernize,
+                "metric": "cosine",
+            },
         }
 
     def read_manifest(self, path: Path | None = None) -> dict:
@@ -99,12 +102,20 @@ class VerseIndex:
 
     def _schema(self):
         import pyarrow as pa
-        return pa.schema([
-            ("id", pa.string()), ("book", pa.string()), ("book_name", pa.string()),
-            ("chapter", pa.int32()), ("verse", pa.int32()), ("translation", pa.string()),
-            ("text", pa.string()), ("search_text", pa.string()),
-            ("vector", pa.list_(pa.float32(), self.embedder.dim)),
-        ])
+
+        return pa.schema(
+            [
+                ("id", pa.string()),
+                ("book", pa.string()),
+                ("book_name", pa.string()),
+                ("chapter", pa.int32()),
+                ("verse", pa.int32()),
+                ("translation", pa.string()),
+                ("text", pa.string()),
+                ("search_text", pa.string()),
+                ("vector", pa.list_(pa.float32(), self.embedder.dim)),
+            ]
+        )
 
     def _open_table(self, create: bool, name: str | None = None):
         name = name or self.read_manifest().get("table", TABLE)
@@ -157,23 +168,37 @@ class VerseIndex:
             table = self._open_table(create=False, name=manifest.get("table", TABLE))
             rows = table.count_rows() if table is not None else 0
         except Exception as exc:
-            return IndexStatus("partial", 0, total, f"tabela ilegível ({type(exc).__name__}); "
-                                                    "será reconstruída a partir do corpus", manifest)
+            return IndexStatus(
+                "partial",
+                0,
+                total,
+                f"tabela ilegível ({type(exc).__name__}); será reconstruída a partir do corpus",
+                manifest,
+            )
         total = manifest.get("total", total)  # extras count only the verses aligned with the main text
         state = "complete" if manifest.get("state") == "complete" and rows == total else "partial"
         return IndexStatus(state, rows, total, None, manifest)
 
     # -- building ------------------------------------------------------------------------------
-    def build(self, bible: Bible, extras: Sequence[Bible] = (), *, rebuild: bool = False,
-              progress: Progress | None = None, cancel: threading.Event | None = None,
-              on_wait: Callable[[], None] | None = None) -> IndexStatus:
+    def build(
+        self,
+        bible: Bible,
+        extras: Sequence[Bible] = (),
+        *,
+        rebuild: bool = False,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> IndexStatus:
         """Build, resume or rebuild; nothing is recomputed when the manifest matches a complete,
         readable table. Only one build runs per data directory (other processes included);
         `on_wait` is called once if this one has to wait for another."""
+
         def waiting() -> None:
             self.notice = WAITING_NOTICE
             if on_wait is not None:
                 on_wait()
+
         with self.lock:
             try:
                 with BuildLock(self.dir, cancel=cancel, on_wait=waiting):
@@ -212,8 +237,13 @@ class VerseIndex:
         except Exception as cleanup:  # reported with the failure; the next build starts that table afresh
             reason += f"; a tabela incompleta não pôde ser removida ({describe(cleanup)})"
         total = self.serving.get("total", 0)
-        self.status = IndexStatus("complete", total, total, f"a reindexação falhou ({reason}); "
-                                  "o índice anterior continua em uso", self.serving)
+        self.status = IndexStatus(
+            "complete",
+            total,
+            total,
+            f"a reindexação falhou ({reason}); o índice anterior continua em uso",
+            self.serving,
+        )
 
     def _build(self, bible, extras, rebuild, progress, cancel) -> IndexStatus:
         expected = self.expected(bible, extras)
@@ -222,8 +252,11 @@ class VerseIndex:
         if live.get("state") == "complete" and self._same(live, expected) and not rebuild:
             problem = self.table_problem(name, live.get("total"))
             if problem is None:
-                if not self.vectors.ready or self.serving.get("table", TABLE) != name \
-                        or self.status.state != "complete":
+                if (
+                    not self.vectors.ready
+                    or self.serving.get("table", TABLE) != name
+                    or self.status.state != "complete"
+                ):
                     self._serve(self._load_matrix(name), live)  # e.g. another process finished while we waited
                 self.status = IndexStatus("complete", live["total"], live["total"], None, live)
                 return self.status
@@ -246,8 +279,9 @@ class VerseIndex:
         serving = self.status if self.ready else None
         name = BESIDE.get(live.get("table", TABLE), TABLE)
         pending = self.read_manifest(self.next_path)
-        if not (pending.get("table") == name and self._same(pending, expected)
-                and self.table_problem(name, None) is None):
+        if not (
+            pending.get("table") == name and self._same(pending, expected) and self.table_problem(name, None) is None
+        ):
             self._drop_table(name)  # a stale or broken leftover: start the new table afresh
             self.next_path.unlink(missing_ok=True)
         status, vectors = self._fill(name, self.next_path, expected, rows, progress, cancel)
@@ -262,8 +296,9 @@ class VerseIndex:
             self.notice = self.notice.replace("reconstruindo", "reconstruído")
         return status
 
-    def _fill(self, name: str, path: Path, expected: dict, rows: list[Row], progress,
-              cancel) -> tuple[IndexStatus, VectorTable | None]:
+    def _fill(
+        self, name: str, path: Path, expected: dict, rows: list[Row], progress, cancel
+    ) -> tuple[IndexStatus, VectorTable | None]:
         """Add the missing batches to table `name`, recording progress in the manifest at `path`;
         the complete table's vectors are returned, for the caller to serve when it commits them."""
         table = self._open_table(create=True, name=name)
@@ -277,7 +312,7 @@ class VerseIndex:
             if cancel is not None and cancel.is_set():
                 self.status = IndexStatus("partial", start, len(rows), None, manifest)
                 return self.status, None
-            batch = rows[start:start + self.batch_size]
+            batch = rows[start : start + self.batch_size]
             vectors = self.embedder.encode([r.search_text for r in batch])
             table.add(self._arrow(batch, vectors))
             status.rows = start + len(batch)
@@ -288,14 +323,19 @@ class VerseIndex:
         if table.count_rows() != len(rows):
             raise IndexBuildError(f"a tabela tem {table.count_rows()} linhas, esperado {len(rows)}")
         vectors = self._load_matrix(name)
-        manifest.update(state="complete", rows=len(rows), build_seconds=round(time.perf_counter() - started, 1),
-                        calibration=self.calibrate(vectors=vectors))
+        manifest.update(
+            state="complete",
+            rows=len(rows),
+            build_seconds=round(time.perf_counter() - started, 1),
+            calibration=self.calibrate(vectors=vectors),
+        )
         write_json(path, manifest)
         self.status = IndexStatus("complete", len(rows), len(rows), None, manifest)
         return self.status, vectors
 
     def _arrow(self, batch: list[Row], vectors: np.ndarray):
         import pyarrow as pa
+
         columns = {name: [getattr(r, name) for r in batch] for name in Row.__dataclass_fields__}
         flat = pa.array(np.asarray(vectors, dtype=np.float32).ravel())
         columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, self.embedder.dim)
@@ -340,8 +380,11 @@ class VerseIndex:
     def open(self, bible: Bible, extras: Sequence[Bible] = ()) -> IndexStatus:
         """Open an existing complete index (fast path at start-up)."""
         manifest = self.read_manifest()
-        if manifest.get("state") == "complete" and self._same(manifest, self.expected(bible, extras)) \
-                and self._load_cached_matrix(manifest):
+        if (
+            manifest.get("state") == "complete"
+            and self._same(manifest, self.expected(bible, extras))
+            and self._load_cached_matrix(manifest)
+        ):
             self.status = IndexStatus("complete", manifest["total"], manifest["total"], None, manifest)
             return self.status
         self.status = self.inspect(bible, extras)
@@ -349,8 +392,13 @@ class VerseIndex:
             try:
                 self._serve(self._load_matrix(manifest.get("table", TABLE)), manifest)
             except Exception as exc:  # counted but unreadable: the next build rebuilds it
-                self.status = IndexStatus("partial", 0, self.status.total,
-                                          f"tabela ilegível ({type(exc).__name__}); será reconstruída", manifest)
+                self.status = IndexStatus(
+                    "partial",
+                    0,
+                    self.status.total,
+                    f"tabela ilegível ({type(exc).__name__}); será reconstruída",
+                    manifest,
+                )
         return self.status
 
     @property
@@ -383,6 +431,11 @@ class VerseIndex:
         if not keep.any():  # a single verse: no band at all, so the vector gates never pass
             return {"pairs": 0, "mean": 0.0, "std": 0.0, "p50": 0.0, "p95": 0.0, "p99": 0.0}
         sims = np.einsum("ij,ij->i", matrix[a[keep]], matrix[b[keep]])
-        return {"pairs": int(keep.sum()), "mean": float(sims.mean()), "std": float(sims.std()),
-                "p50": float(np.percentile(sims, 50)), "p95": float(np.percentile(sims, 95)),
-                "p99": float(np.percentile(sims, 99))}
+        return {
+            "pairs": int(keep.sum()),
+            "mean": float(sims.mean()),
+            "std": float(sims.std()),
+            "p50": float(np.percentile(sims, 50)),
+            "p95": float(np.percentile(sims, 95)),
+            "p99": float(np.percentile(sims, 99)),
+        }

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from importlib import import_module
-from typing import Mapping
 
 from pastor.config import ROOT, Settings, read_dotenv
-from pastor.providers.provider import Provider, ProviderError
 from pastor.providers.choice import Choice, choose
+from pastor.providers.provider import Provider, ProviderError
 
 # How long the automatic choice waits for Ollama at start: a local server answers in milliseconds.
 OLLAMA_PROBE_TIMEOUT = 2.0
@@ -44,9 +44,13 @@ def _options(name: str, settings: Settings, env: Mapping[str, str]) -> dict:
     if name == "huggingface":
         return {"api_key": env.get("HF_TOKEN"), "base_url": env.get("HF_BASE_URL") or None}
     if name == "local":
-        return {"data_dir": settings.data_dir, "dtype": settings.local_dtype,
-                "max_new_tokens": settings.local_max_tokens, "temperature": settings.local_temperature,
-                "max_prompt_tokens": settings.local_max_prompt_tokens}
+        return {
+            "data_dir": settings.data_dir,
+            "dtype": settings.local_dtype,
+            "max_new_tokens": settings.local_max_tokens,
+            "temperature": settings.local_temperature,
+            "max_prompt_tokens": settings.local_max_prompt_tokens,
+        }
     if name == "anthropic":
         return {"api_key": env.get("ANTHROPIC_API_KEY"), "base_url": env.get("ANTHROPIC_BASE_URL") or None}
     if name == "fake":
@@ -63,8 +67,9 @@ def build(name: str, settings: Settings, env: Mapping[str, str], *, timeout: flo
     """Provider `name` with its options from settings and keys from `env`."""
     module, cls = PROVIDERS[name]
     provider_cls = getattr(import_module(module), cls)
-    return provider_cls(model=_model(name, settings), timeout=timeout or settings.llm_timeout,
-                        **_options(name, settings, env))
+    return provider_cls(
+        model=_model(name, settings), timeout=timeout or settings.llm_timeout, **_options(name, settings, env)
+    )
 
 
 def ollama_answers(settings: Settings, env: Mapping[str, str]) -> bool:

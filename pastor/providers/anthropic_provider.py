@@ -32,9 +32,7 @@ class AnthropicProvider(SDKProvider):
         return "", event.type == "message_stop"
 
     def _complete(self, system: str, messages: list[dict], max_tokens: int) -> str:
-        reply = self.client().messages.create(
-            model=self.model, system=system, messages=messages, max_tokens=max_tokens
-        )
+        reply = self.client().messages.create(model=self.model, system=system, messages=messages, max_tokens=max_tokens)
         return "".join(block.text for block in reply.content if block.type == "text")
 
     def _check(self) -> str:

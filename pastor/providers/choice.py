@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 # In this order: a key the operator set is the clearest sign of intent.
 API_KEYS = (("openai", "OPENAI_API_KEY"), ("groq", "GROQ_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY"))
@@ -26,7 +26,11 @@ def choose(requested: str, env: Mapping[str, str], ollama_answers: Callable[[], 
         if env.get(var):
             return Choice(name, f"LLM_PROVIDER vazio e {var} definida", automatic=True)
     if ollama_answers():
-        return Choice("ollama", "LLM_PROVIDER vazio, nenhuma chave de API e o Ollama respondeu com o modelo",
-                      automatic=True)
-    return Choice("local", "LLM_PROVIDER vazio, nenhuma chave de API e nenhum Ollama com o modelo: "
-                           "modelo local dentro do app", automatic=True)
+        return Choice(
+            "ollama", "LLM_PROVIDER vazio, nenhuma chave de API e o Ollama respondeu com o modelo", automatic=True
+        )
+    return Choice(
+        "local",
+        "LLM_PROVIDER vazio, nenhuma chave de API e nenhum Ollama com o modelo: modelo local dentro do app",
+        automatic=True,
+    )

@@ -76,11 +76,7 @@ def message(kind: str, *, where: str, status: int | None, timeout: float, key_va
     if kind == "auth" and not key_var:
         return f"O modelo ({where}) recusou o acesso. Verifique a configuração do servidor."
     return MESSAGES[kind].format(
-        where=where,
-        status=f" (HTTP {status})" if status else "",
-        timeout=timeout,
-        key_var=key_var,
-        model=model,
+        where=where, status=f" (HTTP {status})" if status else "", timeout=timeout, key_var=key_var, model=model
     )
 
 

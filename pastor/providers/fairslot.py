@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 POLL = 0.1  # seconds between looks at the waiter's cancel event
 

@@ -6,8 +6,8 @@ import json
 import re
 import threading
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from pastor.providers.provider import KINDS, Provider, ProviderError
 
@@ -38,7 +38,7 @@ def load_responses(path: Path) -> list:
         raise ProviderError("config", message, "fake") from None
     if not isinstance(items, list) or not items or not all(_valid(item) for item in items):
         raise ProviderError(
-            "config", "PASTOR_FAKE_RESPONSES: esperado uma lista JSON de textos ou objetos {\"error\": …}.", "fake"
+            "config", 'PASTOR_FAKE_RESPONSES: esperado uma lista JSON de textos ou objetos {"error": …}.', "fake"
         )
     return items
 
@@ -52,12 +52,7 @@ class FakeProvider(Provider):
     default_model = "fake"
 
     def __init__(
-        self,
-        model: str = "",
-        timeout: float = 60.0,
-        responses: Path | None = None,
-        chunk: int = 3,
-        delay: float = 0.0,
+        self, model: str = "", timeout: float = 60.0, responses: Path | None = None, chunk: int = 3, delay: float = 0.0
     ) -> None:
         super().__init__(model, timeout)
         self.chunk = max(1, chunk)
@@ -103,8 +98,9 @@ class FakeProvider(Provider):
         if isinstance(item, dict):
             raise self.error(item["error"], detail="scripted failure")
 
-    def complete(self, system: str, messages: list[dict], max_tokens: int = 200,
-                 cancel: threading.Event | None = None) -> str:
+    def complete(
+        self, system: str, messages: list[dict], max_tokens: int = 200, cancel: threading.Event | None = None
+    ) -> str:
         self.calls += 1
         item = self._next(system, messages)
         if isinstance(item, dict):

@@ -13,6 +13,7 @@ class HuggingFaceProvider(OpenAIProvider):
     default_model = "Qwen/Qwen2.5-7B-Instruct"
     key_var = "HF_TOKEN"
 
-    def __init__(self, model: str = "", timeout: float = 60.0, api_key: str | None = None,
-                 base_url: str | None = None) -> None:
+    def __init__(
+        self, model: str = "", timeout: float = 60.0, api_key: str | None = None, base_url: str | None = None
+    ) -> None:
         super().__init__(model, timeout, api_key=api_key, base_url=base_url or ROUTER_URL)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
-from pastor.providers.provider import API_CHOICE, Provider, ProviderError
 from pastor.providers.fairslot import FairSlot
 from pastor.providers.local_store import ModelStore
 from pastor.providers.local_torch import TorchRuntime
+from pastor.providers.provider import API_CHOICE, Provider, ProviderError
 
 # Chosen by bench/bench_local_model.py: the largest Qwen2.5 instruct model whose first token arrives within
 # 10 s on 2 CPU cores with the app's real prompt (the 1.5B model takes about 3x as long).
@@ -24,8 +24,10 @@ def state_text(state) -> str:
     if state.phase == "downloading":
         if not state.total_bytes:
             return f"baixando {state.source} do Hugging Face Hub (consultando os arquivos…)"
-        return (f"baixando {state.source} do Hugging Face Hub: {state.percent}% "
-                f"({state.done_bytes // MEGABYTE} de {state.total_bytes // MEGABYTE} MB)")
+        return (
+            f"baixando {state.source} do Hugging Face Hub: {state.percent}% "
+            f"({state.done_bytes // MEGABYTE} de {state.total_bytes // MEGABYTE} MB)"
+        )
     if state.phase == "loading":
         return f"carregando {state.source} na memória"
     if state.phase == "ready":
@@ -46,15 +48,25 @@ class LocalProvider(Provider):
     name = "local"
     default_model = DEFAULT_LOCAL_MODEL
 
-    def __init__(self, model: str = "", timeout: float = 60.0, *, data_dir: Path | None = None,
-                 dtype: str = "auto", max_new_tokens: int = 400, temperature: float = 0.3,
-                 max_prompt_tokens: int = 1536, store: ModelStore | None = None) -> None:
+    def __init__(
+        self,
+        model: str = "",
+        timeout: float = 60.0,
+        *,
+        data_dir: Path | None = None,
+        dtype: str = "auto",
+        max_new_tokens: int = 400,
+        temperature: float = 0.3,
+        max_prompt_tokens: int = 1536,
+        store: ModelStore | None = None,
+    ) -> None:
         super().__init__(model, timeout)
         self.max_new_tokens = max_new_tokens
         self.max_prompt_tokens = max_prompt_tokens
         self.temperature = temperature
-        self.store = store or ModelStore(self.model, Path(data_dir or "data") / "models",
-                                         lambda folder: TorchRuntime.load(folder, dtype))
+        self.store = store or ModelStore(
+            self.model, Path(data_dir or "data") / "models", lambda folder: TorchRuntime.load(folder, dtype)
+        )
         self.slot = FairSlot()
 
     @property
@@ -70,8 +82,9 @@ class LocalProvider(Provider):
         self.calls += 1
         return self._stream(system, list(messages), cancel or threading.Event(), self.max_new_tokens)
 
-    def complete(self, system: str, messages: list[dict], max_tokens: int = 200,
-                 cancel: threading.Event | None = None) -> str:
+    def complete(
+        self, system: str, messages: list[dict], max_tokens: int = 200, cancel: threading.Event | None = None
+    ) -> str:
         self.calls += 1
         return "".join(self._stream(system, list(messages), cancel or threading.Event(), max_tokens))
 
@@ -91,9 +104,11 @@ class LocalProvider(Provider):
 
     def setup_hint(self) -> str:
         state = self.store.state()
-        return (f"Modelo local {self.model}: {state_text(state)}. Com internet, ele é baixado uma vez para "
-                f"PASTOR_DATA_DIR/models; sem internet, aponte PASTOR_LOCAL_MODEL para uma pasta com o modelo, "
-                f"ou {API_CHOICE}.")
+        return (
+            f"Modelo local {self.model}: {state_text(state)}. Com internet, ele é baixado uma vez para "
+            f"PASTOR_DATA_DIR/models; sem internet, aponte PASTOR_LOCAL_MODEL para uma pasta com o modelo, "
+            f"ou {API_CHOICE}."
+        )
 
     # -- generation ---------------------------------------------------------------------------------
     def _fitted(self, runtime: TorchRuntime, system: str, messages: list[dict]) -> list[int]:
@@ -109,8 +124,12 @@ class LocalProvider(Provider):
         runtime = self.store.model
         if runtime is None:
             state = self.store.state()
-            raise ProviderError("unreachable", f"O modelo local não está pronto: {state_text(state)}.",
-                                provider=self.name, detail=f"local model {state.phase}")
+            raise ProviderError(
+                "unreachable",
+                f"O modelo local não está pronto: {state_text(state)}.",
+                provider=self.name,
+                detail=f"local model {state.phase}",
+            )
         return runtime
 
     def _stream(self, system: str, messages: list[dict], cancel: threading.Event, max_tokens: int) -> Iterator[str]:
@@ -121,7 +140,8 @@ class LocalProvider(Provider):
             try:
                 ids = self._fitted(runtime, system, messages)
                 shared = len(runtime.system_ids(system))
-                yield from runtime.generate(ids, stop=cancel, max_new_tokens=max_tokens,
-                                            temperature=self.temperature, shared_prefix=shared)
+                yield from runtime.generate(
+                    ids, stop=cancel, max_new_tokens=max_tokens, temperature=self.temperature, shared_prefix=shared
+                )
             except (RuntimeError, ValueError, IndexError) as exc:  # torch/tokenizer failures mid-generation
                 raise self.error("stream", detail=type(exc).__name__) from None

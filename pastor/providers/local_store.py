@@ -7,9 +7,9 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
 
 from pastor.errors import PastorError
 
@@ -66,16 +66,23 @@ def download_failure(exc: BaseException, source: str) -> str:
         return f"o Hugging Face Hub recusou o acesso ao modelo {source} (modelo restrito ou HF_TOKEN ausente)"
     if isinstance(exc, OSError) and getattr(exc, "errno", None) == 28:
         return "não há espaço em disco para baixar o modelo local"
-    return (f"não foi possível baixar o modelo {source} do Hugging Face Hub (sem conexão com o Hub?); "
-            "tente de novo com internet ou aponte PASTOR_LOCAL_MODEL para uma pasta com o modelo")
+    return (
+        f"não foi possível baixar o modelo {source} do Hugging Face Hub (sem conexão com o Hub?); "
+        "tente de novo com internet ou aponte PASTOR_LOCAL_MODEL para uma pasta com o modelo"
+    )
 
 
 class ModelStore:
     """Resolves `source` to a folder (downloading it once into `models_dir`) and loads it with `load`,
     in a background thread; `state()` says where it is. Once cached, no network is needed."""
 
-    def __init__(self, source: str, models_dir: Path, load: Callable[[Path], object],
-                 fetch: Callable[[str, Path, Callable[[int], None]], None] | None = None) -> None:
+    def __init__(
+        self,
+        source: str,
+        models_dir: Path,
+        load: Callable[[Path], object],
+        fetch: Callable[[str, Path, Callable[[int], None]], None] | None = None,
+    ) -> None:
         self.source = source
         self.models_dir = Path(models_dir)
         self._load = load

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 import inspect
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from pastor.providers.local_store import LocalModelError
 
@@ -49,7 +49,7 @@ class TorchRuntime:
         self._prefix_lock = threading.Lock()
 
     @classmethod
-    def load(cls, folder: Path, dtype: str = "auto") -> "TorchRuntime":
+    def load(cls, folder: Path, dtype: str = "auto") -> TorchRuntime:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -79,8 +79,9 @@ class TorchRuntime:
         return list(ids["input_ids"] if hasattr(ids, "keys") else ids)
 
     # -- generation ---------------------------------------------------------------------------------
-    def generate(self, ids: list[int], *, stop: threading.Event, max_new_tokens: int,
-                 temperature: float, shared_prefix: int = 0) -> Iterator[str]:
+    def generate(
+        self, ids: list[int], *, stop: threading.Event, max_new_tokens: int, temperature: float, shared_prefix: int = 0
+    ) -> Iterator[str]:
         """Text deltas of the reply to `ids`; `shared_prefix` tokens of `ids` may be served from the cache."""
         import torch
 
@@ -90,7 +91,7 @@ class TorchRuntime:
             for start in range(done, len(ids), PREFILL_CHUNK):
                 if stop.is_set():
                     return
-                logits, cache = self._forward(ids[start:start + PREFILL_CHUNK], cache)
+                logits, cache = self._forward(ids[start : start + PREFILL_CHUNK], cache)
             if shared_prefix and done < shared_prefix:
                 self._remember(ids[:shared_prefix], cache)
             if logits is None:  # the whole prompt was cached: run its last token again
@@ -118,7 +119,7 @@ class TorchRuntime:
             text = self.tokenizer.decode(generated, skip_special_tokens=True)
             # An incomplete UTF-8 sequence decodes as U+FFFD: wait for the next token to complete it.
             if len(text) > len(shown) and not text.endswith("\ufffd"):
-                yield text[len(shown):]
+                yield text[len(shown) :]
                 shown = text
             logits, cache = self._forward([token], cache)
 
@@ -127,7 +128,7 @@ class TorchRuntime:
         """(a copy of the cache for the longest remembered prefix of `ids`, its length) or (None, 0)."""
         with self._prefix_lock:
             for prefix, cache in self._prefixes:
-                if len(prefix) <= shared_prefix and tuple(ids[:len(prefix)]) == prefix:
+                if len(prefix) <= shared_prefix and tuple(ids[: len(prefix)]) == prefix:
                     return copy.deepcopy(cache), len(prefix)
         return None, 0
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 from pastor.providers.provider import Provider, ProviderError
 
@@ -21,8 +21,9 @@ class NoneProvider(Provider):
     def stream(self, system: str, messages: list[dict], cancel: threading.Event | None = None) -> Iterator[str]:
         raise self._refuse()
 
-    def complete(self, system: str, messages: list[dict], max_tokens: int = 200,
-                 cancel: threading.Event | None = None) -> str:
+    def complete(
+        self, system: str, messages: list[dict], max_tokens: int = 200, cancel: threading.Event | None = None
+    ) -> str:
         raise self._refuse()
 
     def check(self) -> dict:

@@ -26,8 +26,10 @@ class OllamaProvider(SDKProvider):
 
     def setup_hint(self) -> str:
         where = errors.safe_url(self.base_url) if self.base_url else "http://localhost:11434"
-        return (f"Para respostas comentadas, instale e inicie o Ollama (https://ollama.com; esperado em {where}, "
-                f"variável OLLAMA_HOST) e baixe o modelo: ollama pull {self.model}; ou {API_CHOICE}.")
+        return (
+            f"Para respostas comentadas, instale e inicie o Ollama (https://ollama.com; esperado em {where}, "
+            f"variável OLLAMA_HOST) e baixe o modelo: ollama pull {self.model}; ou {API_CHOICE}."
+        )
 
     def _chat(self, system: str, messages: list[dict]) -> list[dict]:
         return [{"role": "system", "content": system}, *messages]
@@ -53,5 +55,8 @@ class OllamaProvider(SDKProvider):
         if self.model in names or f"{self.model}:latest" in names:
             return f"conectado; modelo {self.model} disponível"
         # Not ready: every answer would fail until the pull ends (with Docker, while ollama-pull runs).
-        raise ProviderError("config", f"conectado, mas o modelo {self.model} ainda não foi baixado "
-                                      f"(ollama pull {self.model})", provider=self.name)
+        raise ProviderError(
+            "config",
+            f"conectado, mas o modelo {self.model} ainda não foi baixado (ollama pull {self.model})",
+            provider=self.name,
+        )

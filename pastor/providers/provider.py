@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from pastor.errors import PastorError
 from pastor.providers import failures as errors
@@ -14,8 +15,10 @@ log = logging.getLogger("pastor.providers")
 
 # The Ollama model the README recommends: named in the operators' hints.
 LOCAL_MODEL = "qwen2.5:1.5b"
-API_CHOICE = ("escolha um provedor de API com LLM_PROVIDER (openai, groq, anthropic ou huggingface) e a chave "
-              "correspondente (OPENAI_API_KEY, GROQ_API_KEY, ANTHROPIC_API_KEY ou HF_TOKEN)")
+API_CHOICE = (
+    "escolha um provedor de API com LLM_PROVIDER (openai, groq, anthropic ou huggingface) e a chave "
+    "correspondente (OPENAI_API_KEY, GROQ_API_KEY, ANTHROPIC_API_KEY ou HF_TOKEN)"
+)
 # What the people who talk to the app read when no model answers: the how-to is for the operator only.
 MEMBER_NOTICE = "o assistente está sem modelo de linguagem; mostrando os versículos encontrados"
 
@@ -74,8 +77,9 @@ class Provider:
         self.calls += 1
         return self._guarded_stream(system, list(messages), cancel or threading.Event())
 
-    def complete(self, system: str, messages: list[dict], max_tokens: int = 200,
-                 cancel: threading.Event | None = None) -> str:
+    def complete(
+        self, system: str, messages: list[dict], max_tokens: int = 200, cancel: threading.Event | None = None
+    ) -> str:
         """The whole reply of a short, non-streaming call. `cancel` stops an in-process model at once; an
         HTTP call ends at its own timeout (the chat service stops waiting at the turn's deadline)."""
         self.calls += 1
@@ -124,8 +128,10 @@ class Provider:
 
     def setup_hint(self) -> str:
         """One actionable line for the operator when this provider does not answer (never a secret)."""
-        return (f"Para respostas comentadas, confira LLM_PROVIDER ({self.name}) e a configuração do modelo, "
-                f"inicie um modelo local (ollama pull {LOCAL_MODEL}) ou {API_CHOICE}.")
+        return (
+            f"Para respostas comentadas, confira LLM_PROVIDER ({self.name}) e a configuração do modelo, "
+            f"inicie um modelo local (ollama pull {LOCAL_MODEL}) ou {API_CHOICE}."
+        )
 
     def failure(self, exc: BaseException, started: bool, quiet: bool = False) -> ProviderError:
         """Map an SDK or transport exception to a `ProviderError`, and log it safely."""
@@ -204,8 +210,10 @@ class SDKProvider(Provider):
         return f"{self.name} em {errors.safe_url(self.base_url)}" if self.base_url else self.name
 
     def setup_hint(self) -> str:
-        return (f"Para respostas comentadas, confira a chave {self.key_var} e a conexão com {self.where}, "
-                f"ou use um modelo local: LLM_PROVIDER=ollama e ollama pull {LOCAL_MODEL}.")
+        return (
+            f"Para respostas comentadas, confira a chave {self.key_var} e a conexão com {self.where}, "
+            f"ou use um modelo local: LLM_PROVIDER=ollama e ollama pull {LOCAL_MODEL}."
+        )
 
     def client(self) -> Any:
         """The SDK client; a missing key is a `config` error naming the variable."""

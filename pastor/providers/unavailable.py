@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pastor.providers.provider import ProviderError
 from pastor.providers.none import NoneProvider
+from pastor.providers.provider import ProviderError
 
 
 class UnavailableProvider(NoneProvider):

@@ -21,8 +21,16 @@ from pastor.search.storage import connect, save_array, table_names, write_json
 RELEASES = "releases"
 FILES = "files"
 # What a data directory holds for search besides the verse table (relative paths; absent ones are skipped).
-PUBLISHED_FILES = ("index/manifest.json", "index/tokens.json.gz", "topics/manifest.json", "topics/vectors.npy",
-                   "topics/weights.npz", "topics/labels.json", "adapter/manifest.json", "adapter/adapter.npy")
+PUBLISHED_FILES = (
+    "index/manifest.json",
+    "index/tokens.json.gz",
+    "topics/manifest.json",
+    "topics/vectors.npy",
+    "topics/weights.npz",
+    "topics/labels.json",
+    "adapter/manifest.json",
+    "adapter/adapter.npy",
+)
 KEEP = 3  # releases kept: the newest, and two a replica may still be fetching
 
 
@@ -49,8 +57,9 @@ class ReleaseStore:
         if RELEASES not in table_names(self.db):
             return []
         rows = self.db.open_table(RELEASES).to_arrow().to_pylist()
-        found = [Release(r["release"], r["published"], json.loads(r["identity"]), json.loads(r["manifest"]))
-                 for r in rows]
+        found = [
+            Release(r["release"], r["published"], json.loads(r["identity"]), json.loads(r["manifest"])) for r in rows
+        ]
         return sorted(found, key=lambda r: (r.published, r.id))
 
     def latest(self) -> Release | None:
@@ -61,8 +70,14 @@ class ReleaseStore:
         """Lay `release` out in `dest` as a data directory the engine opens without LanceDB:
         the files, and the vectors as the numpy mirror `VerseIndex.open` reads first."""
         dest = Path(dest)
-        files = (self.db.open_table(FILES).search().where(f"release = '{release.id}'")
-                 .select(["name", "data"]).limit(None).to_arrow())
+        files = (
+            self.db.open_table(FILES)
+            .search()
+            .where(f"release = '{release.id}'")
+            .select(["name", "data"])
+            .limit(None)
+            .to_arrow()
+        )
         for name, data in zip(files.column("name").to_pylist(), files.column("data").to_pylist()):
             if name not in PUBLISHED_FILES:  # only the known files, never a path the store makes up
                 continue
@@ -81,6 +96,7 @@ class ReleaseStore:
     def publish(self, data_dir: Path, identity: dict) -> Release:
         """Publish the complete index of the local `data_dir` as a new release and return it."""
         import pyarrow as pa
+
         data_dir = Path(data_dir)
         manifest = json.loads((data_dir / "index" / "manifest.json").read_text(encoding="utf-8"))
         if manifest.get("state") != "complete":
@@ -89,13 +105,26 @@ class ReleaseStore:
         local = connect(data_dir / "index").open_table(manifest.get("table", "verses")).to_arrow()
         self.db.create_table(release.table, data=local, mode="create")
         names = [n for n in PUBLISHED_FILES if (data_dir / n).is_file()]
-        files = pa.table({"release": [release.id] * len(names), "name": names,
-                          "data": pa.array([(data_dir / n).read_bytes() for n in names], pa.large_binary())})
+        files = pa.table(
+            {
+                "release": [release.id] * len(names),
+                "name": names,
+                "data": pa.array([(data_dir / n).read_bytes() for n in names], pa.large_binary()),
+            }
+        )
         self._append(FILES, files)
         release = Release(release.id, time.time(), identity, manifest)
-        self._append(RELEASES, pa.table({"release": [release.id], "published": [release.published],
-                                         "identity": [json.dumps(identity, sort_keys=True)],
-                                         "manifest": [json.dumps(manifest, sort_keys=True)]}))
+        self._append(
+            RELEASES,
+            pa.table(
+                {
+                    "release": [release.id],
+                    "published": [release.published],
+                    "identity": [json.dumps(identity, sort_keys=True)],
+                    "manifest": [json.dumps(manifest, sort_keys=True)],
+                }
+            ),
+        )
         self.prune()
         return release
 

@@ -7,8 +7,8 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Callable, Mapping
 from datetime import timedelta
-from typing import Callable, Mapping
 
 from pastor.errors import PastorError
 from pastor.search.storage import table_names
@@ -60,10 +60,12 @@ def connect_shared(uri: str, *, env: Mapping[str, str] | None = None):
     """The shared database. Every read sees the latest committed version (consistency interval
     zero): replicas poll it for new releases, and builders must see each other's lease."""
     import lancedb
+
     if not is_remote(uri):
         os.makedirs(uri, exist_ok=True)
-    return lancedb.connect(uri, storage_options=storage_options(uri, env) or None,
-                           read_consistency_interval=timedelta(0))
+    return lancedb.connect(
+        uri, storage_options=storage_options(uri, env) or None, read_consistency_interval=timedelta(0)
+    )
 
 
 def holder_name() -> str:
@@ -79,8 +81,15 @@ class SharedLock:
     was killed) is broken by the next builder; the releases stay complete either way, because
     a release is visible only once fully written (see `releases.py`)."""
 
-    def __init__(self, db, *, lease: float = LEASE_SECONDS, on_wait: Callable[[], None] | None = None,
-                 cancel: threading.Event | None = None, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        db,
+        *,
+        lease: float = LEASE_SECONDS,
+        on_wait: Callable[[], None] | None = None,
+        cancel: threading.Event | None = None,
+        clock: Callable[[], float] = time.time,
+    ):
         self.db = db
         self.lease = lease
         self.on_wait = on_wait
@@ -88,7 +97,7 @@ class SharedLock:
         self.clock = clock
         self.holder = holder_name()
 
-    def __enter__(self) -> "SharedLock":
+    def __enter__(self) -> SharedLock:
         told = False
         while not self._try_create():
             current = self._current()
@@ -111,6 +120,7 @@ class SharedLock:
 
     def _try_create(self) -> bool:
         import pyarrow as pa
+
         row = pa.table({"holder": [self.holder], "expires": [self.clock() + self.lease]})
         try:
             self.db.create_table(LOCK_TABLE, data=row, mode="create")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -60,8 +60,9 @@ def verse_matrix(ids: Sequence[str], matrix: np.ndarray) -> tuple[list[str], np.
     return unique, out / np.where(norms > 0, norms, 1.0)
 
 
-def fit(questions: np.ndarray, gold: Sequence[Sequence[int]], verses: np.ndarray,
-        training: Training = Training()) -> np.ndarray:
+def fit(
+    questions: np.ndarray, gold: Sequence[Sequence[int]], verses: np.ndarray, training: Training = Training()
+) -> np.ndarray:
     """Learn B so that each question's softmax over all verses puts its mass on its gold verses.
 
     `questions`: one vector per question; `gold`: per question, row numbers in `verses` (unit rows).
@@ -80,15 +81,16 @@ def fit(questions: np.ndarray, gold: Sequence[Sequence[int]], verses: np.ndarray
     for _ in range(training.passes):
         order = rng.permutation(len(targets))
         for start in range(0, len(order), training.batch):
-            batch = order[start:start + training.batch]
+            batch = order[start : start + training.batch]
             q = x[batch] + x[batch] @ b
             q = q / q.norm(dim=1, keepdim=True)
             log_p = torch.log_softmax(q @ v.T / training.temperature, dim=1)
             rows = np.concatenate([np.full(len(targets[i]), j) for j, i in enumerate(batch)])
             cols = np.concatenate([targets[i] for i in batch])
-            weights = torch.tensor(np.concatenate([np.full(len(targets[i]), 1.0 / len(targets[i])) for i in batch]),
-                                   dtype=torch.float32)
-            loss = -(weights * log_p[rows, cols]).sum() / len(batch) + training.l2 * (b ** 2).sum()
+            weights = torch.tensor(
+                np.concatenate([np.full(len(targets[i]), 1.0 / len(targets[i])) for i in batch]), dtype=torch.float32
+            )
+            loss = -(weights * log_p[rows, cols]).sum() / len(batch) + training.l2 * (b**2).sum()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -110,8 +112,9 @@ def _examples(retriever, questions: Sequence[Question]) -> tuple[np.ndarray, lis
     return vectors, gold, verses
 
 
-def _fitted(vectors: np.ndarray, gold: list[list[int]], verses: np.ndarray, training: Training,
-            info: dict) -> QueryAdapter:
+def _fitted(
+    vectors: np.ndarray, gold: list[list[int]], verses: np.ndarray, training: Training, info: dict
+) -> QueryAdapter:
     if not any(gold):
         raise ValueError("nenhuma pergunta do arquivo tem versículo-ouro no índice")
     matrix = fit(vectors, gold, verses, training)
@@ -132,9 +135,13 @@ class AdapterStore:
     @staticmethod
     def key(questions: Path, embedder, index_manifest: dict, training: Training = Training()) -> dict:
         index = {k: index_manifest.get(k) for k in ("corpus", "extras", "embedder", "params")}
-        return {"version": ADAPTER_VERSION, "questions": file_sha256(questions),
-                "embedder": {"name": embedder.name, "dim": embedder.dim}, "index": index,
-                "training": asdict(training)}
+        return {
+            "version": ADAPTER_VERSION,
+            "questions": file_sha256(questions),
+            "embedder": {"name": embedder.name, "dim": embedder.dim},
+            "index": index,
+            "training": asdict(training),
+        }
 
     def load(self, key: dict) -> QueryAdapter | None:
         """The cached adapter when its key matches; None when absent, stale or unreadable."""
@@ -159,8 +166,9 @@ class AdapterStore:
         write_json(self.dir / "manifest.json", {"key": key, "info": adapter.info})
 
 
-def fold_adapters(retriever, questions: Sequence[Question], folds: int = 5,
-                  training: Training = Training()) -> dict[str, QueryAdapter]:
+def fold_adapters(
+    retriever, questions: Sequence[Question], folds: int = 5, training: Training = Training()
+) -> dict[str, QueryAdapter]:
     """For evaluating on the adapter's own training file: question → an adapter trained without the
     fold that holds it (fold = position modulo `folds`), so no question is searched by a map that saw it."""
     vectors, gold, verses = _examples(retriever, questions)  # embedded once, not once per fold

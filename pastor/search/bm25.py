@@ -10,7 +10,6 @@ from rank_bm25 import BM25Okapi
 from pastor.text.normalize import tokenize
 from pastor.text.stemmer import get_stemmer
 
-
 # Marker for `from_tokens`: documents arrive already tokenized (the start-up cache).
 PRETOKENIZED = object()
 
@@ -18,9 +17,17 @@ PRETOKENIZED = object()
 class LexicalIndex:
     """BM25 over `texts`, answering with their `ids`; queries go through the same tokenizer."""
 
-    def __init__(self, ids: Sequence[str], texts: Sequence[str], *, stemmer: str = "rslp",
-                 k1: float = 1.5, b: float = 0.75, stopwords: bool | Collection[str] = True,
-                 tokens: Sequence[list[str]] = ()):
+    def __init__(
+        self,
+        ids: Sequence[str],
+        texts: Sequence[str],
+        *,
+        stemmer: str = "rslp",
+        k1: float = 1.5,
+        b: float = 0.75,
+        stopwords: bool | Collection[str] = True,
+        tokens: Sequence[list[str]] = (),
+    ):
         if texts is not PRETOKENIZED and len(ids) != len(texts):
             raise ValueError(f"{len(ids)} ids para {len(texts)} textos")
         self.ids = list(ids)
@@ -34,7 +41,7 @@ class LexicalIndex:
         self._postings = self._invert() if has_tokens else {}
 
     @classmethod
-    def from_tokens(cls, ids: Sequence[str], docs: Sequence[list[str]], **kwargs) -> "LexicalIndex":
+    def from_tokens(cls, ids: Sequence[str], docs: Sequence[list[str]], **kwargs) -> LexicalIndex:
         """Build from documents tokenized earlier (tokenizing the Bible is the slow part)."""
         if len(ids) != len(docs):
             raise ValueError(f"{len(ids)} ids para {len(docs)} documentos")
@@ -84,8 +91,9 @@ class LexicalIndex:
                 docs, tfs = postings.setdefault(term, ([], []))
                 docs.append(row)
                 tfs.append(tf)
-        self._norm = self._bm25.k1 * (1 - self._bm25.b + self._bm25.b * np.asarray(self._bm25.doc_len) /
-                                      self._bm25.avgdl)
+        self._norm = self._bm25.k1 * (
+            1 - self._bm25.b + self._bm25.b * np.asarray(self._bm25.doc_len) / self._bm25.avgdl
+        )
         return {t: (np.asarray(d, dtype=np.int32), np.asarray(f, dtype=np.float64)) for t, (d, f) in postings.items()}
 
     def _scores(self, terms: list[str]) -> np.ndarray:

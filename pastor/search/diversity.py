@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from pastor.search.results import Source
 from pastor.text.fold import fold
 
 # Words that ask for a passage rather than an answer: then neighbouring verses are the point.
-_PASSAGE = re.compile(r"\b(capitulo|capitulos|passagem|trecho|historia d[eoa]s?|parabola|narrativa|versiculos seguidos)\b")
+_PASSAGE = re.compile(
+    r"\b(capitulo|capitulos|passagem|trecho|historia d[eoa]s?|parabola|narrativa|versiculos seguidos)\b"
+)
 
 
 def wants_passage(question: str) -> bool:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
 from pastor.search.results import SignalRank, Source
 
@@ -38,16 +38,25 @@ def fuse(lists: Iterable[Candidates], *, k: int = 60, prior: Callable[[str], flo
     fused = []
     for doc_id, score in scores.items():
         share = prior(doc_id) if prior is not None else 0.0
-        fused.append(Source(doc_id, score=score + share if prior is not None else score, ranks=ranks[doc_id],
-                            prior=share))
+        fused.append(
+            Source(doc_id, score=score + share if prior is not None else score, ranks=ranks[doc_id], prior=share)
+        )
     return sorted(fused, key=lambda s: (-s.score, s.id))
 
 
-def rrf(vector: Ranked, lexical: Ranked, *, k: int = 60, prior: Callable[[str], float] | None = None,
-        vector_weight: float = 1.0, lexical_weight: float = 1.0) -> list[Source]:
+def rrf(
+    vector: Ranked,
+    lexical: Ranked,
+    *,
+    k: int = 60,
+    prior: Callable[[str], float] | None = None,
+    vector_weight: float = 1.0,
+    lexical_weight: float = 1.0,
+) -> list[Source]:
     """`fuse` of a vector list and a BM25 list."""
-    return fuse([Candidates("vector", vector_weight, vector), Candidates("lexical", lexical_weight, lexical)],
-                k=k, prior=prior)
+    return fuse(
+        [Candidates("vector", vector_weight, vector), Candidates("lexical", lexical_weight, lexical)], k=k, prior=prior
+    )
 
 
 def _unique(ranked: Ranked) -> list[tuple[str, float]]:

@@ -43,28 +43,38 @@ class Gate:
     def decide(self, evidence: Evidence, calibration: Calibration | None) -> tuple[SearchMode, str]:
         if evidence.off_topic:  # "como fazer pão de queijo?" sits near a verse about bread, and is still a recipe
             return SearchMode.NO_EVIDENCE, "pelo sentido, um pedido fora do tema pastoral"
-        lexical_ok = evidence.lexical_terms >= self.lexical_min_terms and \
-            evidence.lexical_coverage >= self.lexical_coverage
+        lexical_ok = (
+            evidence.lexical_terms >= self.lexical_min_terms and evidence.lexical_coverage >= self.lexical_coverage
+        )
         if evidence.best_cosine is not None and calibration is not None:
             z = calibration.z(evidence.best_cosine)
             if z >= self.best_z:
                 return SearchMode.RAG, f"melhor similaridade {evidence.best_cosine:.3f} (z={z:.1f} ≥ {self.best_z})"
             if evidence.pastoral and z >= self.pastoral_z:
-                return SearchMode.RAG, (f"tema pastoral e similaridade {evidence.best_cosine:.3f} "
-                             f"(z={z:.1f} ≥ {self.pastoral_z})")
+                return SearchMode.RAG, (
+                    f"tema pastoral e similaridade {evidence.best_cosine:.3f} (z={z:.1f} ≥ {self.pastoral_z})"
+                )
             if lexical_ok:
-                return SearchMode.LEXICAL_FALLBACK, (f"similaridade vetorial fraca (z={z:.1f} < {self.best_z}), mas "
-                                          f"{evidence.lexical_coverage:.0%} das palavras aparecem no texto")
-            return SearchMode.NO_EVIDENCE, f"similaridade vetorial fraca (z={z:.1f} < {self.best_z}) e pouca sobreposição lexical"
+                return SearchMode.LEXICAL_FALLBACK, (
+                    f"similaridade vetorial fraca (z={z:.1f} < {self.best_z}), mas "
+                    f"{evidence.lexical_coverage:.0%} das palavras aparecem no texto"
+                )
+            return (
+                SearchMode.NO_EVIDENCE,
+                f"similaridade vetorial fraca (z={z:.1f} < {self.best_z}) e pouca sobreposição lexical",
+            )
         if lexical_ok:
-            return SearchMode.LEXICAL_FALLBACK, (f"índice vetorial indisponível; {evidence.lexical_coverage:.0%} "
-                                      "das palavras aparecem no texto")
+            return SearchMode.LEXICAL_FALLBACK, (
+                f"índice vetorial indisponível; {evidence.lexical_coverage:.0%} das palavras aparecem no texto"
+            )
         # The first minutes after install (vectors still being built): a plainly pastoral message
         # ("estou com medo do futuro") gets the keyword hits, ranked with the prominence prior,
         # instead of the no-evidence message, as long as a content word of it is in the verse.
         if evidence.pastoral and evidence.lexical_coverage >= self.pastoral_lexical_coverage:
-            return SearchMode.LEXICAL_FALLBACK, (f"índice vetorial indisponível; tema pastoral e "
-                                      f"{evidence.lexical_coverage:.0%} das palavras aparecem no texto")
+            return SearchMode.LEXICAL_FALLBACK, (
+                f"índice vetorial indisponível; tema pastoral e "
+                f"{evidence.lexical_coverage:.0%} das palavras aparecem no texto"
+            )
         return SearchMode.NO_EVIDENCE, "índice vetorial indisponível e pouca sobreposição lexical"
 
     def keep_vector_hit(self, cosine: float | None, calibration: Calibration | None) -> bool:

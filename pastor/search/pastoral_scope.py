@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pastor.datasets import dataset
-from pastor.classify.cache import Trained, cache_key, cached_heads
 from pastor.care.training import LabelledMessage, labelled_rows, load_training
+from pastor.classify.cache import Trained, cache_key, cached_heads
 from pastor.classify.linear import LinearClassifier, TrainingConfig
+from pastor.datasets import dataset
 
 EXAMPLES = dataset("routing/scope_examples.tsv")
 SCOPES = ("pastoral", "off_topic")
@@ -44,8 +44,14 @@ class PastoralScope:
     """A classifier of a person's life against a request for a thing, trained (or read from `cache_dir`) by
     `warm` while the app loads in the background, or else when the first question needs it."""
 
-    def __init__(self, embedder, examples: list[tuple[str, str]] | None = None, threshold: float = THRESHOLD,
-                 cache_dir: Path | None = None, config: TrainingConfig = TrainingConfig()):
+    def __init__(
+        self,
+        embedder,
+        examples: list[tuple[str, str]] | None = None,
+        threshold: float = THRESHOLD,
+        cache_dir: Path | None = None,
+        config: TrainingConfig = TrainingConfig(),
+    ):
         self.examples = examples if examples is not None else scope_training()
         self.embedder = embedder
         self.threshold = threshold
@@ -60,9 +66,20 @@ class PastoralScope:
         if self._classifier is None:  # two first questions at once train twice, harmlessly
             name = getattr(self.embedder, "name", type(self.embedder).__name__)
             key = cache_key(name, self.examples, f"{VERSION} {self.config}")
-            trained = cached_heads(self.cache_dir, "scope", key, lambda: Trained({"scope": LinearClassifier.fit(
-                self.embedder.encode([text for _, text in self.examples]), [s for s, _ in self.examples],
-                self.config)}))
+            trained = cached_heads(
+                self.cache_dir,
+                "scope",
+                key,
+                lambda: Trained(
+                    {
+                        "scope": LinearClassifier.fit(
+                            self.embedder.encode([text for _, text in self.examples]),
+                            [s for s, _ in self.examples],
+                            self.config,
+                        )
+                    }
+                ),
+            )
             self._classifier = trained.heads["scope"]
         return self._classifier
 

@@ -10,9 +10,10 @@ import tempfile
 import zipfile
 from array import array
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, NoReturn
+from typing import NoReturn
 
 from pastor.bible import canon
 from pastor.bible.usfx import file_sha256, parse_verse_id, verse_id
@@ -20,8 +21,7 @@ from pastor.errors import PastorError
 from pastor.text.datafile import logical_name, open_binary, open_text
 from pastor.text.notice import credit_for
 
-ATTRIBUTION = ("Referências cruzadas © OpenBible.info, CC BY 4.0 "
-               "(https://www.openbible.info/labs/cross-references/)")
+ATTRIBUTION = "Referências cruzadas © OpenBible.info, CC BY 4.0 (https://www.openbible.info/labs/cross-references/)"
 
 COLUMNS = ("verse", "in_refs", "in_votes", "out_refs", "out_votes", "neg_rows")
 HEADER = "\t".join(COLUMNS)
@@ -51,6 +51,7 @@ def osis_to_usfx() -> dict[str, str]:
 # ---------------------------------------------------------------------------------------------
 # Loading the table
 # ---------------------------------------------------------------------------------------------
+
 
 class Prominence:
     """Per-verse counts, one array per column, indexed through a verse-id dictionary."""
@@ -93,7 +94,8 @@ def load_prominence(path: Path | str) -> Prominence:
     if not path.is_file():
         raise ProminenceError(
             f"Tabela de proeminência não encontrada: {path}. Defina PASTOR_PROMINENCE com o caminho "
-            "de verse_prominence.tsv (gere-a com `python -m pastor prominence cross_references.txt`).")
+            "de verse_prominence.tsv (gere-a com `python -m pastor prominence cross_references.txt`)."
+        )
     ids: list[str] = []
     columns = [array("q") for _ in COUNT_COLUMNS]
     codes = set(canon.by_code())
@@ -107,8 +109,12 @@ def load_prominence(path: Path | str) -> Prominence:
                 column.append(value)
     _check_unique(ids, path)
     sha256 = file_sha256(path)
-    return Prominence(ids, dict(zip(COUNT_COLUMNS, columns)), {"file": logical_name(path), "sha256": sha256},
-                      credit=credit_for(path, sha256) or ATTRIBUTION)
+    return Prominence(
+        ids,
+        dict(zip(COUNT_COLUMNS, columns)),
+        {"file": logical_name(path), "sha256": sha256},
+        credit=credit_for(path, sha256) or ATTRIBUTION,
+    )
 
 
 def _decode(raw: bytes, number: int, path: Path) -> str:
@@ -121,8 +127,7 @@ def _decode(raw: bytes, number: int, path: Path) -> str:
 def _check_header(line: str, path: Path) -> None:
     if line.rstrip("\r\n").lstrip("\ufeff") != HEADER:
         found = line.rstrip("\r\n")[:80] or "(vazio)"
-        raise ProminenceError(
-            f"{path.name}, linha 1: cabeçalho inesperado {found!r}; esperado {HEADER!r}.")
+        raise ProminenceError(f"{path.name}, linha 1: cabeçalho inesperado {found!r}; esperado {HEADER!r}.")
 
 
 # A well-formed line in one match; anything else goes to `_explain` for a precise message.
@@ -141,8 +146,9 @@ def _explain(line: str, where: str) -> NoReturn:
     """Raise the error that says what is wrong with a line the fast pattern rejected."""
     fields = line.rstrip("\r\n").split("\t")
     if len(fields) != len(COLUMNS):
-        raise ProminenceError(f"{where}: esperadas {len(COLUMNS)} colunas separadas por tabulação, "
-                              f"encontradas {len(fields)}.")
+        raise ProminenceError(
+            f"{where}: esperadas {len(COLUMNS)} colunas separadas por tabulação, encontradas {len(fields)}."
+        )
     try:
         book, _, _ = parse_verse_id(fields[0])
     except ValueError:
@@ -151,8 +157,9 @@ def _explain(line: str, where: str) -> NoReturn:
         raise ProminenceError(f"{where}: livro desconhecido {book!r}.")
     for name, raw in zip(COUNT_COLUMNS, fields[1:]):
         if not (raw.isascii() and raw.isdigit()):
-            raise ProminenceError(f"{where}: valor inválido {raw!r} na coluna {name} "
-                                  "(esperado um inteiro não negativo).")
+            raise ProminenceError(
+                f"{where}: valor inválido {raw!r} na coluna {name} (esperado um inteiro não negativo)."
+            )
     raise ProminenceError(f"{where}: linha malformada {line[:80]!r}.")
 
 
@@ -219,9 +226,15 @@ def derive_prominence(cross_references_path: Path | str, out_path: Path | str) -
         _tally(table, row, targets)
         _summarise(counts, row, targets, fallback=expanded is None)
     _write(table, Path(out_path))
-    return ProminenceReport(source=source.name, rows=len(rows), **counts, verses=len(table), out=str(out_path),
-                            sha256=file_sha256(Path(out_path)),
-                            positive_votes=sum(r.votes for r in rows if r.votes > 0))
+    return ProminenceReport(
+        source=source.name,
+        rows=len(rows),
+        **counts,
+        verses=len(table),
+        out=str(out_path),
+        sha256=file_sha256(Path(out_path)),
+        positive_votes=sum(r.votes for r in rows if r.votes > 0),
+    )
 
 
 def _read_rows(path: Path, coords: dict[str, Coord]) -> Iterator[_Row]:
@@ -230,8 +243,10 @@ def _read_rows(path: Path, coords: dict[str, Coord]) -> Iterator[_Row]:
     lines = _open_text(path)
     header = next(lines, "")
     if not header.startswith("From Verse"):
-        raise ProminenceError(f"{path.name}, linha 1: cabeçalho inesperado {header[:80]!r}; "
-                              "esperado um arquivo cross_references.txt do OpenBible ('From Verse…').")
+        raise ProminenceError(
+            f"{path.name}, linha 1: cabeçalho inesperado {header[:80]!r}; "
+            "esperado um arquivo cross_references.txt do OpenBible ('From Verse…')."
+        )
     for number, line in enumerate(lines, start=2):
         if not line.strip():
             continue

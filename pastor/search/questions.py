@@ -37,6 +37,7 @@ class Question:
 
 # --- Question sets -------------------------------------------------------------------------
 
+
 def read_question_file(path: Path | str, max_bytes: int = MAX_QUESTION_BYTES) -> bytes:
     """The bytes of a question file, checked like a document: a regular file (a FIFO or device
     would block or never end), at most `max_bytes`. Errors name the file, never its folder."""
@@ -98,7 +99,6 @@ def _parse_line(line: str, where: str) -> Question:
 def _check_verse_id(verse_id: object, where: str) -> None:
     match = _VERSE_ID.fullmatch(verse_id) if isinstance(verse_id, str) else None
     if not match:
-        raise QuestionSetError(
-            f"{where}: id de versículo malformado {verse_id!r} (esperado como 'JHN 3:16')")
+        raise QuestionSetError(f"{where}: id de versículo malformado {verse_id!r} (esperado como 'JHN 3:16')")
     if match.group(1) not in canon.by_code():
         raise QuestionSetError(f"{where}: livro desconhecido {match.group(1)!r} em {verse_id!r}")

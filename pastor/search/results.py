@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Mapping
 
 from pastor.search.modes import SearchMode
 
@@ -41,7 +41,7 @@ class Source:
     def ranked_in(self, signal: str) -> bool:
         return signal in self.ranks
 
-    def marked(self, cited: bool) -> "Source":
+    def marked(self, cited: bool) -> Source:
         return self if self.cited == cited else replace(self, cited=cited)
 
 

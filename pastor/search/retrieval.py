@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Callable, Sequence
 
 from pastor.bible.lookup import lookup
+from pastor.care.smalltalk import is_conversational
 from pastor.config import Settings
 from pastor.search.diversity import spread_chapters, wants_passage
 from pastor.search.fusion import Candidates, fuse
@@ -13,7 +14,6 @@ from pastor.search.gates import Calibration, Evidence, Gate
 from pastor.search.modes import SearchMode
 from pastor.search.results import NotFound, SearchResult, Source
 from pastor.search.signals import Query, QueryEncoder, Signal, SignalInputs
-from pastor.care.smalltalk import is_conversational
 from pastor.text.pastoral_vocabulary import is_pastoral
 
 # An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many
@@ -46,24 +46,31 @@ class RetrievalConfig:
     gate: Gate = field(default_factory=Gate)
 
     @classmethod
-    def from_settings(cls, settings: Settings, **overrides) -> "RetrievalConfig":
+    def from_settings(cls, settings: Settings, **overrides) -> RetrievalConfig:
         names = {f.name for f in fields(cls)} & {f.name for f in fields(Settings)}
         return cls(**{**{name: getattr(settings, name) for name in names}, **overrides})
 
     @classmethod
-    def declared(cls, **overrides) -> "RetrievalConfig":
+    def declared(cls, **overrides) -> RetrievalConfig:
         """The declared defaults of the settings (no environment), with `overrides`."""
         return cls.from_settings(Settings.from_env({}), **overrides)
 
-    def replace(self, **changes) -> "RetrievalConfig":
+    def replace(self, **changes) -> RetrievalConfig:
         return replace(self, **changes)
 
 
 class Retriever:
     """Searches one Bible (plus optional document sources) with the signals it is given."""
 
-    def __init__(self, config: RetrievalConfig, signals: Sequence[Signal], inputs: SignalInputs, *,
-                 encoder: QueryEncoder, scope=None):
+    def __init__(
+        self,
+        config: RetrievalConfig,
+        signals: Sequence[Signal],
+        inputs: SignalInputs,
+        *,
+        encoder: QueryEncoder,
+        scope=None,
+    ):
         self.bible = inputs.bible
         self.scope = scope  # PastoralScope: pastoral by meaning, where the vocabulary has no word for it
         self.config = config
@@ -95,8 +102,16 @@ class Retriever:
         vector = self.signal("vector")
         return bool(vector is not None and vector.ready)
 
-    def search(self, question: str, k: int = 6, *, source: str = "all", off: frozenset[str] = frozenset(),
-               diversify: bool = True, gated: bool = True) -> SearchResult:
+    def search(
+        self,
+        question: str,
+        k: int = 6,
+        *,
+        source: str = "all",
+        off: frozenset[str] = frozenset(),
+        diversify: bool = True,
+        gated: bool = True,
+    ) -> SearchResult:
         """Search. `off` (signal or part names), `diversify` and `gated=False` exist so evaluation can
         isolate each signal and measure ranking apart from the gates."""
         question = question.strip()
@@ -105,8 +120,14 @@ class Retriever:
         explicit = _reference_sources(found)
         if explicit:
             references = tuple(r["reference"] for r in found["references"])
-            return SearchResult(SearchMode.REFERENCE, f"referência explícita: {', '.join(references)}", explicit,
-                                references, not_found, found.get("note", ""))
+            return SearchResult(
+                SearchMode.REFERENCE,
+                f"referência explícita: {', '.join(references)}",
+                explicit,
+                references,
+                not_found,
+                found.get("note", ""),
+            )
         if not_found:
             return SearchResult(SearchMode.NO_EVIDENCE, not_found[0].reason, (), (), not_found)
         if self.config.smalltalk and is_conversational(question):
@@ -125,8 +146,9 @@ class Retriever:
         if source in ("all", "bible"):
             lists = [s.candidates(query, self.config.candidates) for s in self.signals]
             runs.append(lists)
-            per_source.append((fuse(lists, k=self.config.rrf_k, prior=self.prior), k,
-                               diversify and not wants_passage(query.text)))
+            per_source.append(
+                (fuse(lists, k=self.config.rrf_k, prior=self.prior), k, diversify and not wants_passage(query.text))
+            )
         if source in ("all", "docs"):
             slots = k if source == "docs" else DOC_SLOTS
             for extra in self.extra_sources:
@@ -161,9 +183,16 @@ class Retriever:
         if query_terms:
             # BM25 scores from different sources (verses, documents) are not comparable, so the
             # best coverage among each source's first few hits is the evidence.
-            coverage = max([len(query_terms & set(self._doc_terms(doc_id))) / len(query_terms)
-                            for lists in runs for c in lists if c.signal == "lexical"
-                            for doc_id, _ in c.ranked[:5]], default=0.0)
+            coverage = max(
+                [
+                    len(query_terms & set(self._doc_terms(doc_id))) / len(query_terms)
+                    for lists in runs
+                    for c in lists
+                    if c.signal == "lexical"
+                    for doc_id, _ in c.ranked[:5]
+                ],
+                default=0.0,
+            )
         vectors = [hit for lists in runs for c in lists if c.signal == "vector" for hit in c.for_gates]
         vectors.sort(key=lambda h: -h[1])
         best = vectors[0][1] if query.wants("vector") and self.vectors_ready and vectors else None
@@ -194,8 +223,9 @@ class Retriever:
             return True
         if mode == SearchMode.LEXICAL_FALLBACK:
             return item.ranked_in("lexical")
-        return any(item.ranked_in(s.name) for s in self.signals if s.vouches) \
-            or self.config.gate.keep_vector_hit(item.score_in("vector"), self.calibration)
+        return any(item.ranked_in(s.name) for s in self.signals if s.vouches) or self.config.gate.keep_vector_hit(
+            item.score_in("vector"), self.calibration
+        )
 
     def _resolve(self, item: Source) -> Source:
         """The fused source, with the reference and text the user sees."""
@@ -213,5 +243,8 @@ class Retriever:
 
 
 def _reference_sources(found: dict) -> tuple[Source, ...]:
-    return tuple(Source(verse["id"], verse["reference"], verse["text"], score=1.0)
-                 for ref in found["references"] for verse in ref["verses"])  # already capped by the lookup
+    return tuple(
+        Source(verse["id"], verse["reference"], verse["text"], score=1.0)
+        for ref in found["references"]
+        for verse in ref["verses"]
+    )  # already capped by the lookup

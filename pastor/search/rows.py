@@ -34,8 +34,18 @@ def build_rows(bible: Bible, extras: Sequence[Bible] = (), window: int = 0, mode
         verses = [v for v in translation.verses if v.id in bible.by_id]  # aligned by verse id
         for i, v in enumerate(verses):
             context = _window(verses, i, window)
-            rows.append(Row(v.id, v.book, canon.by_code()[v.book].name, v.chapter, v.verse,
-                            translation.name, v.text, embed_text(context, modernize)))
+            rows.append(
+                Row(
+                    v.id,
+                    v.book,
+                    canon.by_code()[v.book].name,
+                    v.chapter,
+                    v.verse,
+                    translation.name,
+                    v.text,
+                    embed_text(context, modernize),
+                )
+            )
     return rows
 
 
@@ -44,6 +54,5 @@ def _window(verses, i: int, window: int) -> str:
     if window <= 0:
         return verses[i].text
     here = verses[i]
-    near = [v for v in verses[max(0, i - window): i + window + 1]
-            if v.book == here.book and v.chapter == here.chapter]
+    near = [v for v in verses[max(0, i - window) : i + window + 1] if v.book == here.book and v.chapter == here.chapter]
     return " ".join(v.text for v in near)

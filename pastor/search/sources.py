@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -31,8 +32,9 @@ class LexicalSource(Protocol):
     def doc_tokens(self, doc_id: str) -> list[str]: ...
 
 
-def top_by_cosine(matrix: np.ndarray, ids: Sequence[str], vector: np.ndarray, n: int,
-                  copies: int = 1) -> list[tuple[str, float]]:
+def top_by_cosine(
+    matrix: np.ndarray, ids: Sequence[str], vector: np.ndarray, n: int, copies: int = 1
+) -> list[tuple[str, float]]:
     """Best n distinct ids by one matrix product over unit rows; an id may own `copies` rows."""
     if n <= 0 or not len(ids):
         return []
@@ -60,7 +62,7 @@ class VectorTable:
         self._rows: dict[str, list[int]] | None = None
 
     @classmethod
-    def from_arrow(cls, data, dim: int, id_column: str = "id") -> "VectorTable":
+    def from_arrow(cls, data, dim: int, id_column: str = "id") -> VectorTable:
         """From an Arrow table with an id column and a fixed-size `vector` column."""
         ids = data.column(id_column).to_pylist()
         if not ids:
@@ -94,6 +96,6 @@ class VectorTable:
         scores = self.matrix[flat] @ np.asarray(vector, dtype=np.float32)
         out, start = {}, 0
         for doc_id, rows in wanted:
-            out[doc_id] = float(scores[start:start + len(rows)].max())
+            out[doc_id] = float(scores[start : start + len(rows)].max())
             start += len(rows)
         return out

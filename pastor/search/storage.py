@@ -21,6 +21,7 @@ def connect(index_dir: Path):
     Imported on first use: `import lancedb` costs seconds, and a restart with a complete index
     does not need it (see `VerseIndex.open`)."""
     import lancedb
+
     Path(index_dir).mkdir(parents=True, exist_ok=True)
     return lancedb.connect(str(Path(index_dir) / "lancedb"))
 
@@ -39,6 +40,7 @@ def write_json(path: Path, data) -> None:
 def save_array(path: Path, array) -> None:
     """A numpy array as `.npy`, through a temporary file and rename like `write_json`."""
     import numpy as np
+
     replace_with(path, lambda handle: np.save(handle, array))
 
 

@@ -8,23 +8,117 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 # Cyrillic and Greek letters drawn like Latin ones: `Rоmanos` with a Cyrillic `о` reads as Romanos.
-_CONFUSABLES = str.maketrans({
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
-    "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W", "Ү": "Y",
-    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
-    "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԛ": "q", "ԝ": "w", "ү": "y", "һ": "h", "ӏ": "l",
-    "ё": "ë", "ї": "ï", "ɑ": "a", "ı": "i",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
-    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t",
-    "υ": "u", "χ": "x", "α": "a", "ε": "e",
-    # Small capitals read as capitals: `ʀomanos` is Romanos.
-    "ᴀ": "A", "ʙ": "B", "ᴄ": "C", "ᴅ": "D", "ᴇ": "E", "ꜰ": "F", "ɢ": "G", "ʜ": "H", "ɪ": "I", "ᴊ": "J",
-    "ᴋ": "K", "ʟ": "L", "ᴍ": "M", "ɴ": "N", "ᴏ": "O", "ᴘ": "P", "ʀ": "R", "ꜱ": "S", "ᴛ": "T", "ᴜ": "U",
-    "ᴠ": "V", "ᴡ": "W", "ʏ": "Y", "ᴢ": "Z",
-    # Separators drawn like `:`, `,` and `-`: `14∶6` (ratio), `14꞉6`, `14։6` read as 14:6.
-    "∶": ":", "꞉": ":", "։": ":", "˸": ":", "ː": ":", "׃": ":", "᠄": ":", "⁚": ":", "⦂": ":",
-    "‚": ",", "،": ",", "‐": "-", "‑": "-", "‒": "-", "−": "-",
-})
+_CONFUSABLES = str.maketrans(
+    {
+        "А": "A",
+        "В": "B",
+        "Е": "E",
+        "К": "K",
+        "М": "M",
+        "Н": "H",
+        "О": "O",
+        "Р": "P",
+        "С": "C",
+        "Т": "T",
+        "У": "Y",
+        "Х": "X",
+        "Ѕ": "S",
+        "І": "I",
+        "Ј": "J",
+        "Ԛ": "Q",
+        "Ԝ": "W",
+        "Ү": "Y",
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "ѕ": "s",
+        "і": "i",
+        "ј": "j",
+        "ԛ": "q",
+        "ԝ": "w",
+        "ү": "y",
+        "һ": "h",
+        "ӏ": "l",
+        "ё": "ë",
+        "ї": "ï",
+        "ɑ": "a",
+        "ı": "i",
+        "Α": "A",
+        "Β": "B",
+        "Ε": "E",
+        "Ζ": "Z",
+        "Η": "H",
+        "Ι": "I",
+        "Κ": "K",
+        "Μ": "M",
+        "Ν": "N",
+        "Ο": "O",
+        "Ρ": "P",
+        "Τ": "T",
+        "Υ": "Y",
+        "Χ": "X",
+        "ο": "o",
+        "ι": "i",
+        "κ": "k",
+        "ν": "v",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "α": "a",
+        "ε": "e",
+        # Small capitals read as capitals: `ʀomanos` is Romanos.
+        "ᴀ": "A",
+        "ʙ": "B",
+        "ᴄ": "C",
+        "ᴅ": "D",
+        "ᴇ": "E",
+        "ꜰ": "F",
+        "ɢ": "G",
+        "ʜ": "H",
+        "ɪ": "I",
+        "ᴊ": "J",
+        "ᴋ": "K",
+        "ʟ": "L",
+        "ᴍ": "M",
+        "ɴ": "N",
+        "ᴏ": "O",
+        "ᴘ": "P",
+        "ʀ": "R",
+        "ꜱ": "S",
+        "ᴛ": "T",
+        "ᴜ": "U",
+        "ᴠ": "V",
+        "ᴡ": "W",
+        "ʏ": "Y",
+        "ᴢ": "Z",
+        # Separators drawn like `:`, `,` and `-`: `14∶6` (ratio), `14꞉6`, `14։6` read as 14:6.
+        "∶": ":",
+        "꞉": ":",
+        "։": ":",
+        "˸": ":",
+        "ː": ":",
+        "׃": ":",
+        "᠄": ":",
+        "⁚": ":",
+        "⦂": ":",
+        "‚": ",",
+        "،": ",",
+        "‐": "-",
+        "‑": "-",
+        "‒": "-",
+        "−": "-",
+    }
+)
 # Emphasis and code-span markers: `*Rom*anos 8:28` and ``Romanos `8:28` `` are displayed as "Romanos 8:28".
 MARKERS = "*_~`"
 # Markdown drops a backslash before ASCII punctuation: `3\:16` is displayed as "3:16".
@@ -78,7 +172,7 @@ class Canonical:
 
     def slice(self, start: int, end: int) -> str:
         """The original text behind canonical `[start, end)`, as written."""
-        return self.original[self.starts[start]:self.ends[end - 1]] if start < end else ""
+        return self.original[self.starts[start] : self.ends[end - 1]] if start < end else ""
 
     def cluster_start(self, position: int) -> int:
         """`position`, moved back to the first character that one original cluster expanded into
@@ -167,10 +261,10 @@ class IncrementalCanonical:
         return self._base_c
 
     def update(self, text: str) -> Canonical:
-        tail = canonical(text[self._base:])
-        chars = self._chars[:self._base_c] + tail.text
-        starts = self._starts[:self._base_c] + tuple(s + self._base for s in tail.starts)
-        ends = self._ends[:self._base_c] + tuple(e + self._base for e in tail.ends)
+        tail = canonical(text[self._base :])
+        chars = self._chars[: self._base_c] + tail.text
+        starts = self._starts[: self._base_c] + tuple(s + self._base for s in tail.starts)
+        ends = self._ends[: self._base_c] + tuple(e + self._base for e in tail.ends)
         self._text, self._chars, self._starts, self._ends = text, chars, starts, ends
         self._base = settled_prefix(text, self._base)
         self._base_c = bisect_left(starts, self._base)

@@ -37,8 +37,12 @@ class Rule:
 
 
 def _rule(pattern: str, replacement: str, *, only: str | None = None, keep: str | None = None) -> Rule:
-    return Rule(re.compile(pattern, re.IGNORECASE), replacement,
-                re.compile(only) if only else None, re.compile(keep) if keep else None)
+    return Rule(
+        re.compile(pattern, re.IGNORECASE),
+        replacement,
+        re.compile(only) if only else None,
+        re.compile(keep) if keep else None,
+    )
 
 
 def _match_case(source: str, target: str) -> str:
@@ -54,35 +58,108 @@ def _match_case(source: str, target: str) -> str:
 # the rules, so these also shield words like "mae" from the "-ae -> -ai" rule below.
 _WORDS = {
     # "ha" is always the verb haver in this corpus (the article is "a", the interjection "ah")
-    "ha": "há", "hia": "ia", "hiam": "iam", "hias": "ias", "teem": "têm",
+    "ha": "há",
+    "hia": "ia",
+    "hiam": "iam",
+    "hias": "ias",
+    "teem": "têm",
     # -ae/-aes words that are NOT the old spelling of -ai/-ais (typed without the tilde)
-    "mae": "mãe", "maes": "mães", "caes": "cães",
+    "mae": "mãe",
+    "maes": "mães",
+    "caes": "cães",
     # -eo words whose modern form is -io, not -eu
-    "pateo": "pátio", "pateos": "pátios", "escarneo": "escárnio", "escarneos": "escárnios",
+    "pateo": "pátio",
+    "pateos": "pátios",
+    "escarneo": "escárnio",
+    "escarneos": "escárnios",
     "craneo": "crânio",
     # z where modern spelling has s, and other one-off spellings
-    "poz": "pôs", "puz": "pus", "propoz": "propôs", "propuz": "propus", "impoz": "impôs",
-    "expoz": "expôs", "compoz": "compôs", "dispoz": "dispôs", "depoz": "depôs",
-    "suppoz": "supôs", "quiz": "quis", "atraz": "atrás", "detraz": "detrás", "mez": "mês",
-    "mezes": "meses", "paiz": "país", "aza": "asa", "azas": "asas", "braza": "brasa",
-    "brazas": "brasas", "preza": "presa", "defeza": "defesa", "pezo": "peso",
-    "satanaz": "satanás", "cincoenta": "cinquenta", "peior": "pior", "peiores": "piores",
-    "tribu": "tribo", "tribus": "tribos", "quasi": "quase", "dezeseis": "dezesseis",
-    "dezesete": "dezessete", "poderam": "puderam", "destroe": "destrói",
+    "poz": "pôs",
+    "puz": "pus",
+    "propoz": "propôs",
+    "propuz": "propus",
+    "impoz": "impôs",
+    "expoz": "expôs",
+    "compoz": "compôs",
+    "dispoz": "dispôs",
+    "depoz": "depôs",
+    "suppoz": "supôs",
+    "quiz": "quis",
+    "atraz": "atrás",
+    "detraz": "detrás",
+    "mez": "mês",
+    "mezes": "meses",
+    "paiz": "país",
+    "aza": "asa",
+    "azas": "asas",
+    "braza": "brasa",
+    "brazas": "brasas",
+    "preza": "presa",
+    "defeza": "defesa",
+    "pezo": "peso",
+    "satanaz": "satanás",
+    "cincoenta": "cinquenta",
+    "peior": "pior",
+    "peiores": "piores",
+    "tribu": "tribo",
+    "tribus": "tribos",
+    "quasi": "quase",
+    "dezeseis": "dezesseis",
+    "dezesete": "dezessete",
+    "poderam": "puderam",
+    "destroe": "destrói",
     # frequent names whose modern form is not reachable by spelling rules
-    "david": "davi", "jacob": "jacó", "isaac": "isaque", "job": "jó", "lot": "ló",
-    "canaan": "canaã", "benjamin": "benjamim", "bethlehem": "belém", "nazareth": "nazaré",
-    "jonathan": "jônatas", "gilead": "gileade", "achab": "acabe", "joab": "joabe",
-    "caleb": "calebe", "gad": "gade",
+    "david": "davi",
+    "jacob": "jacó",
+    "isaac": "isaque",
+    "job": "jó",
+    "lot": "ló",
+    "canaan": "canaã",
+    "benjamin": "benjamim",
+    "bethlehem": "belém",
+    "nazareth": "nazaré",
+    "jonathan": "jônatas",
+    "gilead": "gileade",
+    "achab": "acabe",
+    "joab": "joabe",
+    "caleb": "calebe",
+    "gad": "gade",
 }
 
 # Contractions written with an apostrophe: d'elle, n'aquelle, lh'o. "d'" joins only the
 # words that contract in modern Portuguese (dele, deste, daqui); otherwise it is "de X".
 _ELISION = re.compile(r"^(d|n|m|t|lh)['’](.+)$", re.IGNORECASE)
 _D_JOINS = {
-    "ele", "ela", "eles", "elas", "este", "esta", "estes", "estas", "isto", "esse", "essa",
-    "esses", "essas", "isso", "aquele", "aquela", "aqueles", "aquelas", "aquilo", "aqui",
-    "ali", "aí", "ai", "onde", "entre", "antes", "outro", "outra", "outros", "outras",
+    "ele",
+    "ela",
+    "eles",
+    "elas",
+    "este",
+    "esta",
+    "estes",
+    "estas",
+    "isto",
+    "esse",
+    "essa",
+    "esses",
+    "essas",
+    "isso",
+    "aquele",
+    "aquela",
+    "aqueles",
+    "aquelas",
+    "aquilo",
+    "aqui",
+    "ali",
+    "aí",
+    "ai",
+    "onde",
+    "entre",
+    "antes",
+    "outro",
+    "outra",
+    "outros",
+    "outras",
 }
 
 _GREEK_CH = (  # stems whose "ch" is the Greek chi (Christo), never the Portuguese "ch" (chamar)
@@ -97,72 +174,88 @@ _GREEK_CH = (  # stems whose "ch" is the Greek chi (Christo), never the Portugue
 # The ordered rewrite rules, applied to each word in turn.
 _RULES = (
     # -- word beginnings with an irregular vowel, h or consonant ------------------------
-    _rule(r"^logar", "lugar"),                      # logar -> lugar
-    _rule(r"^egrej", "igrej"),                      # egreja -> igreja
-    _rule(r"^egual", "igual"),                      # egual -> igual
-    _rule(r"^edade", "idade"),                      # edade -> idade
-    _rule(r"^h(?=ontem|ombr|erv|[uú]mid)", ""),     # hontem, hombro, herva, humido
-    _rule(r"^similh", "semelh"),                    # similhante -> semelhante
-    _rule(r"^resus(?=c)", "ressus"),                # resuscitar -> ressuscitar
-    _rule(r"^resurr", "ressurr"),                   # resurreição -> ressurreição
-    _rule(r"^frech", "flech"),                      # frecha -> flecha
-    _rule(r"^descanç", "descans"),                  # descanço -> descanso
-    _rule(r"^canç(?!ão|ões)", "cans"),              # cançado -> cansado (canção stays)
-    _rule(r"^cre(?=[aáo])", "cri"),                 # crear, creou, creatura -> cri- (creio stays)
+    _rule(r"^logar", "lugar"),  # logar -> lugar
+    _rule(r"^egrej", "igrej"),  # egreja -> igreja
+    _rule(r"^egual", "igual"),  # egual -> igual
+    _rule(r"^edade", "idade"),  # edade -> idade
+    _rule(r"^h(?=ontem|ombr|erv|[uú]mid)", ""),  # hontem, hombro, herva, humido
+    _rule(r"^similh", "semelh"),  # similhante -> semelhante
+    _rule(r"^resus(?=c)", "ressus"),  # resuscitar -> ressuscitar
+    _rule(r"^resurr", "ressurr"),  # resurreição -> ressurreição
+    _rule(r"^frech", "flech"),  # frecha -> flecha
+    _rule(r"^descanç", "descans"),  # descanço -> descanso
+    _rule(r"^canç(?!ão|ões)", "cans"),  # cançado -> cansado (canção stays)
+    _rule(r"^cre(?=[aáo])", "cri"),  # crear, creou, creatura -> cri- (creio stays)
     _rule(r"^(as)?sign(?=a)", r"\1sin", keep=r"^signat"),  # signal, assignar -> sinal, assinar
-    _rule(r"circum", "circun"),                     # (in)circumcisão -> (in)circuncisão
-    _rule(r"^magest", "majest"),                    # magestade -> majestade
-    _rule(r"^visinh", "vizinh"),                    # visinho -> vizinho
-    _rule(r"^podess", "pudess"),                    # podesse -> pudesse
-    _rule(r"^taboa", "tábua"),                      # taboa -> tábua
-    _rule(r"^proseg", "prosseg"),                   # proseguir -> prosseguir
-    _rule(r"^(c|t|thes|ag)?oir", r"\1our"),         # oiro, coiro, toiro, thesoiro -> ou
-    _rule(r"^p[ou]z(?=e)", "pus"),                  # pozeram, puzeram -> puseram
-    _rule(r"^quiz(?=e)", "quis"),                   # quizer, quizeram -> quiser, quiseram
-    _rule(r"^bemaventur", "bem-aventur"),           # bemaventurado -> bem-aventurado
+    _rule(r"circum", "circun"),  # (in)circumcisão -> (in)circuncisão
+    _rule(r"^magest", "majest"),  # magestade -> majestade
+    _rule(r"^visinh", "vizinh"),  # visinho -> vizinho
+    _rule(r"^podess", "pudess"),  # podesse -> pudesse
+    _rule(r"^taboa", "tábua"),  # taboa -> tábua
+    _rule(r"^proseg", "prosseg"),  # proseguir -> prosseguir
+    _rule(r"^(c|t|thes|ag)?oir", r"\1our"),  # oiro, coiro, toiro, thesoiro -> ou
+    _rule(r"^p[ou]z(?=e)", "pus"),  # pozeram, puzeram -> puseram
+    _rule(r"^quiz(?=e)", "quis"),  # quizer, quizeram -> quiser, quiseram
+    _rule(r"^bemaventur", "bem-aventur"),  # bemaventurado -> bem-aventurado
     _rule(r"^(co|e|be)m(?=[tdvsgcqfjlnrz])", r"\1n"),  # comtigo, emquanto, bemdito -> n
     # -- Greek digraphs and y ---------------------------------------------------------
     _rule(r"ch(?=[eiéêíy])", "qu", only=_GREEK_CH),  # cherubim -> querubim, Rachel -> Raquel
-    _rule(r"ch", "c", only=_GREEK_CH),              # Christo -> Cristo, sepulchro -> sepulcro
-    _rule(r"^sc(?=[eiéêíy])", "c"),                 # sciencia, sceptro -> ciência, cetro
-    _rule(r"ph+", "f"),                             # propheta -> profeta
-    _rule(r"th+", "t"),                             # theologia, Thomé, Bethharan -> t
-    _rule(r"rh", "r"),                              # myrrha, amorrheos -> mirra, amorreus
-    _rule(r"(?<=\w)sh", "s"),                       # Ishmael -> Ismael
-    _rule(r"y", "i"),                               # Egypto, lyra, Moysés -> i
+    _rule(r"ch", "c", only=_GREEK_CH),  # Christo -> Cristo, sepulchro -> sepulcro
+    _rule(r"^sc(?=[eiéêíy])", "c"),  # sciencia, sceptro -> ciência, cetro
+    _rule(r"ph+", "f"),  # propheta -> profeta
+    _rule(r"th+", "t"),  # theologia, Thomé, Bethharan -> t
+    _rule(r"rh", "r"),  # myrrha, amorrheos -> mirra, amorreus
+    _rule(r"(?<=\w)sh", "s"),  # Ishmael -> Ismael
+    _rule(r"y", "i"),  # Egypto, lyra, Moysés -> i
     # -- silent h -----------------------------------------------------------------------
-    _rule(rf"(?<=[{_V}])h$", "", keep=r"^[aeiou]h$"),   # Judah, Jehovah -> Juda, Jeova
+    _rule(rf"(?<=[{_V}])h$", "", keep=r"^[aeiou]h$"),  # Judah, Jehovah -> Juda, Jeova
     _rule(rf"(?<=[{_V}])h(?=[{_V}])", "", keep=r"^aha$"),  # sahir, Abrahão, comprehender
     # -- word endings -------------------------------------------------------------------
-    _rule(r"(?<=\w\w)eo(?=s?$)", "eu",              # judeos, phariseo, Eliseo -> -eu(s)
-          keep=r"^(ole|idone|geme|timote|ferre|aure|aere|etere|lacte|osse|rose|igne|cere)os?$"
-               r"|(aneo|eneo|ineo|aceo|oreo)s?$"),
-    _rule(r"(?<=\w)ae(?=s?$)", "ai"),               # pae, vae, animaes, louvae -> -ai(s)
-    _rule(r"(?<=v)eiu$", "eio"),                    # veiu, sobreveiu -> veio
+    _rule(
+        r"(?<=\w\w)eo(?=s?$)",
+        "eu",  # judeos, phariseo, Eliseo -> -eu(s)
+        keep=r"^(ole|idone|geme|timote|ferre|aure|aere|etere|lacte|osse|rose|igne|cere)os?$"
+        r"|(aneo|eneo|ineo|aceo|oreo)s?$",
+    ),
+    _rule(r"(?<=\w)ae(?=s?$)", "ai"),  # pae, vae, animaes, louvae -> -ai(s)
+    _rule(r"(?<=v)eiu$", "eio"),  # veiu, sobreveiu -> veio
     # -- consonant clusters that lost a silent letter -----------------------------------
     _rule(r"c(?=ç)", "", keep=r"^(facc|ficc|fricc|convicc|infecc|confecc|succ)"),  # acção
-    _rule(r"mp(?=[tç])", "n", keep=r"^perempt"),    # prompto, redempção -> pronto, redenção
-    _rule(r"c(?=t)", "",                            # sancto, fructo, victoria -> santo ...
-          keep=r"^(pact|compact|aspect|expect|espect|convict|invict|intact|caract|cact|bacter"
-               r"|fict|nect|conect|infect|detect|eclect|lact|sect|filact)"),
-    _rule(r"p(?=t)", "",                            # escripto, baptismo, Egipto -> escrito ...
-          keep=r"^(pt|apt|inapt|inept|rapt|adept|adapt|capt(?=ur)|corrupt|incorrupt|erupt"
-               r"|abrupt|opt(?!im)|rept|copt|helicopt|interrupt|eucalipt)"),
+    _rule(r"mp(?=[tç])", "n", keep=r"^perempt"),  # prompto, redempção -> pronto, redenção
+    _rule(
+        r"c(?=t)",
+        "",  # sancto, fructo, victoria -> santo ...
+        keep=r"^(pact|compact|aspect|expect|espect|convict|invict|intact|caract|cact|bacter"
+        r"|fict|nect|conect|infect|detect|eclect|lact|sect|filact)",
+    ),
+    _rule(
+        r"p(?=t)",
+        "",  # escripto, baptismo, Egipto -> escrito ...
+        keep=r"^(pt|apt|inapt|inept|rapt|adept|adapt|capt(?=ur)|corrupt|incorrupt|erupt"
+        r"|abrupt|opt(?!im)|rept|copt|helicopt|interrupt|eucalipt)",
+    ),
     _rule(rf"(?<=[{_V}])mn", "n", keep=r"^(amnes|amnist|amno)"),  # damno, solemne, hymno
-    _rule(r"([bcdfglmnpt])\1", r"\1"),              # elle, peccado, anno, offerta ('rr','ss' stay)
+    _rule(r"([bcdfglmnpt])\1", r"\1"),  # elle, peccado, anno, offerta ('rr','ss' stay)
 )
 
 # Accents restored on a few frequent words the rules leave unaccented (cosmetic: search
 # folds accents anyway).
 _ACCENTS = {
-    "jeova": "jeová", "vitoria": "vitória", "vitorias": "vitórias", "egipcio": "egípcio",
-    "egipcios": "egípcios", "egipcia": "egípcia", "egipcias": "egípcias",
+    "jeova": "jeová",
+    "vitoria": "vitória",
+    "vitorias": "vitórias",
+    "egipcio": "egípcio",
+    "egipcios": "egípcios",
+    "egipcia": "egípcia",
+    "egipcias": "egípcias",
 }
 
 # Text-level rewrites that need the hyphen: mesoclisis "fal-o-hei" and enclitic "leval-o".
 _TEXT_RULES = (
-    (re.compile(r"-h(?=(?:ei|[aá]s?|emos|eis|[aã]o|[ií]amos|[ií]eis|ias?|iam)\b)", re.IGNORECASE),
-     "-"),                                                          # ir-se-hia -> ir-se-ia
+    (
+        re.compile(r"-h(?=(?:ei|[aá]s?|emos|eis|[aã]o|[ií]amos|[ií]eis|ias?|iam)\b)", re.IGNORECASE),
+        "-",
+    ),  # ir-se-hia -> ir-se-ia
     (re.compile(r"(?<=\w)l-(?=(?:o|a|os|as)\b)", re.IGNORECASE), "-l"),  # leval-o -> leva-lo
 )
 
@@ -197,8 +290,6 @@ def _modern_word(word: str) -> str:
             word, key = rewritten, fold(rewritten)
     accented = _ACCENTS.get(word.lower())
     return _match_case(word, accented) if accented else word
-
-
 
 
 _NON_WORD = re.compile(r"[^a-z0-9]+")

@@ -45,6 +45,7 @@ _WORD = re.compile(r"[a-z]+")
 
 def expand(query: str) -> str:
     """The query with the biblical wording of its words appended (the original is kept first)."""
-    extra = [words for word in _WORD.findall(fold(query))
-             for prefix, words in EXPANSIONS.items() if word.startswith(prefix)]
+    extra = [
+        words for word in _WORD.findall(fold(query)) for prefix, words in EXPANSIONS.items() if word.startswith(prefix)
+    ]
     return " ".join([query, *dict.fromkeys(extra)])

@@ -14,11 +14,21 @@ from pastor.answer.history import History
 from pastor.answer.turn_modes import Mode
 from pastor.bible.lookup import lookup
 from pastor.bible.translations import UnknownTranslation
+from pastor.search.signals import NAMES as SIGNALS
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
-from pastor.search.signals import NAMES as SIGNALS
-from pastor.web.schemas import (ChatUpdate, FeedbackResult, LookupResult, ModelStatus, ReindexResult, SearchResult, Status,
-                                chat_json, plain_json, search_json)
+from pastor.web.schemas import (
+    ChatUpdate,
+    FeedbackResult,
+    LookupResult,
+    ModelStatus,
+    ReindexResult,
+    SearchResult,
+    Status,
+    chat_json,
+    plain_json,
+    search_json,
+)
 
 log = logging.getLogger("pastor.web")
 
@@ -40,34 +50,54 @@ MODE_HELP = {
     Mode.NO_EVIDENCE: "a busca não achou passagens: resposta fixa que convida a contar mais, sem modelo",
     Mode.PROVIDER_UNAVAILABLE: "o modelo não respondeu: os versículos encontrados, sem comentário",
 }
-TRANSLATION_HELP = ("translation: o texto bíblico mostrado, 'almeida1911' (Almeida 1911, grafia de 1911) ou "
-                    "'blivre' (Bíblia Livre, grafia atual), quando carregados; vazio = o padrão do serviço "
-                    "(PASTOR_TRANSLATION). Ids, referências e citações são os mesmos em todas.")
+TRANSLATION_HELP = (
+    "translation: o texto bíblico mostrado, 'almeida1911' (Almeida 1911, grafia de 1911) ou "
+    "'blivre' (Bíblia Livre, grafia atual), quando carregados; vazio = o padrão do serviço "
+    "(PASTOR_TRANSLATION). Ids, referências e citações são os mesmos em todas."
+)
 
 DESCRIPTIONS = {
-    "chat": ("Conversa com o Pastor Online (streaming). Cada resultado parcial é "
-             "{turn_id, answer, done: false} com a resposta já validada até ali; o último tem done: true "
-             "e também mode, reason, query (a pergunta usada na busca, quando reescrita), citations, "
-             "removed_citations, sources, provider, model, error e notes (observações sobre a resposta). "
-             "history: lista opcional de {role: 'user'|'assistant', content}. " + TRANSLATION_HELP + " mode: "
-             + "; ".join(f"{mode.value} ({help})" for mode, help in MODE_HELP.items()) + "."),
-    "search": ("Busca versículos para uma pergunta: {mode, reason, results: [{id, reference, text, score, "
-               + "".join(f"{name}_rank, {name}_score, " for name in SIGNALS)
-               + "kind}], references, not_found}. k: 1 a 50; source: 'all', 'bible' ou 'docs'. " + TRANSLATION_HELP),
-    "lookup": ("Resolve referências bíblicas escritas no texto (ex.: 'João 3:16', 'Sl 23'): "
-               "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}; "
-               "reason diz por quê: livro não reconhecido, capítulo ou versículo inexistente, livro sem "
-               "capítulo, livro deuterocanônico. Um capítulo ('Salmos 23', 'Jo 3') vem inteiro (até 200 "
-               "versículos por pedido). " + TRANSLATION_HELP),
-    "status": ("Estado do serviço: índice (estado, progresso), corpus (arquivo, SHA-256, versículos), modelo de "
-               "embeddings, BM25, modelo de linguagem (alcançável?), documentos (cada arquivo em 'file'), "
-               "últimos erros. Nunca inclui chaves."),
-    "reindex": ("Reconstrói o índice vetorial em segundo plano. Pede o token quando REINDEX_TOKEN está definido; "
-                "recusado se uma indexação já está em andamento."),
-    "check_provider": ("Verifica de novo, agora, se o modelo de linguagem responde: {provider, model, reachable, "
-                       "detail, checked_at}. Sem modelo, o chat mostra os versículos encontrados e como ativá-lo."),
-    "feedback": ("Registra a avaliação de uma resposta: turn_id (do chat), rating 'up' ou 'down', comentário "
-                 "opcional. Uma avaliação por resposta: avaliar de novo substitui a anterior."),
+    "chat": (
+        "Conversa com o Pastor Online (streaming). Cada resultado parcial é "
+        "{turn_id, answer, done: false} com a resposta já validada até ali; o último tem done: true "
+        "e também mode, reason, query (a pergunta usada na busca, quando reescrita), citations, "
+        "removed_citations, sources, provider, model, error e notes (observações sobre a resposta). "
+        "history: lista opcional de {role: 'user'|'assistant', content}. "
+        + TRANSLATION_HELP
+        + " mode: "
+        + "; ".join(f"{mode.value} ({help})" for mode, help in MODE_HELP.items())
+        + "."
+    ),
+    "search": (
+        "Busca versículos para uma pergunta: {mode, reason, results: [{id, reference, text, score, "
+        + "".join(f"{name}_rank, {name}_score, " for name in SIGNALS)
+        + "kind}], references, not_found}. k: 1 a 50; source: 'all', 'bible' ou 'docs'. "
+        + TRANSLATION_HELP
+    ),
+    "lookup": (
+        "Resolve referências bíblicas escritas no texto (ex.: 'João 3:16', 'Sl 23'): "
+        "{found, references: [{reference, verses: [{id, reference, text}]}], not_found: [{text, reason}]}; "
+        "reason diz por quê: livro não reconhecido, capítulo ou versículo inexistente, livro sem "
+        "capítulo, livro deuterocanônico. Um capítulo ('Salmos 23', 'Jo 3') vem inteiro (até 200 "
+        "versículos por pedido). " + TRANSLATION_HELP
+    ),
+    "status": (
+        "Estado do serviço: índice (estado, progresso), corpus (arquivo, SHA-256, versículos), modelo de "
+        "embeddings, BM25, modelo de linguagem (alcançável?), documentos (cada arquivo em 'file'), "
+        "últimos erros. Nunca inclui chaves."
+    ),
+    "reindex": (
+        "Reconstrói o índice vetorial em segundo plano. Pede o token quando REINDEX_TOKEN está definido; "
+        "recusado se uma indexação já está em andamento."
+    ),
+    "check_provider": (
+        "Verifica de novo, agora, se o modelo de linguagem responde: {provider, model, reachable, "
+        "detail, checked_at}. Sem modelo, o chat mostra os versículos encontrados e como ativá-lo."
+    ),
+    "feedback": (
+        "Registra a avaliação de uma resposta: turn_id (do chat), rating 'up' ou 'down', comentário "
+        "opcional. Uma avaliação por resposta: avaliar de novo substitui a anterior."
+    ),
 }
 
 
@@ -95,8 +125,13 @@ class WebAPI:
     # Gradio reads to describe the endpoint's output.
     # `translation` comes after `request` so Python callers passing the request by position keep working;
     # Gradio injects the request by its type, so for API clients `translation` is the last parameter.
-    def chat(self, message: str, history: list[dict[str, str]] | None = None, request: gr.Request = None,
-             translation: str = "") -> ChatUpdate:
+    def chat(
+        self,
+        message: str,
+        history: list[dict[str, str]] | None = None,
+        request: gr.Request = None,
+        translation: str = "",
+    ) -> ChatUpdate:
         """Stream one grounded answer."""
         text = self._message(message)
         self._available(need_chat=True)
@@ -113,8 +148,14 @@ class WebAPI:
             cancel.set()
             turn.close()
 
-    def search(self, question: str, k: int = 6, source: Literal["all", "bible", "docs"] = "all",
-               request: gr.Request = None, translation: str = "") -> SearchResult:
+    def search(
+        self,
+        question: str,
+        k: int = 6,
+        source: Literal["all", "bible", "docs"] = "all",
+        request: gr.Request = None,
+        translation: str = "",
+    ) -> SearchResult:
         """Retrieve verses for a question."""
         question = self._text(question, "question")
         k = _integer(k, "k", 1, MAX_K)
@@ -136,7 +177,9 @@ class WebAPI:
         translation = self._translation(translation)
         self._rate_limit(request, self.runtime.limiters["lookup"])
         engine = self.runtime.engine
-        return plain_json(engine.translations.retext_lookup(lookup(text, engine.resources.bible, explain_all=True), translation))
+        return plain_json(
+            engine.translations.retext_lookup(lookup(text, engine.resources.bible, explain_all=True), translation)
+        )
 
     def status(self, request: gr.Request = None) -> Status:
         """The service's state."""
@@ -159,8 +202,9 @@ class WebAPI:
             raise fail(outcome.message)
         return {"started": True, "message": outcome.message}
 
-    def feedback(self, turn_id: str, rating: Literal["up", "down"], comment: str = "",
-                 request: gr.Request = None) -> FeedbackResult:
+    def feedback(
+        self, turn_id: str, rating: Literal["up", "down"], comment: str = "", request: gr.Request = None
+    ) -> FeedbackResult:
         """Record thumbs up/down for an answer."""
         if not isinstance(turn_id, str) or not turn_id.strip() or len(turn_id) > 64:
             raise fail("Informe o turn_id da resposta (ele vem no resultado final do chat).")
@@ -224,4 +268,3 @@ def _integer(value, name: str, low: int, high: int) -> int:
     if not low <= int(value) <= high:
         raise fail(f"O parâmetro {name} deve estar entre {low} e {high}.")
     return int(value)
-

@@ -4,11 +4,11 @@ label, the mode line and the copy text. Everything from the model or the corpus 
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from pastor.answer.chat import INTERRUPTED_NOTE
-from pastor.answer_filter.citations import Citation
 from pastor.answer.turn_modes import Mode
+from pastor.answer_filter.citations import Citation
 from pastor.search.results import Source
 from pastor.web.render import MODE_LABELS, escape, one_line
 
@@ -43,8 +43,9 @@ def _cite(shown: str, target: str | None) -> str:
 
 
 # -- answers ---------------------------------------------------------------------------------------
-def answer_html(answer: str, citations: Sequence[Citation] = (), sources: Sequence[Source] = (),
-                turn_id: str = "") -> str:
+def answer_html(
+    answer: str, citations: Sequence[Citation] = (), sources: Sequence[Source] = (), turn_id: str = ""
+) -> str:
     """The answer escaped, each citation the turn kept (`TurnResult.citation_spans`: placed by the
     validator in the answer as shown, or by the service in an answer it wrote) shown in its reference's
     own form and linked to its entry in the sources: the only links an answer has. The answer is never
@@ -56,7 +57,7 @@ def answer_html(answer: str, citations: Sequence[Citation] = (), sources: Sequen
         start, end = citation.start, citation.end
         if start < pos or end > len(answer):
             continue  # never overlapping nor past the text: each character is shown once
-        if answer[max(0, start - 2):start] == "**" and answer[end:end + 2] == "**":
+        if answer[max(0, start - 2) : start] == "**" and answer[end : end + 2] == "**":
             start, end = start - 2, end + 2
         target = next((anchor(turn_id, i) for i in citation.ids if i in known), None)
         parts += [escape(answer[pos:start]), _cite(escape(citation.reference), target)]
@@ -82,9 +83,11 @@ def copy_text(answer: str, sources: Sequence[Source], notes: Sequence[str] = ())
 def actions_html(answer: str, sources: Sequence[Source], notes: Sequence[str] = ()) -> str:
     """The copy button under a final answer; the text it copies rides along, hidden, as escaped HTML."""
     hidden = escape(copy_text(answer, sources, notes)).replace("\n", "<br>")
-    return ('<div class="pastor-actions"><button type="button" class="pastor-copy" '
-            'title="Copiar a resposta com as referências">'
-            f'📋 Copiar</button><span class="pastor-copytext" aria-hidden="true">{hidden}</span></div>')
+    return (
+        '<div class="pastor-actions"><button type="button" class="pastor-copy" '
+        'title="Copiar a resposta com as referências">'
+        f'📋 Copiar</button><span class="pastor-copytext" aria-hidden="true">{hidden}</span></div>'
+    )
 
 
 # -- sources -----------------------------------------------------------------------------------------
@@ -112,13 +115,18 @@ def _source_block(source: Source, turn_id: str, low: float, high: float) -> str:
     label = relevance(score, low, high)
     number = f"{score:.4f}".replace(".", ",")
     tip = _attr(f"pontuação da busca {number}; relevância comparada às outras fontes desta resposta")
-    cited = ('<span class="pastor-cited">✅ citado na resposta</span>' if source.cited
-             else '<span class="pastor-uncited">não citado</span>')
-    return (f'<div class="pastor-source {anchor(turn_id, source.id)}">'
-            f'<b class="pastor-ref">{icon} {escape(one_line(source.reference))}</b> · '
-            f'<span class="pastor-rel pastor-rel-{label}" title="{tip}">relevância {label}</span> · {cited}'
-            f'<br><span class="pastor-quote">{escape(one_line(source.text))}</span>'
-            f'{context_link(source)}</div>')
+    cited = (
+        '<span class="pastor-cited">✅ citado na resposta</span>'
+        if source.cited
+        else '<span class="pastor-uncited">não citado</span>'
+    )
+    return (
+        f'<div class="pastor-source {anchor(turn_id, source.id)}">'
+        f'<b class="pastor-ref">{icon} {escape(one_line(source.reference))}</b> · '
+        f'<span class="pastor-rel pastor-rel-{label}" title="{tip}">relevância {label}</span> · {cited}'
+        f'<br><span class="pastor-quote">{escape(one_line(source.text))}</span>'
+        f"{context_link(source)}</div>"
+    )
 
 
 def context_link(source: Source) -> str:
@@ -127,8 +135,10 @@ def context_link(source: Source) -> str:
     found = re.fullmatch(r"([1-4]?[A-Z]{2,3}) (\d+):(\d+)", source.id)
     if source.kind != "verse" or not found:
         return ""
-    return (f' <a class="pastor-context" href="#ler-{"-".join(found.groups())}" '
-            'title="Ler o capítulo com este versículo em destaque">📜 ler o capítulo</a>')
+    return (
+        f' <a class="pastor-context" href="#ler-{"-".join(found.groups())}" '
+        'title="Ler o capítulo com este versículo em destaque">📜 ler o capítulo</a>'
+    )
 
 
 def sources_title(sources: Sequence[Source]) -> str:

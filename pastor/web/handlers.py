@@ -8,8 +8,8 @@ import gradio as gr
 
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.history import History, Message
-from pastor.web import chatview, render
 from pastor.answer.turn_modes import Mode
+from pastor.web import chatview, render
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 
@@ -17,8 +17,10 @@ log = logging.getLogger("pastor.web")
 
 UNEXPECTED = "⚠️ Ocorreu um erro inesperado ao preparar a resposta. Tente de novo em instantes."
 NOTHING_TO_REGENERATE = "Ainda não há resposta para gerar de novo."
-SAME_WITHOUT_MODEL = ("Sem um modelo de linguagem a resposta seria a mesma: ela mostra os versículos que a busca "
-                      "encontrou para a pergunta. Para ver outros versículos, escreva a pergunta com outras palavras.")
+SAME_WITHOUT_MODEL = (
+    "Sem um modelo de linguagem a resposta seria a mesma: ela mostra os versículos que a busca "
+    "encontrou para a pergunta. Para ver outros versículos, escreva a pergunta com outras palavras."
+)
 
 SKIP_TURN = (gr.skip(),) * 5  # (chatbot, textbox, mode, notice, conversation) left as they are
 
@@ -36,8 +38,11 @@ def plain_messages(messages) -> list[dict]:
     for message in messages or []:
         content = message.get("content")
         if isinstance(content, list):
-            content = "".join(part.get("text") or "" for part in content
-                              if isinstance(part, dict) and part.get("type", "text") == "text")
+            content = "".join(
+                part.get("text") or ""
+                for part in content
+                if isinstance(part, dict) and part.get("type", "text") == "text"
+            )
         item = {"role": message.get("role", "assistant"), "content": content if isinstance(content, str) else ""}
         metadata = {k: v for k, v in (message.get("metadata") or {}).items() if v is not None}
         if metadata:
@@ -116,8 +121,9 @@ class Handlers:
             return False
         return self.runtime.status().get("llm", {}).get("reachable") is not True
 
-    def _checked_turn(self, text: str, display: list[dict], convo: dict, request, translation: str = "",
-                      again: bool = False):
+    def _checked_turn(
+        self, text: str, display: list[dict], convo: dict, request, translation: str = "", again: bool = False
+    ):
         """A checked message's turn, once the service is ready, the history well-formed and the rate
         limit allows it; `again` asks the last question again, its answer left out of the history."""
         problem = self.runtime.unavailable(need_chat=True)
@@ -139,8 +145,7 @@ class Handlers:
             return
         yield from self._turn(text, history, display, convo, _session(request), translation)
 
-    def _turn(self, text: str, history: History, display: list[dict], convo: dict, session: str,
-              translation: str = ""):
+    def _turn(self, text: str, history: History, display: list[dict], convo: dict, session: str, translation: str = ""):
         runtime = self.runtime
         cancel = runtime.turns.begin(session)  # also cancels this session's previous turn
         display += [_user(text), _assistant(chatview.PREPARING)]
@@ -190,19 +195,26 @@ class Handlers:
         if result.sources:
             turn_ids[answer_at + 1] = update.turn_id
         history = history.last(self.runtime.settings.history_turns)
-        convo = {**convo, "history": history.as_dicts(), "turn_ids": turn_ids, "last": text,
-                 "last_mode": str(result.mode or "")}
+        convo = {
+            **convo,
+            "history": history.as_dicts(),
+            "turn_ids": turn_ids,
+            "last": text,
+            "last_mode": str(result.mode or ""),
+        }
         mode = chatview.mode_html(result.mode or "", result.reason, result.query)
         return list(display), gr.skip(), mode, gr.skip(), convo
 
     def _sources_message(self, update) -> dict:
         """The sources of a turn as the collapsible message under its answer."""
         sources = update.result.sources
-        return {"role": "assistant", "content": chatview.sources_html(sources, update.turn_id, self.runtime.attributions()),
-                "metadata": {"title": chatview.sources_title(sources), "status": "done"}}
+        return {
+            "role": "assistant",
+            "content": chatview.sources_html(sources, update.turn_id, self.runtime.attributions()),
+            "metadata": {"title": chatview.sources_title(sources), "status": "done"},
+        }
 
-    def respond_example(self, chat: list, convo: dict, data: gr.SelectData, request: gr.Request,
-                        translation: str = ""):
+    def respond_example(self, chat: list, convo: dict, data: gr.SelectData, request: gr.Request, translation: str = ""):
         """An example clicked in the empty chat is sent as a question."""
         value = data.value if isinstance(data.value, dict) else {}
         yield from self.respond(value.get("text", ""), chat, convo, request, translation)
@@ -241,8 +253,11 @@ class Handlers:
         if problem:
             return chatview.notice_html(problem), gr.skip(), gr.skip()
         convo = {**convo, "rated": {"turn_id": turn_id, "rating": rating}}
-        return chatview.notice_html("Obrigado pela avaliação! Se quiser, deixe um comentário.", info=True), \
-            convo, gr.update(visible=True)
+        return (
+            chatview.notice_html("Obrigado pela avaliação! Se quiser, deixe um comentário.", info=True),
+            convo,
+            gr.update(visible=True),
+        )
 
     def comment(self, text: str, convo: dict, request: gr.Request = None):
         """The optional comment on the last rating. Returns (notice, comment box, comment row)."""
@@ -279,8 +294,13 @@ class Handlers:
         except RateLimited:
             return (gr.skip(),) * 5
         status = self.runtime.status()
-        return (render.banner_markdown(status), render.state_markdown(status), render.progress_html(status),
-                render.details_markdown(status), render.credits_html(status))
+        return (
+            render.banner_markdown(status),
+            render.state_markdown(status),
+            render.progress_html(status),
+            render.details_markdown(status),
+            render.credits_html(status),
+        )
 
     def check_provider(self, request: gr.Request = None) -> str:
         """The "Verificar de novo" button: ask the model again and say what it answered."""

@@ -23,11 +23,7 @@ def readiness(runtime: Runtime) -> dict:
         "ready": runtime.phase == "ready" and (replica is None or (vectors and replica["release"] is not None)),
         "phase": runtime.phase,
         "bm25_ready": bool(res is not None and res.lexical is not None),
-        "vectors": {
-            "ready": vectors,
-            "indexing": bool(engine is not None and engine.indexing),
-            "index": index,
-        },
+        "vectors": {"ready": vectors, "indexing": bool(engine is not None and engine.indexing), "index": index},
         "error": runtime.health.reason("corpus") or (replica or {}).get("error"),
         "replica": replica,
     }

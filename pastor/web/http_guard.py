@@ -20,11 +20,25 @@ CLOSED = "Rota desativada neste app."
 # files (no upload, so no temporary files), streams no media, has no login, no run history, no
 # custom components, no proxied Spaces, no dev reload and no vibe editor.
 CLOSED_ROUTES = (
-    "/gradio_api/upload", "/gradio_api/upload_progress", "/gradio_api/process_recording",
-    "/gradio_api/stream/", "/gradio_api/component_server", "/gradio_api/proxy=", "/gradio_api/custom_component/",
-    "/gradio_api/file=", "/gradio_api/file/", "/gradio_api/runs", "/gradio_api/dev/", "/gradio_api/vibe-",
-    "/gradio_api/undo-vibe-edit", "/gradio_api/user", "/gradio_api/token", "/gradio_api/mcp",
-    "/login", "/logout", "/monitoring",
+    "/gradio_api/upload",
+    "/gradio_api/upload_progress",
+    "/gradio_api/process_recording",
+    "/gradio_api/stream/",
+    "/gradio_api/component_server",
+    "/gradio_api/proxy=",
+    "/gradio_api/custom_component/",
+    "/gradio_api/file=",
+    "/gradio_api/file/",
+    "/gradio_api/runs",
+    "/gradio_api/dev/",
+    "/gradio_api/vibe-",
+    "/gradio_api/undo-vibe-edit",
+    "/gradio_api/user",
+    "/gradio_api/token",
+    "/gradio_api/mcp",
+    "/login",
+    "/logout",
+    "/monitoring",
 )
 
 
@@ -59,8 +73,9 @@ class RouteGuard:
             seconds = max(1, math.ceil(wait))
             # Debug only: a flood of refusals must not become a flood of log lines.
             log.debug("pedido recusado: orçamento de pedidos do cliente esgotado (%s)", path[:80])
-            return await _answer(send, 429, {"error": TOO_MANY.format(seconds=seconds)},
-                                 [(b"retry-after", str(seconds).encode())])
+            return await _answer(
+                send, 429, {"error": TOO_MANY.format(seconds=seconds)}, [(b"retry-after", str(seconds).encode())]
+            )
         return await self.app(scope, receive, send)
 
 
@@ -117,7 +132,15 @@ class BodyLimit:
 
 async def _answer(send, status: int, payload: dict, headers: list | None = None) -> None:
     body = json.dumps(payload, ensure_ascii=False).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json; charset=utf-8"),
-                            (b"content-length", str(len(body)).encode()), *(headers or [])]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -43,8 +43,9 @@ STRINGS = {
     "chatbot.copied_message": "Mensagem copiada",
     "chat_interface.new_chat": "Nova conversa",
     "chat_interface.conversation": "Conversa",
-    "blocks.connection_can_break": ("No celular, a conexão pode cair se esta aba ficar em segundo plano ou o "
-                                    "aparelho entrar em repouso."),
+    "blocks.connection_can_break": (
+        "No celular, a conexão pode cair se esta aba ficar em segundo plano ou o aparelho entrar em repouso."
+    ),
     "blocks.lost_connection": "A conexão caiu ao sair da página. Reconectando…",
     "blocks.long_requests_queue": "Há muitas perguntas na fila. Aguarde um pouco.",
     "blocks.waiting_for_inputs": "Aguardando o envio terminar; tente de novo.",

@@ -24,19 +24,30 @@ EXAMPLES = (
     "Estou de luto pela minha mãe",
 )
 
-INTRO = ("# Pastor Online\n"
-         "Escreva o que está no seu coração. As respostas se apoiam apenas em versículos da Bíblia "
-         "encontrados aqui, sempre com a referência. Não substitui o cuidado de um pastor, de um médico "
-         "ou de um profissional de saúde mental.")
+INTRO = (
+    "# Pastor Online\n"
+    "Escreva o que está no seu coração. As respostas se apoiam apenas em versículos da Bíblia "
+    "encontrados aqui, sempre com a referência. Não substitui o cuidado de um pastor, de um médico "
+    "ou de um profissional de saúde mental."
+)
 
 INPUT_HINT = "**Enter** envia · **Shift+Enter** quebra a linha"
 
 # Stable element ids for browser tests.
 ELEM_IDS = {
-    "textbox": "message-box", "send": "send-button", "stop": "stop-button", "chatbot": "chatbot",
-    "new_chat": "new-chat-button", "notice": "chat-notice", "mode": "mode-label", "status_tab": "status-tab",
-    "status_state": "status-state", "progress": "status-progress", "reindex": "reindex-button",
-    "comment": "comment-box", "send_comment": "comment-button",
+    "textbox": "message-box",
+    "send": "send-button",
+    "stop": "stop-button",
+    "chatbot": "chatbot",
+    "new_chat": "new-chat-button",
+    "notice": "chat-notice",
+    "mode": "mode-label",
+    "status_tab": "status-tab",
+    "status_state": "status-state",
+    "progress": "status-progress",
+    "reindex": "reindex-button",
+    "comment": "comment-box",
+    "send_comment": "comment-button",
     "recheck": "recheck-provider-button",
 }
 
@@ -59,8 +70,16 @@ def build_blocks(runtime: Runtime) -> gr.Blocks:
         timer = gr.Timer(STATUS_REFRESH_SECONDS)
         outputs = [banner, *status, credits]
         for name, trigger in (("ui_tick", timer.tick), ("ui_load", demo.load)):
-            trigger(handlers.refresh, None, outputs, api_name=name, api_visibility="private",
-                    show_progress="hidden", concurrency_limit=None, queue=False)
+            trigger(
+                handlers.refresh,
+                None,
+                outputs,
+                api_name=name,
+                api_visibility="private",
+                show_progress="hidden",
+                concurrency_limit=None,
+                queue=False,
+            )
         WebAPI(runtime).register()
     return demo
 
@@ -69,26 +88,48 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
     # No floating label (it covered the top message: the tab already says "Conversa"); the chat's height
     # follows the window (assets/page.js) so the input, notices and mode line stay in view.
     chatbot = gr.Chatbot(
-        elem_id=ELEM_IDS["chatbot"], label="Conversa", show_label=False, height=520, render_markdown=True,
-        sanitize_html=True, allow_tags=False, feedback_options=("Like", "Dislike"),
-        examples=[{"text": e} for e in EXAMPLES], buttons=[],  # copying is the answer's own button
-        placeholder="Conte como você está, ou peça um versículo (ex.: Salmos 23).")
+        elem_id=ELEM_IDS["chatbot"],
+        label="Conversa",
+        show_label=False,
+        height=520,
+        render_markdown=True,
+        sanitize_html=True,
+        allow_tags=False,
+        feedback_options=("Like", "Dislike"),
+        examples=[{"text": e} for e in EXAMPLES],
+        buttons=[],  # copying is the answer's own button
+        placeholder="Conte como você está, ou peça um versículo (ex.: Salmos 23).",
+    )
     mode = gr.Markdown(elem_id=ELEM_IDS["mode"])
     # Right above the input, where the eyes are when Enter was pressed.
     notice = gr.HTML(elem_id=ELEM_IDS["notice"])
     with gr.Row(elem_id="input-row"):
         # One line that grows to eight: Enter sends, Shift+Enter breaks the line (Gradio's rule for lines=1).
-        textbox = gr.Textbox(elem_id=ELEM_IDS["textbox"], label="Sua mensagem", show_label=False, lines=1,
-                             max_lines=8, scale=8, min_width=120, placeholder="Escreva sua mensagem…",
-                             autofocus=True)
+        textbox = gr.Textbox(
+            elem_id=ELEM_IDS["textbox"],
+            label="Sua mensagem",
+            show_label=False,
+            lines=1,
+            max_lines=8,
+            scale=8,
+            min_width=120,
+            placeholder="Escreva sua mensagem…",
+            autofocus=True,
+        )
         send = gr.Button("Enviar", variant="primary", elem_id=ELEM_IDS["send"], scale=0, min_width=80, size="md")
         stop = gr.Button("Parar", variant="stop", elem_id=ELEM_IDS["stop"], scale=0, min_width=80, size="md")
     with gr.Row(elem_id="hint-row"):
         gr.Markdown(INPUT_HINT, elem_id="input-hint")
         new_chat = gr.Button("🗒️ Nova conversa", elem_id=ELEM_IDS["new_chat"], size="sm", scale=0, min_width=150)
     with gr.Row(visible=False, elem_id="comment-row") as comment_row:
-        comment = gr.Textbox(label="Comentário sobre a resposta (opcional)", elem_id=ELEM_IDS["comment"],
-                             lines=1, max_lines=4, scale=4, placeholder="O que ajudou ou o que faltou?")
+        comment = gr.Textbox(
+            label="Comentário sobre a resposta (opcional)",
+            elem_id=ELEM_IDS["comment"],
+            lines=1,
+            max_lines=4,
+            scale=4,
+            placeholder="O que ajudou ou o que faltou?",
+        )
         send_comment = gr.Button("Enviar comentário", elem_id=ELEM_IDS["send_comment"], scale=1, min_width=120)
     convo = gr.State(new_conversation())
     # Issue 22 hook: the translation read (an input of every turn) and the chapter panel (web/reader.py).
@@ -96,13 +137,19 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
 
     outputs = [chatbot, textbox, mode, notice, convo]
     # trigger_mode="multiple": a new question runs at once and cancels the previous one itself.
-    common = dict(outputs=outputs, api_visibility="private", concurrency_id="chat",
-                  show_progress="hidden", trigger_mode="multiple")
+    common = dict(
+        outputs=outputs,
+        api_visibility="private",
+        concurrency_id="chat",
+        show_progress="hidden",
+        trigger_mode="multiple",
+    )
     turns = [
         textbox.submit(handlers.respond, [textbox, chatbot, convo, translation], api_name="ui_submit", **common),
         send.click(handlers.respond, [textbox, chatbot, convo, translation], api_name="ui_send", **common),
-        chatbot.example_select(handlers.respond_example, [chatbot, convo, translation], api_name="ui_example",
-                               **common),
+        chatbot.example_select(
+            handlers.respond_example, [chatbot, convo, translation], api_name="ui_example", **common
+        ),
         chatbot.retry(handlers.regenerate, [chatbot, convo, translation], api_name="ui_retry", **common),
     ]
     private = dict(api_visibility="private", concurrency_limit=None, queue=False)
@@ -111,12 +158,13 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
     # let an update already in flight overwrite Stop's mark.
     stop.click(handlers.stop, [chatbot], [chatbot], api_name="ui_stop", **private)
     reset = [chatbot, mode, notice, convo, comment_row]
-    resets = [new_chat.click(handlers.new_chat, None, reset, cancels=turns, api_name="ui_new_chat", **private),
-              chatbot.clear(handlers.new_chat, None, reset, cancels=turns, api_name="ui_clear", **private)]
+    resets = [
+        new_chat.click(handlers.new_chat, None, reset, cancels=turns, api_name="ui_new_chat", **private),
+        chatbot.clear(handlers.new_chat, None, reset, cancels=turns, api_name="ui_clear", **private),
+    ]
     chatbot.like(handlers.like, [convo], [notice, convo, comment_row], api_name="ui_like", **private)
     _kept_in_the_browser(demo, chatbot, convo, turns, resets)
-    comment_args = dict(fn=handlers.comment, inputs=[comment, convo], outputs=[notice, comment, comment_row],
-                        **private)
+    comment_args = dict(fn=handlers.comment, inputs=[comment, convo], outputs=[notice, comment, comment_row], **private)
     send_comment.click(api_name="ui_comment", **comment_args)
     comment.submit(api_name="ui_comment_submit", **comment_args)
 
@@ -138,16 +186,28 @@ def _status_tab(handlers: Handlers, runtime: Runtime):
     progress = gr.HTML(elem_id=ELEM_IDS["progress"])
     details = gr.Markdown(elem_id="status-details")
     with gr.Row():
-        token = gr.Textbox(label="Token de reindexação", type="password", elem_id="reindex-token",
-                           visible=bool(runtime.settings.reindex_token), scale=3)
+        token = gr.Textbox(
+            label="Token de reindexação",
+            type="password",
+            elem_id="reindex-token",
+            visible=bool(runtime.settings.reindex_token),
+            scale=3,
+        )
         refusal = runtime.reindex_refusal()
         reindex = gr.Button("Reindexar", elem_id=ELEM_IDS["reindex"], scale=1, interactive=refusal is None)
     # Disabled without a token on a public address; the message says how to enable it.
     message = gr.Markdown("⚠️ " + refusal if refusal else "", elem_id="reindex-message")
     with gr.Row():
         recheck = gr.Button("Verificar de novo o modelo de linguagem", elem_id=ELEM_IDS["recheck"], scale=1)
-    recheck.click(handlers.check_provider, None, [message], api_name="ui_check_provider", api_visibility="private",
-                  concurrency_limit=None)
-    reindex.click(handlers.reindex, [token], [message], api_name="ui_reindex", api_visibility="private",
-                  concurrency_limit=None)
+    recheck.click(
+        handlers.check_provider,
+        None,
+        [message],
+        api_name="ui_check_provider",
+        api_visibility="private",
+        concurrency_limit=None,
+    )
+    reindex.click(
+        handlers.reindex, [token], [message], api_name="ui_reindex", api_visibility="private", concurrency_limit=None
+    )
     return state, progress, details

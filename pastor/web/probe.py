@@ -56,6 +56,10 @@ class ProviderProbe:
             value = self.provider.check()
         except Exception as exc:  # check() should never raise; a bug must not break the status page
             value = {"reachable": False, "detail": f"falha na verificação ({type(exc).__name__})"}
-        self._value = {**value, "reachable": value.get("reachable"), "detail": str(value.get("detail", "")),
-                       "checked_at": time.strftime("%H:%M:%S")}
+        self._value = {
+            **value,
+            "reachable": value.get("reachable"),
+            "detail": str(value.get("detail", "")),
+            "checked_at": time.strftime("%H:%M:%S"),
+        }
         self._checked = time.monotonic()

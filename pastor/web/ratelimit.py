@@ -6,8 +6,8 @@ import ipaddress
 import math
 import threading
 import time
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 from pastor.errors import PastorError
 
@@ -80,8 +80,7 @@ class Budget:
 
     def _prune(self, now: float) -> None:
         """Forget clients whose bucket has refilled: they are as if never seen."""
-        self._buckets = {k: (t, w) for k, (t, w) in self._buckets.items()
-                         if t + (now - w) * self.rate < self.burst}
+        self._buckets = {k: (t, w) for k, (t, w) in self._buckets.items() if t + (now - w) * self.rate < self.burst}
 
 
 def client_key(request, trusted_proxies=()) -> str:

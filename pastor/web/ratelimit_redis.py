@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 from pastor.config import Settings
 from pastor.web.ratelimit import QUESTION, RateLimited, RateLimiter
@@ -35,8 +35,9 @@ class RedisRateLimiter(RateLimiter):
                 return
             left_ms = self.client.pttl(shared_key)
         except Exception as exc:  # redis.RedisError, a timeout, a refused connection
-            log.warning("Redis indisponível para o limite de pedidos (%s); limite local desta réplica",
-                        type(exc).__name__)
+            log.warning(
+                "Redis indisponível para o limite de pedidos (%s); limite local desta réplica", type(exc).__name__
+            )
             return super().hit(key)
         raise RateLimited(max(left_ms, 1) / 1000 if left_ms and left_ms > 0 else self.seconds, self.what)
 
@@ -46,5 +47,6 @@ def limiter_factory(settings: Settings) -> LimiterFactory:
     if not settings.redis_url:
         return lambda name, seconds, what: RateLimiter(seconds, what=what)
     import redis
+
     client = redis.Redis.from_url(settings.redis_url, socket_timeout=2, socket_connect_timeout=2)
     return lambda name, seconds, what: RedisRateLimiter(client, name, seconds, what=what)

@@ -18,8 +18,15 @@ ASSETS = Path(__file__).resolve().parent / "assets"
 CSS = (ASSETS / "reader.css").read_text(encoding="utf-8")
 HEAD = "<script>\n" + (ASSETS / "reader.js").read_text(encoding="utf-8") + "\n</script>"
 
-ELEM_IDS = {"translation": "translation-choice", "credit": "translation-credit", "panel": "context-panel",
-            "chapter": "context-chapter", "verse": "context-verse", "open": "context-open", "close": "context-close"}
+ELEM_IDS = {
+    "translation": "translation-choice",
+    "credit": "translation-credit",
+    "panel": "context-panel",
+    "chapter": "context-chapter",
+    "verse": "context-verse",
+    "open": "context-open",
+    "close": "context-close",
+}
 
 # Where the browser keeps the choice. Not a secret: the value is a translation's public name; a fixed key
 # keeps it across restarts (Gradio would otherwise encrypt it with a new random key at each start).
@@ -32,10 +39,12 @@ UNKNOWN_VERSE = "Não encontrei esse versículo no texto carregado."
 # Hands the verse the page script recorded (assets/reader.js) to the open event, with the translation.
 PICKED_VERSE_JS = "(verse, translation) => [window.__pastorContextVerse || verse, translation]"
 # The verse in view; the keyboard on "Fechar" (Esc closes too: assets/reader.js).
-SHOW_VERSE_JS = ("() => { const here = document.querySelector('#context-panel .pastor-here');"
-                 " if (here) here.scrollIntoView({block: 'center'});"
-                 " const close = document.querySelector('#context-close');"
-                 " if (close) close.focus({preventScroll: true}); }")
+SHOW_VERSE_JS = (
+    "() => { const here = document.querySelector('#context-panel .pastor-here');"
+    " if (here) here.scrollIntoView({block: 'center'});"
+    " const close = document.querySelector('#context-close');"
+    " if (close) close.focus({preventScroll: true}); }"
+)
 
 
 class Reader:
@@ -52,8 +61,14 @@ class Reader:
     def render(self) -> gr.Radio:
         """The selector row and the (hidden) chapter panel; returns the selector, an input of every turn."""
         with gr.Row(elem_id="translation-row", visible=len(self.choices) > 1):
-            translation = gr.Radio([(title, key) for key, title, _ in self.choices], value=self.default,
-                                   label="Texto bíblico", elem_id=ELEM_IDS["translation"], scale=0, min_width=340)
+            translation = gr.Radio(
+                [(title, key) for key, title, _ in self.choices],
+                value=self.default,
+                label="Texto bíblico",
+                elem_id=ELEM_IDS["translation"],
+                scale=0,
+                min_width=340,
+            )
             credit = gr.Markdown(self.credit_markdown(self.default), elem_id=ELEM_IDS["credit"])
         saved = gr.BrowserState(self.default, storage_key=STORAGE_KEY, secret=STORAGE_SECRET)
         with gr.Column(visible=False, elem_id=ELEM_IDS["panel"]) as panel:
@@ -64,10 +79,17 @@ class Reader:
 
         private = dict(api_visibility="private", concurrency_limit=None, queue=False)
         translation.change(self.remember, [translation], [saved, credit], api_name="ui_translation", **private)
-        Context.root_block.load(self.restore, [saved], [translation, credit], api_name="ui_translation_restore",
-                                **private)
-        opener.click(self.open_chapter, [verse, translation], [panel, chapter], js=PICKED_VERSE_JS,
-                     api_name="ui_context", **private).then(None, js=SHOW_VERSE_JS)
+        Context.root_block.load(
+            self.restore, [saved], [translation, credit], api_name="ui_translation_restore", **private
+        )
+        opener.click(
+            self.open_chapter,
+            [verse, translation],
+            [panel, chapter],
+            js=PICKED_VERSE_JS,
+            api_name="ui_context",
+            **private,
+        ).then(None, js=SHOW_VERSE_JS)
         close.click(lambda: gr.update(visible=False), None, [panel], api_name="ui_context_close", **private)
         return translation
 
@@ -106,8 +128,10 @@ def chapter_html(texts, verse_id: str, key: str) -> str:
     """The chapter as numbered paragraphs, the verse marked (`pastor-here`), its translation and credit."""
     translation = texts.get(key)
     title = texts.cited.by_id[verse_id].reference.rsplit(":", 1)[0]
-    parts = [f'<div class="pastor-chapter" role="region" aria-label="{html.escape(title)}">',
-             f"<h3>{html.escape(title)}</h3><p><small>{html.escape(translation.title)}</small></p>"]
+    parts = [
+        f'<div class="pastor-chapter" role="region" aria-label="{html.escape(title)}">',
+        f"<h3>{html.escape(title)}</h3><p><small>{html.escape(translation.title)}</small></p>",
+    ]
     for vid, number, text in texts.chapter(verse_id, key):
         here = ' class="pastor-here" aria-current="true"' if vid == verse_id else ""
         parts.append(f"<p{here}><sup>{number}</sup>{html.escape(text or '')}</p>")

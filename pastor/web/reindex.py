@@ -9,11 +9,15 @@ from dataclasses import dataclass
 
 from pastor.config import Settings
 
-REINDEX_DISABLED = ("A reindexação pela web está desativada: o app está acessível pela rede e não há "
-                    "token. Para ativá-la, defina a variável REINDEX_TOKEN e reinicie o app.")
+REINDEX_DISABLED = (
+    "A reindexação pela web está desativada: o app está acessível pela rede e não há "
+    "token. Para ativá-la, defina a variável REINDEX_TOKEN e reinicie o app."
+)
 BAD_TOKEN = "Token de reindexação incorreto. Confira o valor de REINDEX_TOKEN e tente de novo."
-REPLICA_REFUSAL = ("Esta réplica não reindexa: o índice é construído e publicado pelo job `python -m pastor index` "
-                   "e as réplicas passam a usá-lo sozinhas.")
+REPLICA_REFUSAL = (
+    "Esta réplica não reindexa: o índice é construído e publicado pelo job `python -m pastor index` "
+    "e as réplicas passam a usá-lo sozinhas."
+)
 
 
 @dataclass(frozen=True)

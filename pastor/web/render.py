@@ -90,8 +90,10 @@ def progress_html(status: dict) -> str:
     if not total:
         return "<div class='pastor-progress'><progress max='1' value='0'></progress> <span>sem vetores</span></div>"
     percent = done * 100 // total
-    return (f"<div class='pastor-progress'><progress max='{total}' value='{done}'></progress> "
-            f"<span>{number(done)} / {number(total)} ({percent}%)</span></div>")
+    return (
+        f"<div class='pastor-progress'><progress max='{total}' value='{done}'></progress> "
+        f"<span>{number(done)} / {number(total)} ({percent}%)</span></div>"
+    )
 
 
 def details_markdown(status: dict) -> str:
@@ -107,8 +109,10 @@ def details_markdown(status: dict) -> str:
         ("Modelo de embeddings", _embedder_text(embedder)),
         ("Vetores na tabela", f"{number(index.get('rows'))} de {number(index.get('total'))}" if index else "—"),
         ("BM25 (palavras-chave)", "pronto" if status.get("bm25_ready") else "não carregado"),
-        ("Proeminência (OpenBible.info)",
-         "ativa" if prominence.get("enabled") else prominence.get("detail") or "desligada"),
+        (
+            "Proeminência (OpenBible.info)",
+            "ativa" if prominence.get("enabled") else prominence.get("detail") or "desligada",
+        ),
         ("Temas (Nave, Torrey)", _topics_text(status.get("topics") or {})),
         ("Adaptador de consulta", _adapter_text(status.get("adapter") or {})),
         ("Modelo de linguagem", f"{llm.get('provider', '—')} / {llm.get('model') or 'padrão'}"),
@@ -198,7 +202,8 @@ def _document_errors(documents) -> list[str]:
     if not failed:
         return []
     return ["", "**Documentos com erro**", ""] + [
-        f"- `{escape(one_line(str(f.get('path'))))}`: {escape(one_line(str(f['error'])))}" for f in failed[:50]]
+        f"- `{escape(one_line(str(f.get('path'))))}`: {escape(one_line(str(f['error'])))}" for f in failed[:50]
+    ]
 
 
 def banner_markdown(status: dict) -> str:
@@ -217,4 +222,3 @@ def banner_markdown(status: dict) -> str:
             return f"🔄 _Reconstruindo o índice semântico{percent}; a busca continua usando o índice atual._"
         return f"🔄 _Preparando o índice semântico{percent}; por enquanto a busca usa palavras-chave._"
     return ""
-

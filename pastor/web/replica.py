@@ -6,22 +6,26 @@ import logging
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from pastor.config import Settings
 from pastor.errors import PastorError
-from pastor.replication.store import connect_shared
 from pastor.replication.releases import ReleaseStore
+from pastor.replication.store import connect_shared
 from pastor.search.storage import describe
 from pastor.wiring import build_engine
 
 log = logging.getLogger("pastor.web")
 
-NOT_PUBLISHED = ("nenhum índice publicado ainda em PASTOR_INDEX_URI; rode o job `python -m pastor index` "
-                 "(a réplica verifica de novo a cada {seconds:g} s)")
-MISMATCH = ("a versão {release} do índice publicado não corresponde a esta réplica (corpus, modelo de embeddings "
-            "ou parâmetros diferentes); a réplica continua com a versão anterior")
+NOT_PUBLISHED = (
+    "nenhum índice publicado ainda em PASTOR_INDEX_URI; rode o job `python -m pastor index` "
+    "(a réplica verifica de novo a cada {seconds:g} s)"
+)
+MISMATCH = (
+    "a versão {release} do índice publicado não corresponde a esta réplica (corpus, modelo de embeddings "
+    "ou parâmetros diferentes); a réplica continua com a versão anterior"
+)
 
 
 class ReleaseMismatch(PastorError):
@@ -47,7 +51,7 @@ class ReplicaIndex:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self) -> "ReplicaIndex":
+    def start(self) -> ReplicaIndex:
         self._thread = threading.Thread(target=self._run, daemon=True, name="pastor-replica")
         self._thread.start()
         return self
@@ -121,7 +125,11 @@ class ReplicaIndex:
 
     def status(self) -> dict:
         release = self.release
-        return {"release": release.id if release else None,
-                "published": release.published if release else None,
-                "adopted_at": self.adopted_at, "checked_at": self.checked_at,
-                "poll_seconds": self.settings.index_poll_seconds, "error": self.error}
+        return {
+            "release": release.id if release else None,
+            "published": release.published if release else None,
+            "adopted_at": self.adopted_at,
+            "checked_at": self.checked_at,
+            "poll_seconds": self.settings.index_poll_seconds,
+            "error": self.error,
+        }

@@ -8,6 +8,7 @@ import time
 
 from pastor.answer_filter.streaming import StreamingValidator
 from pastor.bible.usfx import CorpusError
+from pastor.care.router import Router
 from pastor.config import Settings
 from pastor.health import HealthBoard, State
 from pastor.providers import ProviderError
@@ -15,21 +16,21 @@ from pastor.providers.unavailable import UnavailableProvider
 from pastor.search.storage import describe
 from pastor.web.probe import ProviderProbe
 from pastor.web.ratelimit import QUESTION, RateLimiter, client_key
-from pastor.web.replica import ReplicaIndex
 from pastor.web.ratelimit_redis import LimiterFactory, limiter_factory
 from pastor.web.reindex import Outcome, ReindexPolicy
+from pastor.web.replica import ReplicaIndex
 from pastor.web.status_model import StatusCache, llm_status, provider_identity, runtime_status
 from pastor.web.turns import TurnRegistry
-from pastor.care.router import Router
 from pastor.wiring import build_chat, build_engine, build_provider, build_router, build_turnlog
 
 log = logging.getLogger("pastor.web")
 
 # What a member reads when the chat itself could not be prepared; the operator's reason is on the status page.
-CHAT_DOWN_MESSAGE = ("O Pastor Online não consegue conversar agora. Tente de novo em alguns minutos. "
-                     "Se você corre perigo, ligue 188 (CVV) ou 192 (SAMU) no Brasil, 112 em Portugal.")
-LOADING_MESSAGE = ("O Pastor Online está iniciando (carregando a Bíblia e a busca). "
-                   "Tente de novo em alguns segundos.")
+CHAT_DOWN_MESSAGE = (
+    "O Pastor Online não consegue conversar agora. Tente de novo em alguns minutos. "
+    "Se você corre perigo, ligue 188 (CVV) ou 192 (SAMU) no Brasil, 112 em Portugal."
+)
+LOADING_MESSAGE = "O Pastor Online está iniciando (carregando a Bíblia e a busca). Tente de novo em alguns segundos."
 # The runtime's own components on the status page (the engine records its own parts).
 LABELS = {"corpus": "corpus", "provider": "modelo de linguagem", "chat": "conversa"}
 
@@ -59,7 +60,7 @@ class Runtime:
         self._router_thread: threading.Thread | None = None
 
     # -- start-up ------------------------------------------------------------------------------
-    def start(self, *, background: bool = True) -> "Runtime":
+    def start(self, *, background: bool = True) -> Runtime:
         """Load the provider at once and the engine in a thread, so the server is up in seconds."""
         self.turnlog = build_turnlog(self.settings)
         self._load_provider()
@@ -135,8 +136,9 @@ class Runtime:
             self.health.fail("chat", LABELS["chat"], f"Falha ao preparar a conversa: {describe(exc)}")
             return
         self.chat = chat
-        self._router_thread = threading.Thread(target=self._train_router, args=(engine, chat), daemon=True,
-                                               name="pastor-router")
+        self._router_thread = threading.Thread(
+            target=self._train_router, args=(engine, chat), daemon=True, name="pastor-router"
+        )
         self._router_thread.start()
 
     def _train_router(self, engine, chat) -> None:
@@ -165,7 +167,7 @@ class Runtime:
     # -- state ---------------------------------------------------------------------------------
     @property
     def phase(self) -> str:
-        """"loading", "error" (nothing can be searched) or "ready" (corpus and BM25 loaded)."""
+        """ "loading", "error" (nothing can be searched) or "ready" (corpus and BM25 loaded)."""
         if self.engine is not None:
             return "ready" if self.engine.resources.lexical is not None else "error"
         return "error" if self.health.reason("corpus") else "loading"
@@ -224,8 +226,11 @@ class Runtime:
             return Outcome(False, f"Não há índice vetorial para reconstruir: {reason}")
         if not self.engine.start_indexing(rebuild=True):
             return Outcome(False, "Já existe uma indexação em andamento. Aguarde ela terminar antes de pedir outra.")
-        return Outcome(True, "Reindexação iniciada; a busca continua usando o índice atual até o novo ficar "
-                             "pronto. Acompanhe o progresso na aba Status.")
+        return Outcome(
+            True,
+            "Reindexação iniciada; a busca continua usando o índice atual até o novo ficar "
+            "pronto. Acompanhe o progresso na aba Status.",
+        )
 
 
 def _warm_citation_patterns() -> None:
@@ -241,7 +246,11 @@ def endpoint_limiters(seconds: float, make: LimiterFactory | None = None) -> dic
     upstream call; a reindex is minutes of CPU."""
     many = "Muitos pedidos seguidos."
     make = make or (lambda name, every, what: RateLimiter(every, what=what))
-    return {"search": make("search", seconds, many), "lookup": make("lookup", seconds / 3, many),
-            "feedback": make("feedback", seconds / 3, many), "status": make("status", seconds / 3, many),
-            "check_provider": make("check_provider", seconds * 3, "O modelo foi verificado há pouco."),
-            "reindex": make("reindex", seconds * 20, "Uma reindexação foi pedida há pouco.")}
+    return {
+        "search": make("search", seconds, many),
+        "lookup": make("lookup", seconds / 3, many),
+        "feedback": make("feedback", seconds / 3, many),
+        "status": make("status", seconds / 3, many),
+        "check_provider": make("check_provider", seconds * 3, "O modelo foi verificado há pouco."),
+        "reindex": make("reindex", seconds * 20, "Uma reindexação foi pedida há pouco."),
+    }

@@ -25,8 +25,13 @@ def snapshot(chat, convo: dict | None) -> dict | None:
     dropped = max(0, len(messages) - MAX_MESSAGES)
     # The turn ids are keyed by the answer's place in the chat: they move with the messages kept.
     turn_ids = {str(int(i) - dropped): t for i, t in convo["turn_ids"].items() if int(i) >= dropped}  # JSON keys
-    return {"chat": messages[dropped:], "history": convo["history"], "turn_ids": turn_ids, "last": convo["last"],
-            "last_mode": convo["last_mode"]}
+    return {
+        "chat": messages[dropped:],
+        "history": convo["history"],
+        "turn_ids": turn_ids,
+        "last": convo["last"],
+        "last_mode": convo["last_mode"],
+    }
 
 
 def restore(saved) -> tuple[list[dict], dict]:
@@ -41,25 +46,34 @@ def restore(saved) -> tuple[list[dict], dict]:
     for index, turn_id in (saved.get("turn_ids") or {}).items() if isinstance(saved.get("turn_ids"), dict) else ():
         if str(index).isdigit() and int(index) < len(chat) and isinstance(turn_id, str) and 0 < len(turn_id) <= 64:
             turn_ids[int(index)] = turn_id  # JSON made the keys strings; the like event gives ints
-    convo = {**new_conversation(), "history": history, "turn_ids": turn_ids,
-             "last": saved.get("last") if isinstance(saved.get("last"), str) else "",
-             "last_mode": saved.get("last_mode") if isinstance(saved.get("last_mode"), str) else ""}
+    convo = {
+        **new_conversation(),
+        "history": history,
+        "turn_ids": turn_ids,
+        "last": saved.get("last") if isinstance(saved.get("last"), str) else "",
+        "last_mode": saved.get("last_mode") if isinstance(saved.get("last_mode"), str) else "",
+    }
     return chat, convo
 
 
 def forget() -> dict:
-    """"Nova conversa": the browser keeps an empty conversation (Gradio's BrowserState leaves a stored value in
+    """ "Nova conversa": the browser keeps an empty conversation (Gradio's BrowserState leaves a stored value in
     place when given None, so nothing would be forgotten)."""
     return {}
 
 
 def _shown(message: dict) -> dict:
     """A kept message as the chat takes it: role, text and, for a sources accordion, its title and status."""
-    metadata = {k: v for k, v in (message.get("metadata") or {}).items()
-                if k in ("title", "status") and isinstance(v, str)}
+    metadata = {
+        k: v for k, v in (message.get("metadata") or {}).items() if k in ("title", "status") and isinstance(v, str)
+    }
     return {"role": message["role"], "content": message["content"], **({"metadata": metadata} if metadata else {})}
 
 
 def _message(message) -> bool:
-    return (isinstance(message, dict) and message.get("role") in ROLES and isinstance(message.get("content"), str)
-            and isinstance(message.get("metadata", {}), dict))
+    return (
+        isinstance(message, dict)
+        and message.get("role") in ROLES
+        and isinstance(message.get("content"), str)
+        and isinstance(message.get("metadata", {}), dict)
+    )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, Optional, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from pastor.answer.turn import TurnError, TurnUpdate
-from pastor.search.results import SearchResult as Search, Source as FoundSource
+from pastor.search.results import SearchResult as Search
+from pastor.search.results import Source as FoundSource
 from pastor.search.signals import NAMES as SIGNALS
 
 # gradio_client treats any dict with a string "path" as a file to download (a 403 from /status
@@ -43,10 +44,17 @@ class ChatUpdate(TypedDict, total=False):
 
 # One rank and one score per registered signal (`vector_rank`, `vector_score`, …): a new signal shows
 # up here, in the API's description and in the evaluation table without another edit.
-SearchHit = TypedDict("SearchHit", {
-    "id": str, "reference": str, "text": str, "score": float,
-    **{f"{name}_{part}": Optional[kind] for name in SIGNALS for part, kind in (("rank", int), ("score", float))},
-    "kind": str})
+SearchHit = TypedDict(
+    "SearchHit",
+    {
+        "id": str,
+        "reference": str,
+        "text": str,
+        "score": float,
+        **{f"{name}_{part}": kind | None for name in SIGNALS for part, kind in (("rank", int), ("score", float))},
+        "kind": str,
+    },
+)
 
 
 class NotFound(TypedDict):
@@ -147,8 +155,14 @@ class FeedbackResult(TypedDict):
 
 # -- the one place the API's shapes are built from the typed results ------------------------------------
 def source_json(source: FoundSource) -> Source:
-    return {"id": source.id, "reference": source.reference, "text": source.text, "score": round(source.score, 6),
-            "cited": source.cited, "kind": source.kind}
+    return {
+        "id": source.id,
+        "reference": source.reference,
+        "text": source.text,
+        "score": round(source.score, 6),
+        "cited": source.cited,
+        "kind": source.kind,
+    }
 
 
 def hit_json(source: FoundSource) -> SearchHit:
@@ -162,9 +176,14 @@ def hit_json(source: FoundSource) -> SearchHit:
 
 
 def search_json(result: Search) -> SearchResult:
-    return {"mode": result.mode, "reason": result.reason, "results": [hit_json(s) for s in result.results],
-            "references": list(result.references),
-            "not_found": [{"text": n.text, "reason": n.reason} for n in result.not_found], "note": result.note}
+    return {
+        "mode": result.mode,
+        "reason": result.reason,
+        "results": [hit_json(s) for s in result.results],
+        "references": list(result.references),
+        "not_found": [{"text": n.text, "reason": n.reason} for n in result.not_found],
+        "note": result.note,
+    }
 
 
 def error_json(error: TurnError | None) -> dict[str, Any] | None:
@@ -178,12 +197,23 @@ def chat_json(update: TurnUpdate) -> ChatUpdate:
     if not update.done:
         return {"turn_id": update.turn_id, "answer": update.answer, "done": False}
     result = update.result
-    return plain_json({
-        "turn_id": update.turn_id, "answer": update.answer, "done": True, "mode": result.mode or "",
-        "reason": result.reason, "query": result.query, "citations": list(result.citations),
-        "removed_citations": list(result.removed_citations), "sources": [source_json(s) for s in result.sources],
-        "provider": update.provider, "model": update.model, "error": error_json(result.error),
-        "notes": list(result.notes)})
+    return plain_json(
+        {
+            "turn_id": update.turn_id,
+            "answer": update.answer,
+            "done": True,
+            "mode": result.mode or "",
+            "reason": result.reason,
+            "query": result.query,
+            "citations": list(result.citations),
+            "removed_citations": list(result.removed_citations),
+            "sources": [source_json(s) for s in result.sources],
+            "provider": update.provider,
+            "model": update.model,
+            "error": error_json(result.error),
+            "notes": list(result.notes),
+        }
+    )
 
 
 def plain_json(value):

@@ -10,10 +10,10 @@ from starlette.requests import Request
 
 from pastor.config import Settings
 from pastor.web.health_routes import add_health_routes
-from pastor.web.i18n import portuguese
 from pastor.web.http_guard import BodyLimit, RouteGuard
-from pastor.web.ratelimit import Budget
+from pastor.web.i18n import portuguese
 from pastor.web.page import CSS, HEAD, build_blocks
+from pastor.web.ratelimit import Budget
 from pastor.web.runtime import Runtime
 
 
@@ -31,15 +31,27 @@ def create_app(settings: Settings, *, provider=None) -> tuple[FastAPI, Runtime]:
     app = FastAPI(title="Pastor Online", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     # Added last, so it runs first: a closed or over-budget request never reaches the body limit or Gradio.
-    app.add_middleware(RouteGuard, budget=Budget(settings.requests_per_minute),
-                       client=lambda scope: runtime.client(Request(scope)))
+    app.add_middleware(
+        RouteGuard, budget=Budget(settings.requests_per_minute), client=lambda scope: runtime.client(Request(scope))
+    )
     add_health_routes(app, runtime)
     demo = build_blocks(runtime)
     demo.queue(default_concurrency_limit=settings.concurrency)
     # run_history off: Gradio would otherwise keep users' messages in its run history.
-    app = gr.mount_gradio_app(app, demo, path="/", css=CSS, head=HEAD, i18n=portuguese(), footer_links=["api"],
-                              run_history=False, ssr_mode=False, mcp_server=False, server_name=settings.host,
-                              server_port=settings.port)
+    app = gr.mount_gradio_app(
+        app,
+        demo,
+        path="/",
+        css=CSS,
+        head=HEAD,
+        i18n=portuguese(),
+        footer_links=["api"],
+        run_history=False,
+        ssr_mode=False,
+        mcp_server=False,
+        server_name=settings.host,
+        server_port=settings.port,
+    )
     return app, runtime
 
 
@@ -54,10 +66,17 @@ def start_message(settings: Settings) -> str:
 
 def serve(settings: Settings) -> None:
     import uvicorn
+
     app, _ = create_app(settings)
     print(start_message(settings), flush=True)
     # Open pages keep streaming connections; do not wait on them forever when stopping.
     # proxy_headers off: uvicorn would otherwise take X-Forwarded-For from any local peer as the
     # client address; `client_key` believes it only from PASTOR_TRUSTED_PROXIES.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", timeout_graceful_shutdown=5,
-                proxy_headers=False)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+        timeout_graceful_shutdown=5,
+        proxy_headers=False,
+    )

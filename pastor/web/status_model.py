@@ -5,12 +5,12 @@ from __future__ import annotations
 import copy
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import fields
-from typing import Callable
 
 from pastor.index.doc_index import DocumentsStatus
-from pastor.index.verse_index import IndexStatus
 from pastor.index.engine_status import EmbedderStatus, PartStatus, SearchStatus
+from pastor.index.verse_index import IndexStatus
 
 STATUS_TTL = 1.0
 
@@ -58,17 +58,24 @@ def runtime_status(runtime) -> dict:
 def search_status_json(status: SearchStatus) -> dict:
     """The engine's typed status as the Status tab and `/status` read it (the one place it is built)."""
     data = {
-        "state": status.state, "pending": list(status.pending), "ready": status.ready,
-        "vectors_ready": status.vectors_ready, "corpus": status.corpus,
-        "extra_corpora": [{"file": e.file, "sha256": e.sha256, "verses": e.verses, "credit": e.credit}
-                          for e in status.extra_corpora],
+        "state": status.state,
+        "pending": list(status.pending),
+        "ready": status.ready,
+        "vectors_ready": status.vectors_ready,
+        "corpus": status.corpus,
+        "extra_corpora": [
+            {"file": e.file, "sha256": e.sha256, "verses": e.verses, "credit": e.credit} for e in status.extra_corpora
+        ],
         "embedder": embedder_json(status.embedder),
         "index": index_json(status.index) if status.index is not None else None,
         "index_notice": status.index_notice,
         "progress": {"done": status.progress[0], "total": status.progress[1]},
-        "bm25_ready": status.bm25_ready, "prominence": part_json(status.prominence),
-        "topics": part_json(status.topics), "adapter": part_json(status.adapter),
-        "errors": list(status.errors), "health": [r.as_dict() for r in status.health],
+        "bm25_ready": status.bm25_ready,
+        "prominence": part_json(status.prominence),
+        "topics": part_json(status.topics),
+        "adapter": part_json(status.adapter),
+        "errors": list(status.errors),
+        "health": [r.as_dict() for r in status.health],
     }
     if status.documents is not None:
         data["documents"] = documents_json(status.documents)
@@ -95,17 +102,26 @@ def embedder_json(embedder: EmbedderStatus) -> dict:
 
 
 def documents_json(documents: DocumentsStatus) -> dict:
-    return {"folder": documents.folder, "read_only": documents.read_only,
-            "files": [{"path": f.path, "parts": f.parts, "chunks": f.chunks, "state": f.state, "error": f.error}
-                      for f in documents.files],
-            "chunks": documents.chunks}
+    return {
+        "folder": documents.folder,
+        "read_only": documents.read_only,
+        "files": [
+            {"path": f.path, "parts": f.parts, "chunks": f.chunks, "state": f.state, "error": f.error}
+            for f in documents.files
+        ],
+        "chunks": documents.chunks,
+    }
 
 
 def llm_status(runtime) -> dict:
     provider = runtime.provider
     if provider is None:
-        return {"provider": runtime.settings.llm_provider, "model": runtime.settings.llm_model, "reachable": False,
-                "detail": runtime.health.reason("provider") or "não carregado"}
+        return {
+            "provider": runtime.settings.llm_provider,
+            "model": runtime.settings.llm_model,
+            "reachable": False,
+            "detail": runtime.health.reason("provider") or "não carregado",
+        }
     check = runtime.probe.get() if runtime.probe else provider.check()
     return {**provider_identity(provider), **check, **provider.live_status()}
 
@@ -113,13 +129,28 @@ def llm_status(runtime) -> dict:
 def provider_identity(provider) -> dict:
     """Which provider answers, why it was chosen, and what to do when it does not (for the operator)."""
     choice = provider.choice
-    return {"provider": provider.name, "model": provider.model,
-            "choice": choice.reason if choice else "", "automatic": bool(choice and choice.automatic),
-            "setup_hint": provider.setup_hint()}
+    return {
+        "provider": provider.name,
+        "model": provider.model,
+        "choice": choice.reason if choice else "",
+        "automatic": bool(choice and choice.automatic),
+        "setup_hint": provider.setup_hint(),
+    }
 
 
 def empty_status(phase: str) -> dict:
     """The engine's status shape before (or without) an engine."""
-    return {"state": phase, "ready": False, "vectors_ready": False, "corpus": None, "extra_corpora": [],
-            "embedder": None, "index": None, "progress": {"done": 0, "total": 0}, "bm25_ready": False,
-            "prominence": {"enabled": False, "detail": ""}, "errors": [], "health": []}
+    return {
+        "state": phase,
+        "ready": False,
+        "vectors_ready": False,
+        "corpus": None,
+        "extra_corpora": [],
+        "embedder": None,
+        "index": None,
+        "progress": {"done": 0, "total": 0},
+        "bm25_ready": False,
+        "prominence": {"enabled": False, "detail": ""},
+        "errors": [],
+        "health": [],
+    }

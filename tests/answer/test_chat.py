@@ -8,21 +8,20 @@ import threading
 
 import pytest
 
-from pastor.answer.turn import TurnError, TurnResult, TurnUpdate
-from pastor.search.results import Source
-from pastor.web.schemas import source_json
 from pastor.answer import prompts
-from pastor.care import crisis as safety
-from pastor.answer.chat import INTERRUPTED_NOTE, CRISIS_VERSES, LEXICAL_NOTE, ChatService, InputError
-from pastor.wiring import build_chat
+from pastor.answer.chat import CRISIS_VERSES, INTERRUPTED_NOTE, LEXICAL_NOTE, ChatService, InputError
+from pastor.answer.turn import TurnError, TurnResult, TurnUpdate
+from pastor.answer.turnlog import TurnLog
 from pastor.answer_filter.citations import NO_ANCHOR_NOTE
+from pastor.care import crisis as safety
+from pastor.config import parse_contacts
 from pastor.index.engine import Engine
 from pastor.providers.fake import FakeProvider
 from pastor.providers.none import NoneProvider
-from pastor.answer.turnlog import TurnLog
-from pastor.config import parse_contacts
+from pastor.search.results import Source
+from pastor.web.schemas import source_json
+from pastor.wiring import build_chat
 from tests.support.core_fixtures import HashEmbedder, copy_docs, settings_for
-
 
 SECRET = "sk-teste-NUNCA-NO-LOG-0123456789"
 JOHN = "o que diz João 3:16?"
@@ -34,6 +33,7 @@ FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 a
 
 def load_engine(settings, embedder, index: bool = True) -> Engine:
     import pastor.search.embedders as embedders
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(embedders, "load_embedder", lambda name: embedder)
         engine = Engine(settings).load()
@@ -94,22 +94,26 @@ class TestCitationSpans:
         provider.enqueue("Em João 3:16 lemos que Deus amou o mundo, não em Hezequias 3:16. Deus ama você (Jo 3.16).")
         updates = [(u.answer, list(u.result.citation_spans)) for u in chat.turn(JOHN)]
         answer, spans = updates[-1]
-        assert [(answer[c.start:c.end], c.reference, c.ids) for c in spans] == \
-            [("João 3:16", "João 3:16", ("JHN 3:16",)), ("Jo 3.16", "João 3:16", ("JHN 3:16",))]
+        assert [(answer[c.start : c.end], c.reference, c.ids) for c in spans] == [
+            ("João 3:16", "João 3:16", ("JHN 3:16",)),
+            ("Jo 3.16", "João 3:16", ("JHN 3:16",)),
+        ]
         for shown, placed in updates:
             assert answer.startswith(shown) and set(placed) <= set(spans)  # never a span not yet validated
 
     def test_a_crisis_reply_places_each_verse_it_quotes(self, chat):
         _, final = run(chat, "Eu quero morrer, não aguento mais viver")
         spans = final.result.citation_spans
-        assert [final.answer[c.start:c.end] for c in spans] == [s.reference for s in final.result.sources]
+        assert [final.answer[c.start : c.end] for c in spans] == [s.reference for s in final.result.sources]
         assert [c.ids for c in spans] == [(s.id,) for s in final.result.sources]
 
 
 class TestInventedReferences:
     def test_invented_references_are_removed_and_supported_ones_kept(self, chat, provider):
-        provider.enqueue("Em João 3:16 lemos que Deus amou o mundo. Veja também João 3:17 e Hezequias 3:16. "
-                         "Medite em João 3:16-18 com calma. Deus ama você (João 3:16).")
+        provider.enqueue(
+            "Em João 3:16 lemos que Deus amou o mundo. Veja também João 3:17 e Hezequias 3:16. "
+            "Medite em João 3:16-18 com calma. Deus ama você (João 3:16)."
+        )
         answers, final = run(chat, JOHN)
         assert final.result.mode == "reference"
         assert [s.id for s in final.result.sources] == ["JHN 3:16"]
@@ -123,8 +127,9 @@ class TestInventedReferences:
         assert not any("3:17" in a or "Hezequias" in a for a in answers)
 
     def test_range_half_outside_the_sources(self, chat, provider):
-        provider.enqueue("Pedro perguntou (Mateus 18:21-22) e Jesus respondeu setenta vezes sete "
-                         "(Mateus 18:22; Mateus 18:22-23).")
+        provider.enqueue(
+            "Pedro perguntou (Mateus 18:21-22) e Jesus respondeu setenta vezes sete (Mateus 18:22; Mateus 18:22-23)."
+        )
         _, final = run(chat, PETER)
         assert "Mateus 18:22-23" not in final.answer
         assert "(Mateus 18:21-22)" in final.answer and "(Mateus 18:22)" in final.answer
@@ -135,7 +140,9 @@ class TestInventedReferences:
         provider.enqueue("Jesus respondeu: setenta vezes sete (Mateus 18:22).")
         _, final = run(chat, PETER)
         assert [(s.id, s.cited) for s in final.result.sources] == [("MAT 18:22", True), ("MAT 18:21", False)]
-        assert all(set(source_json(s)) == {"id", "reference", "text", "score", "cited", "kind"} for s in final.result.sources)
+        assert all(
+            set(source_json(s)) == {"id", "reference", "text", "score", "cited", "kind"} for s in final.result.sources
+        )
 
     def test_note_when_nothing_supported_remains(self, chat, provider):
         provider.enqueue("Como diz João 3:17, Deus cuida de você.")
@@ -159,6 +166,7 @@ class TestInventedReferences:
 
     def test_a_document_reference_is_matched_whole(self):
         from pastor.answer.filters import AnswerFilter
+
         sources = [Source(f"estatuto.md#p0-c{i}", f"estatuto.md#p0-c{i}", "…", "doc", 0.1) for i in (1, 12)]
         checked = AnswerFilter("", sources)
         checked.feed("Veja o estatuto (estatuto.md#p0-c12).")
@@ -179,7 +187,11 @@ class TestModes:
     def test_no_evidence_makes_no_model_call(self, chat, provider):
         _, final = run(chat, OFF_TOPIC)
         assert provider.calls == 0
-        assert (final.result.mode, final.answer, final.result.sources) == ("no_evidence", prompts.NO_EVIDENCE_MESSAGE, [])
+        assert (final.result.mode, final.answer, final.result.sources) == (
+            "no_evidence",
+            prompts.NO_EVIDENCE_MESSAGE,
+            [],
+        )
         assert final.result.reason
 
     def test_missing_reference_makes_no_model_call(self, chat, provider):
@@ -243,9 +255,13 @@ class TestModes:
 
 
 class TestCrisis:
-    @pytest.mark.parametrize("message, lines", [
-        ("Eu quero morrer, não aguento mais viver", ("**188**", "**192**", "**808 24 24 24**", "**112**")),
-        ("Meu marido me bate todos os dias", ("**190**", "**180**", "**100**", "**112**", "**800 202 148**"))])
+    @pytest.mark.parametrize(
+        "message, lines",
+        [
+            ("Eu quero morrer, não aguento mais viver", ("**188**", "**192**", "**808 24 24 24**", "**112**")),
+            ("Meu marido me bate todos os dias", ("**190**", "**180**", "**100**", "**112**", "**800 202 148**")),
+        ],
+    )
     def test_routed_before_retrieval_without_the_model(self, chat, provider, queries, message, lines):
         _, final = run(chat, message)
         assert final.result.mode == "crisis" and final.result.reason.startswith("sinal de crise:")
@@ -274,8 +290,10 @@ class TestCrisis:
 
     def test_configured_contacts_replace_the_defaults(self, chat_engine, provider):
         contacts = parse_contacts("Angola|Linha de apoio|111|24 horas")
-        _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, provider, crisis_contacts=contacts),
-                       "quero me matar")
+        _, final = run(
+            ChatService(chat_engine.retriever, chat_engine.resources.bible, provider, crisis_contacts=contacts),
+            "quero me matar",
+        )
         assert "- Angola: Linha de apoio — **111** (24 horas)" in final.answer
         assert "188" not in final.answer and "192" not in final.answer
 
@@ -292,15 +310,19 @@ class TestNumbersAfterReferences:
         assert final.result.error is None and final.result.mode == "reference"
 
     def test_a_model_writing_them_does_not_break_the_stream(self, chat, provider):
-        provider.enqueue("Salmos 23; 2024 foi um ano difícil. Sl 23 e 1000 vezes Jo 3:16, Leio o Salmo 23 e 1000 vezes.")
+        provider.enqueue(
+            "Salmos 23; 2024 foi um ano difícil. Sl 23 e 1000 vezes Jo 3:16, Leio o Salmo 23 e 1000 vezes."
+        )
         answers, final = run(chat, JOHN)
         assert final.result.error is None and final.result.citations == ["João 3:16"]
         assert "2024" in final.answer and "Salmo" not in final.answer and "Sl 23" not in final.answer
 
 
 # -- follow-up rewriting ---------------------------------------------------------------------------
-HISTORY = [{"role": "user", "content": "Como posso perdoar meu irmão?"},
-           {"role": "assistant", "content": "Perdoar é um caminho (Efésios 4:32)."}]
+HISTORY = [
+    {"role": "user", "content": "Como posso perdoar meu irmão?"},
+    {"role": "assistant", "content": "Perdoar é um caminho (Efésios 4:32)."},
+]
 
 
 class TestFollowUp:
@@ -330,8 +352,11 @@ class TestFollowUp:
         _, final = run(chat, "Estou de luto pela minha mãe e não consigo dormir", HISTORY)
         _, first = run(chat, "e o que mais a Bíblia diz sobre isso?")  # no history: nothing to join
         _, short = run(chat, "ansiedade", HISTORY)  # short, but points back at nothing: a new subject
-        assert queries == ["Estou de luto pela minha mãe e não consigo dormir", "e o que mais a Bíblia diz sobre isso?",
-                           "ansiedade"]
+        assert queries == [
+            "Estou de luto pela minha mãe e não consigo dormir",
+            "e o que mais a Bíblia diz sobre isso?",
+            "ansiedade",
+        ]
         assert final.result.query == first.result.query == short.result.query == ""
 
     def test_the_rewritten_query_is_reported(self, chat, provider):
@@ -424,8 +449,20 @@ class TestTurnLog:
         assert len(lines) == 3
         assert SECRET not in "\n".join(lines)
         record = json.loads(lines[0])
-        for key in ("timestamp", "turn_id", "question", "mode", "reason", "retrieved", "answer", "citations",
-                    "removed_citations", "provider", "model", "latency"):
+        for key in (
+            "timestamp",
+            "turn_id",
+            "question",
+            "mode",
+            "reason",
+            "retrieved",
+            "answer",
+            "citations",
+            "removed_citations",
+            "provider",
+            "model",
+            "latency",
+        ):
             assert key in record, key
         assert record["turn_id"] == result.turn_id and record["question"] == PETER
         assert record["mode"] == "reference" and record["reason"] == result.result.reason
@@ -446,8 +483,13 @@ class TestTurnLog:
 # -- wiring ----------------------------------------------------------------------------------------
 class TestBuildChat:
     def test_from_settings(self, chat_engine, tmp_path):
-        settings = settings_for(tmp_path / "data", PASTOR_TOP_K="3", PASTOR_HISTORY_TURNS="2",
-                                PASTOR_MAX_MESSAGE_CHARS="500", PASTOR_LOG_MAX_BYTES="4096")
+        settings = settings_for(
+            tmp_path / "data",
+            PASTOR_TOP_K="3",
+            PASTOR_HISTORY_TURNS="2",
+            PASTOR_MAX_MESSAGE_CHARS="500",
+            PASTOR_LOG_MAX_BYTES="4096",
+        )
         chat = build_chat(settings, chat_engine)
         assert isinstance(chat.provider, FakeProvider)
         assert (chat.top_k, chat.history_turns, chat.max_chars) == (3, 2, 500)

@@ -11,12 +11,13 @@ from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, with
 from pastor.config import Settings
 from pastor.providers import load_provider
 from pastor.search.bm25 import LexicalIndex
-from pastor.search.retrieval import Retriever
-from tests.support.loopback_servers import LoopbackServer, OpenAIProtocol, Script
 from tests.support.helpers import retriever_over
+from tests.support.loopback_servers import LoopbackServer, OpenAIProtocol, Script
 
-HISTORY = [{"role": "user", "content": "Pedro perguntou quantas vezes devo perdoar meu irmão"},
-           {"role": "assistant", "content": "Setenta vezes sete (Mateus 18:22)."}]
+HISTORY = [
+    {"role": "user", "content": "Pedro perguntou quantas vezes devo perdoar meu irmão"},
+    {"role": "assistant", "content": "Setenta vezes sete (Mateus 18:22)."},
+]
 FOLLOW_UP = "e depois?"  # short: only understood with the conversation, so it is rewritten
 
 
@@ -48,13 +49,16 @@ class TestCallWithin:
         def stream():
             opened.append(1)
             yield "x"
+
         with pytest.raises(DeadlineExceeded):
             list(within(stream(), Deadline(0)))
         assert calls == [] and opened == []
 
 
 def openai_at(url: str, timeout: float):
-    settings = Settings.from_env({"LLM_PROVIDER": "openai", "LLM_TIMEOUT": str(timeout), "OPENAI_BASE_URL": f"{url}/v1"})
+    settings = Settings.from_env(
+        {"LLM_PROVIDER": "openai", "LLM_TIMEOUT": str(timeout), "OPENAI_BASE_URL": f"{url}/v1"}
+    )
     return load_provider(settings, {"OPENAI_API_KEY": "sk-test-0123456789abcdef"})
 
 
@@ -84,7 +88,8 @@ class TestTheWholeTurn:
         with LoopbackServer(OpenAIProtocol(), Script(trickle_body=True, delay=0.05)) as server:
             provider = openai_at(server.url, timeout=5)
             final = ChatService(retriever, mini_bible, provider, deadline=2.0).ask(
-                "e quanto a perdoar meu irmão?", HISTORY)
+                "e quanto a perdoar meu irmão?", HISTORY
+            )
         assert final.result.mode == "provider_unavailable" and "(timeout)" in final.result.reason
         assert "demorou mais de" in final.result.reason and final.result.sources and final.result.error is None
 

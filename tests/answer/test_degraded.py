@@ -9,10 +9,10 @@ import pytest
 
 from pastor.answer.chat import INTERRUPTED_NOTE, ChatService
 from pastor.answer.degraded import PROVIDER_DOWN_NO_VERSES
-from pastor.providers.provider import MEMBER_NOTICE
+from pastor.answer.turn_modes import Mode
 from pastor.providers.fake import FakeProvider
 from pastor.providers.ollama_provider import OllamaProvider
-from pastor.answer.turn_modes import Mode
+from pastor.providers.provider import MEMBER_NOTICE
 from tests.answer.test_chat import FORGIVE, JOHN, load_engine, run
 from tests.support.core_fixtures import HashEmbedder, settings_for
 from tests.support.helpers import free_port
@@ -43,7 +43,10 @@ def test_unreachable_ollama_shows_the_passage_asked_for_and_the_fix(chat_engine,
     for setup in ("ollama pull", "LLM_PROVIDER", "OPENAI_API_KEY", "OLLAMA_HOST", closed_ollama.base_url):
         assert setup not in final.answer  # members never read setup instructions
         assert setup in final.result.reason  # the operator does (API reason, log, status page)
-    assert final.result.reason.startswith("ollama indisponível (unreachable)") and "busca: reference" in final.result.reason
+    assert (
+        final.result.reason.startswith("ollama indisponível (unreachable)")
+        and "busca: reference" in final.result.reason
+    )
     assert [s.id for s in final.result.sources] == ["JHN 3:16"] and final.result.sources[0].cited
     assert final.result.citations == ["João 3:16"]
     assert (final.provider, final.model) == ("ollama", "qwen2.5:1.5b")
@@ -77,8 +80,10 @@ def test_small_talk_without_a_model_says_what_still_works(chat_engine, closed_ol
 
 
 def test_no_evidence_never_calls_the_model_nor_degrades(chat_engine, closed_ollama):
-    _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama),
-                   "Qual a receita de bolo de cenoura?")
+    _, final = run(
+        ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama),
+        "Qual a receita de bolo de cenoura?",
+    )
     assert final.result.mode == Mode.NO_EVIDENCE
 
 
@@ -111,8 +116,7 @@ def test_a_failure_mid_answer_keeps_the_text_marks_it_and_keeps_the_sources(chat
 
 
 def test_a_deadline_mid_answer_keeps_the_text(chat_engine):
-    chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, HangingProvider(first=LONG),
-                       deadline=0.5)
+    chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, HangingProvider(first=LONG), deadline=0.5)
     _, final = run(chat, JOHN)
     assert final.answer.startswith("Deus é amor e cuida") and final.answer.endswith(INTERRUPTED_NOTE)
     assert final.result.error.type == "timeout" and final.result.error.partial and final.result.sources
@@ -153,4 +157,5 @@ class HangingProvider(FakeProvider):
                 yield self.first
             cancel.wait(30)
             self.halted.set()
+
         return replies()

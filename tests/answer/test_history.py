@@ -14,8 +14,9 @@ def exchange(i: int) -> list[dict]:
 
 class TestChecked:
     def test_keeps_role_and_content_of_each_message_in_order(self):
-        history = History.checked([{"role": "user", "content": "oi", "extra": 1}, {"role": "assistant", "content": "paz"}],
-                                  10)
+        history = History.checked(
+            [{"role": "user", "content": "oi", "extra": 1}, {"role": "assistant", "content": "paz"}], 10
+        )
         assert history.messages == (Message("user", "oi"), Message("assistant", "paz"))
         assert history.as_dicts() == [{"role": "user", "content": "oi"}, {"role": "assistant", "content": "paz"}]
 
@@ -24,9 +25,18 @@ class TestChecked:
         checked = History.checked(exchange(0), 10)
         assert History.checked(checked, 10) is checked
 
-    @pytest.mark.parametrize("bad", ["texto", {"role": "user", "content": "x"}, [{"role": "user"}] * 0 + ["oi"],
-                                     [{"role": "system", "content": "x"}], [{"role": "user"}],
-                                     [{"role": "user", "content": 3}], [{"content": "x"}]])
+    @pytest.mark.parametrize(
+        "bad",
+        [
+            "texto",
+            {"role": "user", "content": "x"},
+            [{"role": "user"}] * 0 + ["oi"],
+            [{"role": "system", "content": "x"}],
+            [{"role": "user"}],
+            [{"role": "user", "content": 3}],
+            [{"content": "x"}],
+        ],
+    )
     def test_a_malformed_history_is_refused_in_portuguese(self, bad):
         with pytest.raises(InputError) as refused:
             History.checked(bad, 10)
@@ -56,17 +66,34 @@ class TestTrimming:
         assert history.without_last("outra") == history
 
     def test_exchanges_alternate_for_strict_providers_and_take_the_last_turns(self):
-        messy = History.checked([{"role": "assistant", "content": "olá"}, {"role": "user", "content": "a"},
-                                 {"role": "user", "content": " b "}, {"role": "assistant", "content": "  "},
-                                 {"role": "assistant", "content": "c"}, *exchange(1),
-                                 {"role": "user", "content": "sem resposta"}], 100)
-        assert messy.exchanges(10) == [{"role": "user", "content": "a\n\nb"}, {"role": "assistant", "content": "c"},
-                                       *exchange(1)]
+        messy = History.checked(
+            [
+                {"role": "assistant", "content": "olá"},
+                {"role": "user", "content": "a"},
+                {"role": "user", "content": " b "},
+                {"role": "assistant", "content": "  "},
+                {"role": "assistant", "content": "c"},
+                *exchange(1),
+                {"role": "user", "content": "sem resposta"},
+            ],
+            100,
+        )
+        assert messy.exchanges(10) == [
+            {"role": "user", "content": "a\n\nb"},
+            {"role": "assistant", "content": "c"},
+            *exchange(1),
+        ]
         assert messy.exchanges(1) == exchange(1) and messy.exchanges(0) == []
 
     def test_previous_question_is_the_last_non_blank_one_on_one_line(self):
-        history = History.checked([{"role": "user", "content": "medo\n do  futuro"}, {"role": "user", "content": " "},
-                                   {"role": "assistant", "content": "paz"}], 100)
+        history = History.checked(
+            [
+                {"role": "user", "content": "medo\n do  futuro"},
+                {"role": "user", "content": " "},
+                {"role": "assistant", "content": "paz"},
+            ],
+            100,
+        )
         assert history.previous_question(300) == "medo do futuro" and history.previous_question(4) == "medo"
         assert History().previous_question(300) == "" and not History().has_question()
 

@@ -19,17 +19,21 @@ FORMS = [
     ("Em Hezequias 3:16 lemos que Deus nunca falha.", "Deus nunca falha."),
     ("Em Hezequias 3:16, vemos que Deus nunca falha.", "Deus nunca falha."),
     ("Como Hezequias 3:16 nos ensina, Deus nunca falha.", "Deus nunca falha."),
-    ("Em Hezequias 3:16 está escrito: \"Deus nunca falha\".", "\"Deus nunca falha\"."),
+    ('Em Hezequias 3:16 está escrito: "Deus nunca falha".', '"Deus nunca falha".'),
     ("O Salmo 23 diz que o Senhor é o meu pastor.", "o Senhor é o meu pastor."),
     ("No Salmo 23, Davi diz que o Senhor é o meu pastor.", "Davi diz que o Senhor é o meu pastor."),
     ("A promessa de Hezequias 3:16 é que Deus nunca falha.", "A promessa é que Deus nunca falha."),
     ("Lembre-se de Hezequias 3:16: Deus nunca falha.", "Lembre-se: Deus nunca falha."),
     ("A Bíblia diz em Hezequias 3:16 que Deus nunca falha.", "A Bíblia diz que Deus nunca falha."),
-    ("Deus ama você (João 3:16). Leia Hezequias 3:16 e descanse nessa promessa. Ele cuida de você.",
-     "Deus ama você (João 3:16). Ele cuida de você."),
+    (
+        "Deus ama você (João 3:16). Leia Hezequias 3:16 e descanse nessa promessa. Ele cuida de você.",
+        "Deus ama você (João 3:16). Ele cuida de você.",
+    ),
     ("Confira Hezequias 3:16 para refletir.", ""),
-    ("Deus ama você (João 3:16). Também está escrito em John 14:6 que Ele é o caminho.",
-     "Deus ama você (João 3:16). Também Ele é o caminho."),
+    (
+        "Deus ama você (João 3:16). Também está escrito em John 14:6 que Ele é o caminho.",
+        "Deus ama você (João 3:16). Também Ele é o caminho.",
+    ),
     # A sentence that still names a supported citation keeps it.
     ("Leia Hezequias 3:16 e depois João 3:16.", "e depois João 3:16."),
     # What already read well stays as it was.

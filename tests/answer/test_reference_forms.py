@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from pastor.answer.turn_modes import Mode
 from pastor.answer_filter.citations import validate
 from pastor.answer_filter.streaming import StreamingValidator
-from pastor.answer.turn_modes import Mode
-from pastor.search.retrieval import Retriever
 from tests.support.helpers import retriever_over
 
 
 def streamed(text: str, allowed: set[str], size: int) -> str:
     validator = StreamingValidator(allowed)
-    shown = "".join(validator.feed(text[i:i + size]) for i in range(0, len(text), size))
+    shown = "".join(validator.feed(text[i : i + size]) for i in range(0, len(text), size))
     return shown + validator.finish()
 
 
@@ -24,25 +23,31 @@ def retriever(almeida):
 
 
 class TestChat:
-    @pytest.mark.parametrize("question,ids", [
-        ("o que diz 1. João 4:8?", ["1JN 4:8"]),
-        ("primeira de João 4 8", ["1JN 4:8"]),
-        ("me explica a segunda carta aos Coríntios 5:17", ["2CO 5:17"]),
-        ("Apocalipse de João 21:4", ["REV 21:4"]),
-        ("I. João 1:9 e II. Reis 2:11", ["1JN 1:9", "2KI 2:11"]),
-        ("Sl 22(23), 1", ["PSA 23:1"]),
-    ])
+    @pytest.mark.parametrize(
+        "question,ids",
+        [
+            ("o que diz 1. João 4:8?", ["1JN 4:8"]),
+            ("primeira de João 4 8", ["1JN 4:8"]),
+            ("me explica a segunda carta aos Coríntios 5:17", ["2CO 5:17"]),
+            ("Apocalipse de João 21:4", ["REV 21:4"]),
+            ("I. João 1:9 e II. Reis 2:11", ["1JN 1:9", "2KI 2:11"]),
+            ("Sl 22(23), 1", ["PSA 23:1"]),
+        ],
+    )
     def test_the_book_written_is_the_book_read(self, retriever, question, ids):
         result = retriever.search(question)
         assert result.mode == Mode.REFERENCE
         assert [hit.id for hit in result.results] == ids
 
-    @pytest.mark.parametrize("question,reason", [
-        ("o que diz 2 Esdras 1:1?", "2 Esdras não faz parte"),
-        ("3 Mc 1:1", "3 Macabeus não faz parte"),
-        ("Carta de Jeremias 1:1", "Carta de Jeremias não faz parte"),
-        ("leia 4 João 3:16", "4 João: livro não reconhecido"),
-    ])
+    @pytest.mark.parametrize(
+        "question,reason",
+        [
+            ("o que diz 2 Esdras 1:1?", "2 Esdras não faz parte"),
+            ("3 Mc 1:1", "3 Macabeus não faz parte"),
+            ("Carta de Jeremias 1:1", "Carta de Jeremias não faz parte"),
+            ("leia 4 João 3:16", "4 João: livro não reconhecido"),
+        ],
+    )
     def test_refused_with_the_reason(self, retriever, question, reason):
         result = retriever.search(question)
         assert result.mode == Mode.NO_EVIDENCE and result.results == ()

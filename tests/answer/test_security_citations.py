@@ -6,7 +6,8 @@ import re
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pastor.answer_filter.citations import validate
 from pastor.answer_filter.streaming import StreamingValidator
@@ -63,8 +64,7 @@ TEMPLATES = (
     "{form} — Ele cuida de você, como em {supported}.",
 )
 # A reader's view of a text: what the page shows, in plain letters.
-_LOOKALIKES = str.maketrans({"\u043e": "o", "\u03bf": "o", "\u0280": "R", "\u2236": ":", "\ua789": ":",
-                             "\u0589": ":"})
+_LOOKALIKES = str.maketrans({"\u043e": "o", "\u03bf": "o", "\u0280": "R", "\u2236": ":", "\ua789": ":", "\u0589": ":"})
 
 
 def visible(text: str) -> str:
@@ -82,8 +82,11 @@ def appears(form: str, text: str) -> bool:
     form, text = visible(form), visible(text)
     for match in re.finditer(re.escape(form), text):
         before = text[match.start() - 1] if match.start() else ""
-        if not (before.isalpha() and not form[0].isupper()) and not (before.isdigit() and form[0].isdigit()) \
-                and not counts(form, text, match):
+        if (
+            not (before.isalpha() and not form[0].isupper())
+            and not (before.isdigit() and form[0].isdigit())
+            and not counts(form, text, match)
+        ):
             return True
     return False
 
@@ -93,15 +96,15 @@ def counts(form: str, text: str, match: re.Match) -> bool:
     word, `Hezequias 3 cuida` is read like a count (`Faz 3 anos`, `Dormi 5 horas`) and stays."""
     if not re.fullmatch(r"\w+ \d+", form):
         return False
-    before = text[:match.start()].rstrip(" \t")  # a line break starts a line, as the validator reads it
+    before = text[: match.start()].rstrip(" \t")  # a line break starts a line, as the validator reads it
     sentence_start = not before.strip() or before[-1] in ".!?:;—-(\n"
-    return sentence_start and re.match(r" [a-zà-ú]", text[match.end():]) is not None
+    return sentence_start and re.match(r" [a-zà-ú]", text[match.end() :]) is not None
 
 
 def streamed(text: str, size: int) -> tuple[list[str], StreamingValidator]:
     validator, shown, partials = StreamingValidator(ALLOWED), "", []
     for start in range(0, len(text), size):
-        shown += validator.feed(text[start:start + size])
+        shown += validator.feed(text[start : start + size])
         partials.append(shown)
     partials.append(shown + validator.finish())
     return partials, validator
@@ -136,22 +139,55 @@ class TestBypassForms:
 
 
 class TestOrdinaryTextStays:
-    @pytest.mark.parametrize("text", [
-        "O culto é no Domingo 19:30; o ensaio, Sábado 18:00.",
-        "* um item de lista\n* outro item",
-        "Veja o arquivo meu_estatuto.md#p0-c3 depois.",
-        "A proporção é 3:1 e o placar 2:1.",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "O culto é no Domingo 19:30; o ensaio, Sábado 18:00.",
+            "* um item de lista\n* outro item",
+            "Veja o arquivo meu_estatuto.md#p0-c3 depois.",
+            "A proporção é 3:1 e o placar 2:1.",
+        ],
+    )
     def test_no_citation_no_change(self, text):
         assert validate(text, ALLOWED, {"meu_estatuto.md#p0-c3"}).text == text
 
 
-PIECES = list(BYPASSES.values()) + [SUPPORTED, "Salmos 23:1", "Deus", "cuida", "de", "nós", "(", ")", ";", ",",
-                                     "e", "como diz", "Leia", "\u200b", "*", "**", "_", "~~", "\u0303", "Jo", "Rom",
-                                     "8:28", "VIII", "\n- ", ".", "Domingo 19:30", "\ufb01", "\u2167", "\u00bd",
-                                     "Ｊｏ", "\u0301"]
-texts = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(["", " ", " ", ", ", "\n"])),
-                 max_size=30).map(lambda parts: "".join(p + s for p, s in parts))
+PIECES = list(BYPASSES.values()) + [
+    SUPPORTED,
+    "Salmos 23:1",
+    "Deus",
+    "cuida",
+    "de",
+    "nós",
+    "(",
+    ")",
+    ";",
+    ",",
+    "e",
+    "como diz",
+    "Leia",
+    "\u200b",
+    "*",
+    "**",
+    "_",
+    "~~",
+    "\u0303",
+    "Jo",
+    "Rom",
+    "8:28",
+    "VIII",
+    "\n- ",
+    ".",
+    "Domingo 19:30",
+    "\ufb01",
+    "\u2167",
+    "\u00bd",
+    "Ｊｏ",
+    "\u0301",
+]
+texts = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(["", " ", " ", ", ", "\n"])), max_size=30).map(
+    lambda parts: "".join(p + s for p, s in parts)
+)
 chunkings = st.lists(st.integers(1, 13), min_size=1, max_size=20)
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -164,7 +200,7 @@ class TestProperties:
         validator, shown, pos, index = StreamingValidator(ALLOWED), "", 0, 0
         while pos < len(text):
             size = sizes[index % len(sizes)]
-            shown += validator.feed(text[pos:pos + size])
+            shown += validator.feed(text[pos : pos + size])
             pos, index = pos + size, index + 1
             assert final.startswith(shown), (text, shown)
         assert shown + validator.finish() == final
@@ -176,7 +212,7 @@ class TestProperties:
     def test_streaming_never_raises_on_text_with_numbers(self, text, sizes):
         validator, pos, index = StreamingValidator(ALLOWED), 0, 0
         while pos < len(text):
-            validator.feed(text[pos:pos + sizes[index % len(sizes)]])
+            validator.feed(text[pos : pos + sizes[index % len(sizes)]])
             pos, index = pos + sizes[index % len(sizes)], index + 1
         validator.finish()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -20,6 +20,7 @@ QUESTION = "Meu nome é Joana Silva, moro na Rua das Flores 12 e estou com medo 
 def chat_for(engine):
     def make(log: TurnLog, provider=None) -> ChatService:
         return ChatService(engine.retriever, engine.resources.bible, provider or FakeProvider(chunk=5), turnlog=log)
+
     return make
 
 
@@ -36,6 +37,7 @@ class TestStorageFaults:
     def test_the_status_tab_shows_the_warning(self, tmp_path):
         from pastor.web.runtime import Runtime
         from tests.support.app_fixtures import app_settings
+
         runtime = Runtime(app_settings(tmp_path / "data"))
         runtime.turnlog = TurnLog(tmp_path / "nada" / "logs")
         (tmp_path / "nada").write_text("arquivo")
@@ -49,6 +51,7 @@ class TestStorageFaults:
 
         def half(fd, data):  # ENOSPC after part of the line, as a full disk does
             return real_write(fd, data[: len(data) // 2])
+
         monkeypatch.setattr(os, "write", half)
         log.write({"turn_id": "cortada", "question": "x" * 500})
         monkeypatch.setattr(os, "write", real_write)
@@ -83,8 +86,18 @@ class TestPrivacy:
         for private in ("Joana", "Flores", "medo", final.answer[:30]):
             assert private not in text
         turn, feedback = log.read()
-        assert set(turn) <= {"type", "timestamp", "turn_id", "mode", "retrieved", "citations",
-                             "removed_citations", "provider", "model", "latency"}
+        assert set(turn) <= {
+            "type",
+            "timestamp",
+            "turn_id",
+            "mode",
+            "retrieved",
+            "citations",
+            "removed_citations",
+            "provider",
+            "model",
+            "latency",
+        }
         assert turn["turn_id"] == final.turn_id and turn["mode"] == final.result.mode
         assert all(set(r) == {"id", "score"} for r in turn["retrieved"])
         assert feedback["rating"] == "down" and "comment" not in feedback
@@ -97,6 +110,7 @@ class TestPrivacy:
     def test_settings_reach_the_log(self, tmp_path):
         from pastor.wiring import build_turnlog
         from tests.support.core_fixtures import settings_for
+
         log = build_turnlog(settings_for(tmp_path, PASTOR_LOG_TEXT="false", PASTOR_LOG_RETENTION_DAYS="7"))
         assert (log.log_text, log.retention_days) == (False, 7)
 
@@ -107,15 +121,15 @@ class TestRetention:
         for i in range(12):
             log.write({"turn_id": f"t{i}", "question": "q" * 200})
         assert log._files()[1:]  # rotated files exist
-        assert log.prune(datetime.now(timezone.utc) + timedelta(days=29)) == 0
+        assert log.prune(datetime.now(UTC) + timedelta(days=29)) == 0
         assert log.knows("t0")
-        removed = log.prune(datetime.now(timezone.utc) + timedelta(days=31))
+        removed = log.prune(datetime.now(UTC) + timedelta(days=31))
         assert removed > 0 and log.read() == [] and log._files() == []
         assert not log.knows("t0")  # the feedback index forgets removed turns
 
     def test_only_lines_older_than_the_retention_go(self, tmp_path):
         log = TurnLog(tmp_path, retention_days=1)
-        old = (datetime.now(timezone.utc) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%S%z")
+        old = (datetime.now(UTC) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%S%z")
         log.write({"turn_id": "velho", "timestamp": old})  # the record's own timestamp wins
         log.write({"turn_id": "novo"})
         assert log.prune() == 1
@@ -123,7 +137,8 @@ class TestRetention:
 
     def test_the_first_write_after_start_prunes_even_soon_after_boot(self, tmp_path, monkeypatch):
         import pastor.answer.turnlog as turnlog
-        old = (datetime.now(timezone.utc) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%S%z")
+
+        old = (datetime.now(UTC) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%S%z")
         TurnLog(tmp_path).write({"turn_id": "velho", "timestamp": old})  # an earlier run, no retention
         monkeypatch.setattr(turnlog.time, "monotonic", lambda: 10.0)  # ten seconds of uptime
         log = TurnLog(tmp_path, retention_days=1)
@@ -134,6 +149,7 @@ class TestRetention:
 class TestFeedbackIndex:
     def test_feedback_reads_the_log_once_not_per_call(self, tmp_path, monkeypatch):
         import pastor.answer.turnlog as turnlog
+
         first = TurnLog(tmp_path)
         for i in range(5):
             first.write({"turn_id": f"a{i}"})
@@ -158,6 +174,7 @@ class TestUnwritableDataDir:
         answer, and the status tab says why."""
         from pastor.web.runtime import Runtime
         from tests.support.app_fixtures import SpyProvider, app_settings
+
         (tmp_path / "bloqueado").write_text("não é uma pasta")
         settings = app_settings(tmp_path / "bloqueado" / "data", EMBEDDING_MODEL="fake-bow")
         runtime = Runtime(settings, provider=SpyProvider(chunk=5)).start(background=False)
@@ -182,18 +199,19 @@ class TestAppendOnly:
         monkeypatch.setattr(os, "replace", lambda *a: replaced.append(a))
         log.feedback("t1", "down", "faltou o contexto")
         after = log.path.read_bytes()
-        assert after.startswith(before) and after[len(before):].count(b"\n") == 1 and replaced == []
-        rating, = [r for r in log.read() if r["type"] == "feedback"]
+        assert after.startswith(before) and after[len(before) :].count(b"\n") == 1 and replaced == []
+        (rating,) = [r for r in log.read() if r["type"] == "feedback"]
         assert (rating["rating"], rating["comment"]) == ("down", "faltou o contexto")
         log.feedback("t1", "up")  # a later thumb without a comment keeps what the person wrote
-        rating, = [r for r in log.read() if r["type"] == "feedback"]
+        (rating,) = [r for r in log.read() if r["type"] == "feedback"]
         assert (rating["rating"], rating["comment"]) == ("up", "faltou o contexto")
         assert [r["rating"] for r in log.events() if r["type"] == "feedback"] == ["up", "down", "up"]
 
     def test_modes_stay_private_across_every_write(self, tmp_path):
         import stat
+
         log = TurnLog(tmp_path / "logs", max_bytes=600, retention_days=1)
-        old = (datetime.now(timezone.utc) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%S%z")
+        old = (datetime.now(UTC) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%S%z")
         log.write({"turn_id": "velho", "timestamp": old})
         for i in range(8):
             log.write({"turn_id": f"t{i}", "answer": "x" * 100})
@@ -210,6 +228,7 @@ class TestAppendOnly:
 
         def full(path, *args, **kwargs):
             raise OSError(28, "No space left on device", str(path))
+
         monkeypatch.setattr(os, "open", full)
         for i in range(3):
             log.write({"turn_id": f"cheio{i}"})
@@ -218,5 +237,10 @@ class TestAppendOnly:
         monkeypatch.setattr(os, "open", real_open)
         log.write({"turn_id": "depois"})
         assert [(r["type"], r["turn_id"]) for r in log.events()] == [
-            ("turn", "cheio0"), ("turn", "cheio1"), ("turn", "cheio2"), ("feedback", "cheio1"), ("turn", "depois")]
+            ("turn", "cheio0"),
+            ("turn", "cheio1"),
+            ("turn", "cheio2"),
+            ("feedback", "cheio1"),
+            ("turn", "depois"),
+        ]
         assert not log.memory and log.warning is None

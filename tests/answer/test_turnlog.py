@@ -62,8 +62,13 @@ class TestFeedback:
         log.write(turn("a1"))
         record = log.feedback("a1", "down", "faltou um versículo")
         assert record == Feedback("a1", "down", "faltou um versículo", record.timestamp)
-        assert log.read()[-1] == {"type": "feedback", "timestamp": record.timestamp, "turn_id": "a1",
-                                  "rating": "down", "comment": "faltou um versículo"}
+        assert log.read()[-1] == {
+            "type": "feedback",
+            "timestamp": record.timestamp,
+            "turn_id": "a1",
+            "rating": "down",
+            "comment": "faltou um versículo",
+        }
 
     def test_without_text_logging_the_rating_returned_holds_no_comment_either(self, tmp_path):
         log = TurnLog(tmp_path, log_text=False)

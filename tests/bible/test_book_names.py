@@ -29,6 +29,7 @@ def plain(text: str) -> str:
 
 # --- The property: every form of the table, as written and in lower case without accents ---------------
 
+
 class TestEveryForm:
     def test_the_table_has_thousands_of_forms_for_all_66_books(self):
         codes = {f.code for f in forms() if not f.deuterocanonical}
@@ -62,32 +63,67 @@ class TestEveryForm:
 
 # --- The forms the issue quotes -----------------------------------------------------------------------
 
+
 class TestQuotedForms:
-    @pytest.mark.parametrize("text,expected", [
-        ("1. João 1:1", "1 João 1:1"), ("1a. João 1:1", "1 João 1:1"), ("I. João 1:1", "1 João 1:1"),
-        ("Segundo. João 1:1", "2 João 1:1"), ("Apocalipse de João 1:1", "Apocalipse 1:1"),
-        ("1. Coríntios 13:4", "1 Coríntios 13:4"), ("2a. Timóteo 1:7", "2 Timóteo 1:7"),
-        ("1o. Samuel 3:10", "1 Samuel 3:10"), ("II. Reis 2:11", "2 Reis 2:11"), ("Mat 5:3", "Mateus 5:3"),
-        ("Luc 2:10", "Lucas 2:10"), ("Tit 2:11", "Tito 2:11"), ("Jud 1:24", "Judas 1:24"), ("Rut 1:16", "Rute 1:16"),
-        ("Miq 6:8", "Miqueias 6:8"), ("Sof 3:17", "Sofonias 3:17"), ("Ezeq 36:26", "Ezequiel 36:26"),
-        ("1 Ped 5:7", "1 Pedro 5:7"), ("2 Ti 1:7", "2 Timóteo 1:7"), ("1 Tess 5:17", "1 Tessalonicenses 5:17"),
-        ("2 Crôn 7:14", "2 Crônicas 7:14"), ("Êxo 20:3", "Êxodo 20:3"), ("Abdias 1:15", "Obadias 1:15"),
-        ("Habacuc 3:17", "Habacuque 3:17"), ("segunda carta aos Coríntios 5:17", "2 Coríntios 5:17"),
-        ("primeira de João 4 8", "1 João 4:8"), ("1.ª Carta de São Pedro 5:7", "1 Pedro 5:7"),
-        ("Evangelho segundo São Mateus 5:3", "Mateus 5:3"), ("Sl 22(23), 1", "Salmos 23:1"),
-        ("Os 11,1-4.8", "Oseias 11:1-4,8"), ("2 Co 5,20-6,2", "2 Coríntios 5:20-6:2"),
-    ])
+    @pytest.mark.parametrize(
+        "text,expected",
+        [
+            ("1. João 1:1", "1 João 1:1"),
+            ("1a. João 1:1", "1 João 1:1"),
+            ("I. João 1:1", "1 João 1:1"),
+            ("Segundo. João 1:1", "2 João 1:1"),
+            ("Apocalipse de João 1:1", "Apocalipse 1:1"),
+            ("1. Coríntios 13:4", "1 Coríntios 13:4"),
+            ("2a. Timóteo 1:7", "2 Timóteo 1:7"),
+            ("1o. Samuel 3:10", "1 Samuel 3:10"),
+            ("II. Reis 2:11", "2 Reis 2:11"),
+            ("Mat 5:3", "Mateus 5:3"),
+            ("Luc 2:10", "Lucas 2:10"),
+            ("Tit 2:11", "Tito 2:11"),
+            ("Jud 1:24", "Judas 1:24"),
+            ("Rut 1:16", "Rute 1:16"),
+            ("Miq 6:8", "Miqueias 6:8"),
+            ("Sof 3:17", "Sofonias 3:17"),
+            ("Ezeq 36:26", "Ezequiel 36:26"),
+            ("1 Ped 5:7", "1 Pedro 5:7"),
+            ("2 Ti 1:7", "2 Timóteo 1:7"),
+            ("1 Tess 5:17", "1 Tessalonicenses 5:17"),
+            ("2 Crôn 7:14", "2 Crônicas 7:14"),
+            ("Êxo 20:3", "Êxodo 20:3"),
+            ("Abdias 1:15", "Obadias 1:15"),
+            ("Habacuc 3:17", "Habacuque 3:17"),
+            ("segunda carta aos Coríntios 5:17", "2 Coríntios 5:17"),
+            ("primeira de João 4 8", "1 João 4:8"),
+            ("1.ª Carta de São Pedro 5:7", "1 Pedro 5:7"),
+            ("Evangelho segundo São Mateus 5:3", "Mateus 5:3"),
+            ("Sl 22(23), 1", "Salmos 23:1"),
+            ("Os 11,1-4.8", "Oseias 11:1-4,8"),
+            ("2 Co 5,20-6,2", "2 Coríntios 5:20-6:2"),
+        ],
+    )
     def test_resolves(self, text, expected):
         match = reading(text)
         assert match.error is None and match.reference.format() == expected
 
-    @pytest.mark.parametrize("text,name", [
-        ("2 Esdras 1:1", "2 Esdras"), ("3 Mc 1:1", "3 Macabeus"), ("Carta de Jeremias 1:1", "Carta de Jeremias"),
-        ("Tobias 1:1", "Tobias"), ("Judite 8:1", "Judite"), ("Sabedoria 3:1", "Sabedoria"), ("Sirácida 1:1",
-        "Eclesiástico"), ("Baruc 3:9", "Baruque"), ("4 Macabeus 1:1", "4 Macabeus"), ("1 Esdras 1:1", "1 Esdras"),
-        ("Ester grega 1:1", "Ester grega"), ("Adições a Daniel 1:1", "Adições a Daniel"),
-        ("Oração de Manassés 1:1", "Oração de Manassés"), ("Bel e o Dragão 1:1", "Bel e o Dragão"),
-    ])
+    @pytest.mark.parametrize(
+        "text,name",
+        [
+            ("2 Esdras 1:1", "2 Esdras"),
+            ("3 Mc 1:1", "3 Macabeus"),
+            ("Carta de Jeremias 1:1", "Carta de Jeremias"),
+            ("Tobias 1:1", "Tobias"),
+            ("Judite 8:1", "Judite"),
+            ("Sabedoria 3:1", "Sabedoria"),
+            ("Sirácida 1:1", "Eclesiástico"),
+            ("Baruc 3:9", "Baruque"),
+            ("4 Macabeus 1:1", "4 Macabeus"),
+            ("1 Esdras 1:1", "1 Esdras"),
+            ("Ester grega 1:1", "Ester grega"),
+            ("Adições a Daniel 1:1", "Adições a Daniel"),
+            ("Oração de Manassés 1:1", "Oração de Manassés"),
+            ("Bel e o Dragão 1:1", "Bel e o Dragão"),
+        ],
+    )
     def test_deuterocanonical_books_are_named_and_refused(self, text, name):
         match = reading(text)
         assert match.reference is None and match.error.startswith(f"{name} {DEUTERO_REASON}")
@@ -99,6 +135,7 @@ class TestQuotedForms:
 
 
 # --- A number no form takes is never dropped --------------------------------------------------------------
+
 
 class TestLooseNumbers:
     @pytest.mark.parametrize("text", ["4 João 3:16", "IV João 1:1", "5 Mc 1:1", "4ª João 1:1", "Leia 4. João 3:16"])
@@ -122,6 +159,7 @@ class TestLooseNumbers:
 
 
 # --- The table itself ----------------------------------------------------------------------------------
+
 
 class TestTable:
     def test_a_form_two_books_share_is_refused_when_the_table_loads(self, tmp_path, monkeypatch):
@@ -149,17 +187,21 @@ class TestTable:
 
 # --- Every refusal says why (the CLI and API lookup) ---------------------------------------------------------
 
+
 class TestReasons:
-    @pytest.mark.parametrize("text,reason", [
-        ("Hezequias 3:16", "Hezequias: livro não reconhecido."),
-        ("asdfgh", "Nenhuma referência bíblica reconhecida no texto (livro não reconhecido)."),
-        ("4 Reis 1:1", "4 Reis: livro não reconhecido."),
-        ("Coríntios 13:4", "Coríntios: livro não reconhecido (falta o número: 1 Coríntios ou 2 Coríntios?)."),
-        ("João 30:1", "João tem 21 capítulos; o capítulo 30 não existe."),
-        ("Mateus 5:99", "Mateus 5 tem 48 versículos; o versículo 99 não existe."),
-        ("Leia Romanos", "Romanos: falta o capítulo (por exemplo, Romanos 1 ou Romanos 1:1)."),
-        ("Tobias", f"Tobias {DEUTERO_REASON} (é um livro deuterocanônico)."),
-    ])
+    @pytest.mark.parametrize(
+        "text,reason",
+        [
+            ("Hezequias 3:16", "Hezequias: livro não reconhecido."),
+            ("asdfgh", "Nenhuma referência bíblica reconhecida no texto (livro não reconhecido)."),
+            ("4 Reis 1:1", "4 Reis: livro não reconhecido."),
+            ("Coríntios 13:4", "Coríntios: livro não reconhecido (falta o número: 1 Coríntios ou 2 Coríntios?)."),
+            ("João 30:1", "João tem 21 capítulos; o capítulo 30 não existe."),
+            ("Mateus 5:99", "Mateus 5 tem 48 versículos; o versículo 99 não existe."),
+            ("Leia Romanos", "Romanos: falta o capítulo (por exemplo, Romanos 1 ou Romanos 1:1)."),
+            ("Tobias", f"Tobias {DEUTERO_REASON} (é um livro deuterocanônico)."),
+        ],
+    )
     def test_not_found_carries_a_reason(self, almeida, text, reason):
         result = lookup(text, almeida, explain_all=True)
         assert result["found"] is False

@@ -15,6 +15,7 @@ VERSIFICATION = Path(canon.__file__).parent / "data" / "versification.json"
 
 # --- The catalogue -----------------------------------------------------------------------------
 
+
 class TestCatalogue:
     def test_66_books_1189_chapters_31102_verses(self):
         assert len(books()) == 66
@@ -25,24 +26,34 @@ class TestCatalogue:
         assert [b.testament for b in books()].count("AT") == 39
         assert [b.testament for b in books()].count("NT") == 27
         assert [b.order for b in books()] == list(range(66))
-        assert (books()[0].code, books()[38].code, books()[39].code, books()[-1].code) == \
-            ("GEN", "MAL", "MAT", "REV")
+        assert (books()[0].code, books()[38].code, books()[39].code, books()[-1].code) == ("GEN", "MAL", "MAT", "REV")
 
     def test_versification_file_covers_exactly_the_canon(self):
         data = json.loads(VERSIFICATION.read_text())
         assert set(data) == {b.code for b in books()}
         assert all(n > 0 for counts in data.values() for n in counts)
 
-    @pytest.mark.parametrize("code,chapter,verses", [
-        ("GEN", 1, 31), ("PSA", 119, 176), ("PSA", 117, 2), ("PSA", 46, 11), ("JHN", 3, 36),
-        ("2CO", 13, 14), ("REV", 12, 17), ("REV", 22, 21), ("MAL", 4, 6), ("3JN", 1, 14),
-    ])
+    @pytest.mark.parametrize(
+        "code,chapter,verses",
+        [
+            ("GEN", 1, 31),
+            ("PSA", 119, 176),
+            ("PSA", 117, 2),
+            ("PSA", 46, 11),
+            ("JHN", 3, 36),
+            ("2CO", 13, 14),
+            ("REV", 12, 17),
+            ("REV", 22, 21),
+            ("MAL", 4, 6),
+            ("3JN", 1, 14),
+        ],
+    )
     def test_known_chapter_sizes(self, code, chapter, verses):
         assert by_code()[code].verse_counts[chapter - 1] == verses
 
-    @pytest.mark.parametrize("code,chapters", [
-        ("GEN", 50), ("PSA", 150), ("ISA", 66), ("JHN", 21), ("REV", 22), ("MAL", 4), ("JOL", 3),
-    ])
+    @pytest.mark.parametrize(
+        "code,chapters", [("GEN", 50), ("PSA", 150), ("ISA", 66), ("JHN", 21), ("REV", 22), ("MAL", 4), ("JOL", 3)]
+    )
     def test_chapter_totals(self, code, chapters):
         assert by_code()[code].chapters == chapters
 
@@ -61,6 +72,7 @@ class TestCatalogue:
 
 # --- fold and alias_key -------------------------------------------------------------------------
 
+
 class TestFold:
     @pytest.mark.parametrize("text", ["Gênesis", "ÊXODO", "João 3:16", "Cânticos", "1ª Coríntios", "Ç"])
     def test_same_length(self, text):
@@ -75,11 +87,14 @@ class TestFold:
 
 # --- Name resolution ----------------------------------------------------------------------------
 
-ABBREVIATIONS = dict(zip(
-    "Gn Êx Lv Nm Dt Js Jz Rt 1Sm 2Sm 1Rs 2Rs 1Cr 2Cr Ed Ne Et Jó Sl Pv Ec Ct Is Jr Lm Ez Dn Os Jl Am "
-    "Ob Jn Mq Na Hc Sf Ag Zc Ml Mt Mc Lc Jo At Rm 1Co 2Co Gl Ef Fp Cl 1Ts 2Ts 1Tm 2Tm Tt Fm Hb Tg 1Pe "
-    "2Pe 1Jo 2Jo 3Jo Jd Ap".split(),
-    [b.code for b in books()]))
+ABBREVIATIONS = dict(
+    zip(
+        "Gn Êx Lv Nm Dt Js Jz Rt 1Sm 2Sm 1Rs 2Rs 1Cr 2Cr Ed Ne Et Jó Sl Pv Ec Ct Is Jr Lm Ez Dn Os Jl Am "
+        "Ob Jn Mq Na Hc Sf Ag Zc Ml Mt Mc Lc Jo At Rm 1Co 2Co Gl Ef Fp Cl 1Ts 2Ts 1Tm 2Tm Tt Fm Hb Tg 1Pe "
+        "2Pe 1Jo 2Jo 3Jo Jd Ap".split(),
+        [b.code for b in books()],
+    )
+)
 
 
 class TestResolveBook:
@@ -94,6 +109,7 @@ class TestResolveBook:
     @pytest.mark.parametrize("book", [b for b in books()], ids=lambda b: b.code)
     def test_full_name_with_and_without_accents_in_any_case(self, book):
         import unicodedata
+
         plain = "".join(c for c in unicodedata.normalize("NFD", book.name) if not unicodedata.combining(c))
         for form in (book.name, plain, book.name.upper(), plain.lower()):
             # `JÓ`/`jó` keep their accent; without it the name is `Jo`, which means João.
@@ -101,44 +117,104 @@ class TestResolveBook:
                 continue
             assert resolve_book(form) == book, form
 
-    @pytest.mark.parametrize("form", [
-        "1 Coríntios", "1Co", "1 Co", "1co", "I Coríntios", "Primeira Coríntios", "1ª Coríntios",
-        "1º Coríntios", "1a Corintios", "1 Corintios", "1Cor", "1 Co.",
-    ])
+    @pytest.mark.parametrize(
+        "form",
+        [
+            "1 Coríntios",
+            "1Co",
+            "1 Co",
+            "1co",
+            "I Coríntios",
+            "Primeira Coríntios",
+            "1ª Coríntios",
+            "1º Coríntios",
+            "1a Corintios",
+            "1 Corintios",
+            "1Cor",
+            "1 Co.",
+        ],
+    )
     def test_numbered_book_forms(self, form):
         assert resolve_book(form).code == "1CO"
 
-    @pytest.mark.parametrize("form,code", [
-        ("II Timóteo", "2TI"), ("Segunda Timóteo", "2TI"), ("2ª Timóteo", "2TI"), ("2Tm", "2TI"),
-        ("III João", "3JN"), ("Terceira João", "3JN"), ("3ª João", "3JN"), ("3Jo", "3JN"),
-        ("Primeiro Samuel", "1SA"), ("I Reis", "1KI"), ("Segundo Reis", "2KI"),
-        ("1 Crónicas", "1CH"), ("Segunda Crônicas", "2CH"), ("1º Pedro", "1PE"), ("2 Pedro", "2PE"),
-        ("1 Tessalonicenses", "1TH"), ("II Tessalonicenses", "2TH"),
-    ])
+    @pytest.mark.parametrize(
+        "form,code",
+        [
+            ("II Timóteo", "2TI"),
+            ("Segunda Timóteo", "2TI"),
+            ("2ª Timóteo", "2TI"),
+            ("2Tm", "2TI"),
+            ("III João", "3JN"),
+            ("Terceira João", "3JN"),
+            ("3ª João", "3JN"),
+            ("3Jo", "3JN"),
+            ("Primeiro Samuel", "1SA"),
+            ("I Reis", "1KI"),
+            ("Segundo Reis", "2KI"),
+            ("1 Crónicas", "1CH"),
+            ("Segunda Crônicas", "2CH"),
+            ("1º Pedro", "1PE"),
+            ("2 Pedro", "2PE"),
+            ("1 Tessalonicenses", "1TH"),
+            ("II Tessalonicenses", "2TH"),
+        ],
+    )
     def test_other_numbered_books(self, form, code):
         assert resolve_book(form).code == code
 
-    @pytest.mark.parametrize("form,code", [
-        ("Salmo", "PSA"), ("Cantares", "SNG"), ("Cântico dos Cânticos", "SNG"),
-        ("Cantares de Salomão", "SNG"), ("Lamentações de Jeremias", "LAM"),
-        ("Atos dos Apóstolos", "ACT"), ("Oséias", "HOS"), ("Miquéias", "MIC"),
-        ("Deuteronómio", "DEU"), ("Genesis", "GEN"), ("Filemon", "PHM"), ("Fl", "PHP"),
-    ])
+    @pytest.mark.parametrize(
+        "form,code",
+        [
+            ("Salmo", "PSA"),
+            ("Cantares", "SNG"),
+            ("Cântico dos Cânticos", "SNG"),
+            ("Cantares de Salomão", "SNG"),
+            ("Lamentações de Jeremias", "LAM"),
+            ("Atos dos Apóstolos", "ACT"),
+            ("Oséias", "HOS"),
+            ("Miquéias", "MIC"),
+            ("Deuteronómio", "DEU"),
+            ("Genesis", "GEN"),
+            ("Filemon", "PHM"),
+            ("Fl", "PHP"),
+        ],
+    )
     def test_alternative_names(self, form, code):
         assert resolve_book(form).code == code
 
     # Jó (Job) against Jo/João (John): the accent decides.
-    @pytest.mark.parametrize("form,code", [
-        ("Jó", "JOB"), ("jó", "JOB"), ("JÓ", "JOB"), (" Jó ", "JOB"),
-        ("Jo", "JHN"), ("jo", "JHN"), ("João", "JHN"), ("Joao", "JHN"), ("JOÃO", "JHN"),
-    ])
+    @pytest.mark.parametrize(
+        "form,code",
+        [
+            ("Jó", "JOB"),
+            ("jó", "JOB"),
+            ("JÓ", "JOB"),
+            (" Jó ", "JOB"),
+            ("Jo", "JHN"),
+            ("jo", "JHN"),
+            ("João", "JHN"),
+            ("Joao", "JHN"),
+            ("JOÃO", "JHN"),
+        ],
+    )
     def test_job_and_john(self, form, code):
         assert resolve_book(form).code == code
 
-    @pytest.mark.parametrize("form,code", [
-        ("Judas", "JUD"), ("Jd", "JUD"), ("Juízes", "JDG"), ("Juizes", "JDG"), ("Jz", "JDG"),
-        ("Jn", "JON"), ("Jonas", "JON"), ("Jl", "JOL"), ("Js", "JOS"), ("Josué", "JOS"),
-    ])
+    @pytest.mark.parametrize(
+        "form,code",
+        [
+            ("Judas", "JUD"),
+            ("Jd", "JUD"),
+            ("Juízes", "JDG"),
+            ("Juizes", "JDG"),
+            ("Jz", "JDG"),
+            ("Jn", "JON"),
+            ("Jonas", "JON"),
+            ("Jl", "JOL"),
+            ("Js", "JOS"),
+            ("Josué", "JOS"),
+        ],
+    )
     def test_similar_names(self, form, code):
         assert resolve_book(form).code == code
 
@@ -148,12 +224,24 @@ class TestResolveBook:
 
 
 class TestDeuterocanon:
-    @pytest.mark.parametrize("form,name", [
-        ("Tobias", "Tobias"), ("Tb", "Tobias"), ("Judite", "Judite"), ("Sabedoria", "Sabedoria"),
-        ("Eclesiástico", "Eclesiástico"), ("Eclesiastico", "Eclesiástico"), ("Eclo", "Eclesiástico"),
-        ("Baruque", "Baruque"), ("1 Macabeus", "1 Macabeus"), ("I Macabeus", "1 Macabeus"),
-        ("2 Macabeus", "2 Macabeus"), ("2Mc", "2 Macabeus"), ("Segundo Macabeus", "2 Macabeus"),
-    ])
+    @pytest.mark.parametrize(
+        "form,name",
+        [
+            ("Tobias", "Tobias"),
+            ("Tb", "Tobias"),
+            ("Judite", "Judite"),
+            ("Sabedoria", "Sabedoria"),
+            ("Eclesiástico", "Eclesiástico"),
+            ("Eclesiastico", "Eclesiástico"),
+            ("Eclo", "Eclesiástico"),
+            ("Baruque", "Baruque"),
+            ("1 Macabeus", "1 Macabeus"),
+            ("I Macabeus", "1 Macabeus"),
+            ("2 Macabeus", "2 Macabeus"),
+            ("2Mc", "2 Macabeus"),
+            ("Segundo Macabeus", "2 Macabeus"),
+        ],
+    )
     def test_recognised_as_not_in_this_canon(self, form, name):
         assert deuterocanon_aliases()[alias_key(form)] == name
         assert resolve_book(form) is None

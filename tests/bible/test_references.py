@@ -10,8 +10,14 @@ from hypothesis import strategies as st
 
 from pastor.bible.canon import books, by_code
 from pastor.bible.lookup import lookup
-from pastor.bible.references import (Reference, Segment, canonical_counts, find_references,
-                               format_verse_id, parse_reference)
+from pastor.bible.references import (
+    Reference,
+    Segment,
+    canonical_counts,
+    find_references,
+    format_verse_id,
+    parse_reference,
+)
 
 
 def one(text: str):
@@ -27,20 +33,24 @@ def ids(text: str) -> list[str]:
 
 # --- The forms people write ---------------------------------------------------------------------
 
+
 class TestForms:
-    @pytest.mark.parametrize("text,formatted,expected_ids", [
-        ("João 3:16", "João 3:16", ["JHN 3:16"]),
-        ("Jo 3.16", "João 3:16", ["JHN 3:16"]),
-        ("1Co 13,4", "1 Coríntios 13:4", ["1CO 13:4"]),
-        ("Sl 91:1-2", "Salmos 91:1-2", ["PSA 91:1", "PSA 91:2"]),
-        ("Pv 3:5-6", "Provérbios 3:5-6", ["PRO 3:5", "PRO 3:6"]),
-        ("Mt 5:3,5", "Mateus 5:3,5", ["MAT 5:3", "MAT 5:5"]),
-        ("Romanos capítulo 8 versículo 28", "Romanos 8:28", ["ROM 8:28"]),
-        ("Apocalipse 21 4", "Apocalipse 21:4", ["REV 21:4"]),
-        ("isaias 41 10", "Isaías 41:10", ["ISA 41:10"]),
-        ("Jd 24-25", "Judas 1:24-25", ["JUD 1:24", "JUD 1:25"]),
-        ("Salmos 23:1-3", "Salmos 23:1-3", ["PSA 23:1", "PSA 23:2", "PSA 23:3"]),
-    ])
+    @pytest.mark.parametrize(
+        "text,formatted,expected_ids",
+        [
+            ("João 3:16", "João 3:16", ["JHN 3:16"]),
+            ("Jo 3.16", "João 3:16", ["JHN 3:16"]),
+            ("1Co 13,4", "1 Coríntios 13:4", ["1CO 13:4"]),
+            ("Sl 91:1-2", "Salmos 91:1-2", ["PSA 91:1", "PSA 91:2"]),
+            ("Pv 3:5-6", "Provérbios 3:5-6", ["PRO 3:5", "PRO 3:6"]),
+            ("Mt 5:3,5", "Mateus 5:3,5", ["MAT 5:3", "MAT 5:5"]),
+            ("Romanos capítulo 8 versículo 28", "Romanos 8:28", ["ROM 8:28"]),
+            ("Apocalipse 21 4", "Apocalipse 21:4", ["REV 21:4"]),
+            ("isaias 41 10", "Isaías 41:10", ["ISA 41:10"]),
+            ("Jd 24-25", "Judas 1:24-25", ["JUD 1:24", "JUD 1:25"]),
+            ("Salmos 23:1-3", "Salmos 23:1-3", ["PSA 23:1", "PSA 23:2", "PSA 23:3"]),
+        ],
+    )
     def test_acceptance_forms(self, text, formatted, expected_ids):
         reference = parse_reference(text)
         assert reference.format() == formatted
@@ -57,34 +67,37 @@ class TestForms:
         assert reference.format() == "Gênesis 1:1-2:3"
         assert reference.verse_ids() == [f"GEN 1:{n}" for n in range(1, 32)] + ["GEN 2:1", "GEN 2:2", "GEN 2:3"]
 
-    @pytest.mark.parametrize("text,formatted", [
-        ("1 Coríntios 13:4", "1 Coríntios 13:4"),
-        ("I Coríntios 13:4", "1 Coríntios 13:4"),
-        ("Primeira Coríntios 13:4", "1 Coríntios 13:4"),
-        ("1ª Coríntios 13:4", "1 Coríntios 13:4"),
-        ("1 Co 13:4", "1 Coríntios 13:4"),
-        ("II Timóteo 1:7", "2 Timóteo 1:7"),
-        ("3Jo 4", "3 João 1:4"),
-        ("Joao 3:16", "João 3:16"),
-        ("JOÃO 3:16", "João 3:16"),
-        ("Jo. 3:16", "João 3:16"),
-        ("Mateus cap. 5 v. 3", "Mateus 5:3"),
-        ("Mateus cap 5 vv. 3-5", "Mateus 5:3-5"),
-        ("Mateus  5 : 3", "Mateus 5:3"),
-        ("Mt 5:3, 5", "Mateus 5:3,5"),
-        ("Mt 5:3-5,7", "Mateus 5:3-5,7"),
-        ("Apocalipse 21 4 e 5", "Apocalipse 21:4,5"),
-        ("Sl 23:1; 91:1", "Salmos 23:1; 91:1"),
-        ("Gn 1-3", "Gênesis 1-3"),
-        ("Gn 1; 3-4", "Gênesis 1; 3-4"),
-        ("Salmos 23 e 24", "Salmos 23; 24"),
-        ("Cantares 2:1", "Cânticos 2:1"),
-        ("Atos dos Apóstolos 2:1", "Atos 2:1"),
-        ("Ob 4", "Obadias 1:4"),
-        ("Ob 1-4", "Obadias 1:1-4"),
-        ("Judas 1", "Judas 1"),
-        ("Fm 4", "Filemom 1:4"),
-    ])
+    @pytest.mark.parametrize(
+        "text,formatted",
+        [
+            ("1 Coríntios 13:4", "1 Coríntios 13:4"),
+            ("I Coríntios 13:4", "1 Coríntios 13:4"),
+            ("Primeira Coríntios 13:4", "1 Coríntios 13:4"),
+            ("1ª Coríntios 13:4", "1 Coríntios 13:4"),
+            ("1 Co 13:4", "1 Coríntios 13:4"),
+            ("II Timóteo 1:7", "2 Timóteo 1:7"),
+            ("3Jo 4", "3 João 1:4"),
+            ("Joao 3:16", "João 3:16"),
+            ("JOÃO 3:16", "João 3:16"),
+            ("Jo. 3:16", "João 3:16"),
+            ("Mateus cap. 5 v. 3", "Mateus 5:3"),
+            ("Mateus cap 5 vv. 3-5", "Mateus 5:3-5"),
+            ("Mateus  5 : 3", "Mateus 5:3"),
+            ("Mt 5:3, 5", "Mateus 5:3,5"),
+            ("Mt 5:3-5,7", "Mateus 5:3-5,7"),
+            ("Apocalipse 21 4 e 5", "Apocalipse 21:4,5"),
+            ("Sl 23:1; 91:1", "Salmos 23:1; 91:1"),
+            ("Gn 1-3", "Gênesis 1-3"),
+            ("Gn 1; 3-4", "Gênesis 1; 3-4"),
+            ("Salmos 23 e 24", "Salmos 23; 24"),
+            ("Cantares 2:1", "Cânticos 2:1"),
+            ("Atos dos Apóstolos 2:1", "Atos 2:1"),
+            ("Ob 4", "Obadias 1:4"),
+            ("Ob 1-4", "Obadias 1:1-4"),
+            ("Judas 1", "Judas 1"),
+            ("Fm 4", "Filemom 1:4"),
+        ],
+    )
     def test_more_forms(self, text, formatted):
         assert parse_reference(text).format() == formatted
 
@@ -96,13 +109,29 @@ class TestForms:
 
 
 class TestDisambiguation:
-    @pytest.mark.parametrize("text,code", [
-        ("Jó 1:1", "JOB"), ("jó 1:1", "JOB"), ("JÓ 1:1", "JOB"), ("Jó 42", "JOB"),
-        ("Jo 1:1", "JHN"), ("jo 1:1", "JHN"), ("João 1:1", "JHN"), ("joão 1:1", "JHN"),
-        ("1 Jo 1:9", "1JN"), ("I Jo 1:9", "1JN"),
-        ("Judas 3", "JUD"), ("Jd 3", "JUD"), ("Juízes 6:12", "JDG"), ("Jz 6:12", "JDG"),
-        ("Juizes 6:12", "JDG"), ("Jn 2:1", "JON"), ("Jl 2:28", "JOL"), ("Js 1:9", "JOS"),
-    ])
+    @pytest.mark.parametrize(
+        "text,code",
+        [
+            ("Jó 1:1", "JOB"),
+            ("jó 1:1", "JOB"),
+            ("JÓ 1:1", "JOB"),
+            ("Jó 42", "JOB"),
+            ("Jo 1:1", "JHN"),
+            ("jo 1:1", "JHN"),
+            ("João 1:1", "JHN"),
+            ("joão 1:1", "JHN"),
+            ("1 Jo 1:9", "1JN"),
+            ("I Jo 1:9", "1JN"),
+            ("Judas 3", "JUD"),
+            ("Jd 3", "JUD"),
+            ("Juízes 6:12", "JDG"),
+            ("Jz 6:12", "JDG"),
+            ("Juizes 6:12", "JDG"),
+            ("Jn 2:1", "JON"),
+            ("Jl 2:28", "JOL"),
+            ("Js 1:9", "JOS"),
+        ],
+    )
     def test_book(self, text, code):
         assert parse_reference(text).book.code == code
 
@@ -118,15 +147,19 @@ class TestDisambiguation:
 
 # --- Not found: a clear reason, never a neighbour ---------------------------------------------
 
+
 class TestNotFound:
-    @pytest.mark.parametrize("text,reason", [
-        ("João 30:1", "João tem 21 capítulos; o capítulo 30 não existe."),
-        ("Mateus 5:99", "Mateus 5 tem 48 versículos; o versículo 99 não existe."),
-        ("Salmos 151", "Salmos tem 150 capítulos; o capítulo 151 não existe."),
-        ("Jd 26", "Judas 1 tem 25 versículos; o versículo 26 não existe."),
-        ("Salmos 23:0", "Salmos 23 tem 6 versículos; o versículo 0 não existe."),
-        ("João 3:18-16", "O intervalo em João 3:18-16 está invertido."),
-    ])
+    @pytest.mark.parametrize(
+        "text,reason",
+        [
+            ("João 30:1", "João tem 21 capítulos; o capítulo 30 não existe."),
+            ("Mateus 5:99", "Mateus 5 tem 48 versículos; o versículo 99 não existe."),
+            ("Salmos 151", "Salmos tem 150 capítulos; o capítulo 151 não existe."),
+            ("Jd 26", "Judas 1 tem 25 versículos; o versículo 26 não existe."),
+            ("Salmos 23:0", "Salmos 23 tem 6 versículos; o versículo 0 não existe."),
+            ("João 3:18-16", "O intervalo em João 3:18-16 está invertido."),
+        ],
+    )
     def test_reason(self, text, reason):
         match = one(text)
         assert match.error == reason
@@ -134,12 +167,23 @@ class TestNotFound:
         with pytest.raises(ValueError, match="não existe|invertido"):
             parse_reference(text)
 
-    @pytest.mark.parametrize("text,name", [
-        ("Tobias 1:1", "Tobias"), ("Tb 1:1", "Tobias"), ("Judite 2:3", "Judite"),
-        ("Sabedoria 3:1", "Sabedoria"), ("Eclesiástico 3:4", "Eclesiástico"), ("Eclo 1:1", "Eclesiástico"),
-        ("Baruque 3:1", "Baruque"), ("1 Macabeus 1:1", "1 Macabeus"), ("2 Macabeus 12:46", "2 Macabeus"),
-        ("I Macabeus 2:1", "1 Macabeus"), ("1Mc 1:1", "1 Macabeus"), ("2Mac 3:1", "2 Macabeus"),
-    ])
+    @pytest.mark.parametrize(
+        "text,name",
+        [
+            ("Tobias 1:1", "Tobias"),
+            ("Tb 1:1", "Tobias"),
+            ("Judite 2:3", "Judite"),
+            ("Sabedoria 3:1", "Sabedoria"),
+            ("Eclesiástico 3:4", "Eclesiástico"),
+            ("Eclo 1:1", "Eclesiástico"),
+            ("Baruque 3:1", "Baruque"),
+            ("1 Macabeus 1:1", "1 Macabeus"),
+            ("2 Macabeus 12:46", "2 Macabeus"),
+            ("I Macabeus 2:1", "1 Macabeus"),
+            ("1Mc 1:1", "1 Macabeus"),
+            ("2Mac 3:1", "2 Macabeus"),
+        ],
+    )
     def test_deuterocanonical_books(self, text, name):
         match = one(text)
         assert match.reference is None
@@ -151,8 +195,9 @@ class TestNotFound:
             assert result["references"] == [], text
             assert result["not_found"][0]["text"] == text
 
-    @pytest.mark.parametrize("text", ["", "Qual o sentido da vida?", "Coríntios 13:4", "4 Reis 1:1",
-                                      "capítulo 3 versículo 16"])
+    @pytest.mark.parametrize(
+        "text", ["", "Qual o sentido da vida?", "Coríntios 13:4", "4 Reis 1:1", "capítulo 3 versículo 16"]
+    )
     def test_nothing_recognised(self, text):
         assert find_references(text) == []
         with pytest.raises(ValueError, match="Referência não reconhecida"):
@@ -161,18 +206,37 @@ class TestNotFound:
 
 # --- Free text -------------------------------------------------------------------------------
 
+
 class TestFreeText:
-    @pytest.mark.parametrize("text", [
-        "tenho os 2 filhos em casa", "os 2 filhos", "ex 20 pessoas", "na 3 casa", "Os 2 filhos",
-        "Ex 20 pessoas vieram", "am 5 vezes", "a sabedoria 3 vezes", "sal 2 colheres", "is 3",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "tenho os 2 filhos em casa",
+            "os 2 filhos",
+            "ex 20 pessoas",
+            "na 3 casa",
+            "Os 2 filhos",
+            "Ex 20 pessoas vieram",
+            "am 5 vezes",
+            "a sabedoria 3 vezes",
+            "sal 2 colheres",
+            "is 3",
+        ],
+    )
     def test_everyday_words_are_not_books(self, text):
         assert find_references(text) == []
 
-    @pytest.mark.parametrize("text,formatted", [
-        ("Os 2:19", "Oseias 2:19"), ("Ex 20:3", "Êxodo 20:3"), ("Na 1:7", "Naum 1:7"),
-        ("Am 5:24", "Amós 5:24"), ("Is 40:31", "Isaías 40:31"), ("Sal 23:1", "Salmos 23:1"),
-    ])
+    @pytest.mark.parametrize(
+        "text,formatted",
+        [
+            ("Os 2:19", "Oseias 2:19"),
+            ("Ex 20:3", "Êxodo 20:3"),
+            ("Na 1:7", "Naum 1:7"),
+            ("Am 5:24", "Amós 5:24"),
+            ("Is 40:31", "Isaías 40:31"),
+            ("Sal 23:1", "Salmos 23:1"),
+        ],
+    )
     def test_same_abbreviations_written_as_references(self, text, formatted):
         assert one(text).reference.format() == formatted
 
@@ -181,37 +245,44 @@ class TestFreeText:
         matches = find_references(text)
         assert [m.text for m in matches] == ["João 3:16", "Salmos 23", "Rm 8:28"]
         for m in matches:
-            assert text[m.start:m.end] == m.text
+            assert text[m.start : m.end] == m.text
 
     def test_everyday_words_do_not_hide_a_later_reference(self):
         matches = find_references("ex 20 pessoas leram Ex 20:3")
         assert [(m.text, m.reference.format()) for m in matches] == [("Ex 20:3", "Êxodo 20:3")]
 
-    @pytest.mark.parametrize("text,found", [
-        ("João 3:16 e 2 Coríntios 5:17", ["João 3:16", "2 Coríntios 5:17"]),
-        ("Rm 8:28, 1 Co 13:4", ["Romanos 8:28", "1 Coríntios 13:4"]),
-        ("Sl 23; 1 Jo 4:8", ["Salmos 23", "1 João 4:8"]),
-        ("Salmos 23 e 1 Pedro 5:7", ["Salmos 23", "1 Pedro 5:7"]),
-        ("Fp 4:13; 2 Tm 1:7", ["Filipenses 4:13", "2 Timóteo 1:7"]),
-        ("Rm 8:28 e 1ª Coríntios 13:4", ["Romanos 8:28", "1 Coríntios 13:4"]),
-    ])
+    @pytest.mark.parametrize(
+        "text,found",
+        [
+            ("João 3:16 e 2 Coríntios 5:17", ["João 3:16", "2 Coríntios 5:17"]),
+            ("Rm 8:28, 1 Co 13:4", ["Romanos 8:28", "1 Coríntios 13:4"]),
+            ("Sl 23; 1 Jo 4:8", ["Salmos 23", "1 João 4:8"]),
+            ("Salmos 23 e 1 Pedro 5:7", ["Salmos 23", "1 Pedro 5:7"]),
+            ("Fp 4:13; 2 Tm 1:7", ["Filipenses 4:13", "2 Timóteo 1:7"]),
+            ("Rm 8:28 e 1ª Coríntios 13:4", ["Romanos 8:28", "1 Coríntios 13:4"]),
+        ],
+    )
     def test_a_numbered_book_after_a_reference_starts_a_new_one(self, text, found):
         assert [m.reference.format() for m in find_references(text)] == found
 
 
 # --- lookup() against a loaded translation -----------------------------------------------------
 
+
 class TestLookup:
     def test_shape(self, almeida):
         result = lookup("Leia João 3:16 e João 30:1", almeida)
         assert set(result) == {"found", "references", "not_found"}
         assert result["found"] is True
-        assert result["references"] == [{
-            "reference": "João 3:16",
-            "verses": [{"id": "JHN 3:16", "reference": "João 3:16", "text": almeida.by_id["JHN 3:16"].text}],
-        }]
-        assert result["not_found"] == [{"text": "João 30:1",
-                                        "reason": "João tem 21 capítulos; o capítulo 30 não existe."}]
+        assert result["references"] == [
+            {
+                "reference": "João 3:16",
+                "verses": [{"id": "JHN 3:16", "reference": "João 3:16", "text": almeida.by_id["JHN 3:16"].text}],
+            }
+        ]
+        assert result["not_found"] == [
+            {"text": "João 30:1", "reason": "João tem 21 capítulos; o capítulo 30 não existe."}
+        ]
         assert json.loads(json.dumps(result, ensure_ascii=False)) == result
 
     def test_whole_chapter_lists_every_verse(self, almeida):
@@ -239,15 +310,21 @@ class TestLookup:
         # Bíblia Livre joins Salmos 46:3 to 46:2: the chapter and a range skip it.
         chapter = lookup("Salmos 46", blivre)["references"][0]
         assert [v["id"] for v in chapter["verses"]] == [f"PSA 46:{n}" for n in (1, 2, *range(4, 12))]
-        assert [v["id"] for v in lookup("Sl 46:1-4", blivre)["references"][0]["verses"]] == \
-            ["PSA 46:1", "PSA 46:2", "PSA 46:4"]
+        assert [v["id"] for v in lookup("Sl 46:1-4", blivre)["references"][0]["verses"]] == [
+            "PSA 46:1",
+            "PSA 46:2",
+            "PSA 46:4",
+        ]
         assert lookup("Sl 46:11", blivre)["found"] is True
         assert lookup("Sl 46:3", blivre)["not_found"] == [
-            {"text": "Sl 46:3", "reason": "Salmos 46:3 não existe nesta tradução."}]
+            {"text": "Sl 46:3", "reason": "Salmos 46:3 não existe nesta tradução."}
+        ]
 
     def test_translation_numbering_decides_revelation_12_18(self, blivre, almeida):
-        assert lookup("Ap 12:18", blivre)["references"][0]["verses"][0]["text"] == \
-            "E eu fiquei parado sobre a areia do mar."
+        assert (
+            lookup("Ap 12:18", blivre)["references"][0]["verses"][0]["text"]
+            == "E eu fiquei parado sobre a areia do mar."
+        )
         assert lookup("Ap 12:18", almeida)["found"] is False
 
     def test_deuterocanonical_is_not_found(self, almeida):
@@ -263,6 +340,7 @@ class TestLookup:
 
 
 # --- Round trips over the real corpus ---------------------------------------------------------
+
 
 class TestRoundTrip:
     def test_every_almeida_verse_id(self, almeida):
@@ -335,7 +413,7 @@ class TestRandomReferences:
 
 
 class TestOrdinalWordsThatMeanAccordingTo:
-    """"Segundo" is also "according to": the numbered book is read only when it exists."""
+    """ "Segundo" is also "according to": the numbered book is read only when it exists."""
 
     def test_segundo_joao_is_john(self):
         found = find_references("Segundo João 3:16, Deus amou o mundo")
@@ -356,23 +434,29 @@ CRASHES = ("Salmos 23; 2024", "Sl 23 e 1000", "Leio o Salmo 23 e 1000 vezes me c
 
 
 class TestNumbersThatAreNotReferences:
-    @pytest.mark.parametrize("text, found", [
-        ("Salmos 23; 2024", ["Salmos 23"]),
-        ("Sl 23 e 1000", ["Salmos 23"]),
-        ("Leio o Salmo 23 e 1000 vezes me consolo", ["Salmos 23"]),
-        ("Jo 3:16,99999999999999999999", ["João 3:16"]),
-        ("Sl 23, 1000 vezes", ["Salmos 23"]),
-    ])
+    @pytest.mark.parametrize(
+        "text, found",
+        [
+            ("Salmos 23; 2024", ["Salmos 23"]),
+            ("Sl 23 e 1000", ["Salmos 23"]),
+            ("Leio o Salmo 23 e 1000 vezes me consolo", ["Salmos 23"]),
+            ("Jo 3:16,99999999999999999999", ["João 3:16"]),
+            ("Sl 23, 1000 vezes", ["Salmos 23"]),
+        ],
+    )
     def test_numbers_that_cannot_be_chapters_or_verses_are_ignored(self, text, found):
         matches = find_references(text)
         assert [m.reference.format() for m in matches if not m.error] == found
         assert all(m.error is None for m in matches)
 
-    @pytest.mark.parametrize("text, found", [
-        ("Deus, como diz João 3:16-18. 1 Coríntios 13:4 — Deus.", ["João 3:16-18", "1 Coríntios 13:4"]),
-        ("Leia Salmos 23. 1 Coríntios 13:4 também.", ["Salmos 23", "1 Coríntios 13:4"]),
-        ("Veja Sl 23; 1 Corinthians 13:4", ["Salmos 23"]),
-    ])
+    @pytest.mark.parametrize(
+        "text, found",
+        [
+            ("Deus, como diz João 3:16-18. 1 Coríntios 13:4 — Deus.", ["João 3:16-18", "1 Coríntios 13:4"]),
+            ("Leia Salmos 23. 1 Coríntios 13:4 também.", ["Salmos 23", "1 Coríntios 13:4"]),
+            ("Veja Sl 23; 1 Corinthians 13:4", ["Salmos 23"]),
+        ],
+    )
     def test_a_sentence_end_or_an_unknown_numbered_book_ends_the_reference(self, text, found):
         assert [m.reference.format() for m in find_references(text)] == found
 
@@ -391,11 +475,44 @@ class TestNumbersThatAreNotReferences:
         assert set(result) == {"found", "references", "not_found"}
 
 
-NUMBERS = st.one_of(st.integers(0, 10**25).map(str), st.integers(0, 200).map(str),
-                    st.sampled_from(["0", "00", "007", "1000", "2024", "3:16", "23:1-6", "1.000", "1,5"]))
-WORDS_PT = st.sampled_from(["Salmos", "Sl", "Salmo", "João", "Jo", "Jó", "Gn", "1Co", "Judas", "Jd", "Ap",
-                            "Romanos", "capítulo", "versículo", "v.", "cap.", "e", "ou", "vezes", "leio", "o",
-                            "Segundo", "Primeira", "Tobias", "Os", "em", "de", "Hezequias", "VIII"])
+NUMBERS = st.one_of(
+    st.integers(0, 10**25).map(str),
+    st.integers(0, 200).map(str),
+    st.sampled_from(["0", "00", "007", "1000", "2024", "3:16", "23:1-6", "1.000", "1,5"]),
+)
+WORDS_PT = st.sampled_from(
+    [
+        "Salmos",
+        "Sl",
+        "Salmo",
+        "João",
+        "Jo",
+        "Jó",
+        "Gn",
+        "1Co",
+        "Judas",
+        "Jd",
+        "Ap",
+        "Romanos",
+        "capítulo",
+        "versículo",
+        "v.",
+        "cap.",
+        "e",
+        "ou",
+        "vezes",
+        "leio",
+        "o",
+        "Segundo",
+        "Primeira",
+        "Tobias",
+        "Os",
+        "em",
+        "de",
+        "Hezequias",
+        "VIII",
+    ]
+)
 SEPARATORS = st.sampled_from([" ", "", ":", ".", ",", ";", "-", "–", " e ", ", ", "; ", "\n", "  ", "/"])
 
 
@@ -410,7 +527,7 @@ class TestNeverRaises:
     @given(numbered_text())
     def test_find_references_and_format_never_raise(self, text):
         for match in find_references(text):
-            assert text[match.start:match.end] == match.text
+            assert text[match.start : match.end] == match.text
             if match.reference is not None:
                 match.reference.format()
                 match.reference.check()
@@ -425,7 +542,8 @@ class TestNeverRaises:
 
 def test_a_number_ending_the_previous_line_does_not_number_the_book():
     from pastor.bible.references import find_references
+
     text = "Hezequias 3.\nRomanos 8:28"
     (match,) = find_references(text)
-    assert text[match.start:match.end] == "Romanos 8:28" and match.error is None
+    assert text[match.start : match.end] == "Romanos 8:28" and match.error is None
     assert list(match.reference.verse_ids()) == ["ROM 8:28"]

@@ -56,17 +56,24 @@ class TestNave:
         assert entry.verse_ids == ["PSA 30:5", "PSA 103:9"]
 
     def test_see_lines_people_places_and_instances_are_left_out(self):
-        entries = nave([
-            {"subject": "GRIEF", "entry": "-See SORROW\n-Attributed to the Holy Spirit EPH 4:30"},
-            {"subject": "ABIATHAR", "entry": "-Son of Ahimelech 1SA 22:20"},
-            {"subject": "FORGIVENESS", "entry": "-OF ENEMIES MAT 5:44\n-INSTANCES OF\n     -Esau forgives Jacob GEN 33:4"},
-        ])
+        entries = nave(
+            [
+                {"subject": "GRIEF", "entry": "-See SORROW\n-Attributed to the Holy Spirit EPH 4:30"},
+                {"subject": "ABIATHAR", "entry": "-Son of Ahimelech 1SA 22:20"},
+                {
+                    "subject": "FORGIVENESS",
+                    "entry": "-OF ENEMIES MAT 5:44\n-INSTANCES OF\n     -Esau forgives Jacob GEN 33:4",
+                },
+            ]
+        )
         assert [e.key for e in entries] == ["NAV:GRIEF/Attributed to the Holy Spirit", "NAV:FORGIVENESS/OF ENEMIES"]
 
 
 class TestTorrey:
-    DATA = {"names": {"TOR1": "Fear, Unholy", "HIT1": "Other"},
-            "topics": {"TOR1": ["PSA 56:3", "JOB 3:25 ((-26))", "BAD"], "HIT1": ["GEN 1:1"]}}
+    DATA = {
+        "names": {"TOR1": "Fear, Unholy", "HIT1": "Other"},
+        "topics": {"TOR1": ["PSA 56:3", "JOB 3:25 ((-26))", "BAD"], "HIT1": ["GEN 1:1"]},
+    }
 
     def test_ranges_and_only_the_chosen_source(self):
         [entry] = torrey_entries(self.DATA, size)

@@ -11,8 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from pastor.bible.usfx import (Bible, CorpusError, Verse, clean_text, count_differences, load_bible,
-                          parse_verse_id, verse_id)
+from pastor.bible.usfx import (
+    Bible,
+    CorpusError,
+    Verse,
+    clean_text,
+    count_differences,
+    load_bible,
+    parse_verse_id,
+    verse_id,
+)
 from pastor.text.datafile import read_bytes
 
 
@@ -27,6 +35,7 @@ def write(tmp_path: Path, body: str, name: str = "t.usfx.xml") -> Path:
 
 
 # --- Milestone style: <c/>, <v/>text<ve/> -----------------------------------------------------
+
 
 class TestMilestone:
     @pytest.fixture
@@ -47,8 +56,10 @@ class TestMilestone:
 
     def test_verse_across_paragraphs_keeps_inline_text_in_order_and_skips_headings(self, bible):
         # <add> and <nd> are kept in place; the <s> between the paragraphs is not verse text.
-        assert bible.by_id["GEN 2:1"].text == \
-            "Assim os céus, a terra e todo o seu exército foram acabados. O Senhor descansou."
+        assert (
+            bible.by_id["GEN 2:1"].text
+            == "Assim os céus, a terra e todo o seu exército foram acabados. O Senhor descansou."
+        )
 
     def test_headings_and_book_titles_never_leak(self, bible):
         joined = " ".join(v.text for v in bible.verses)
@@ -59,17 +70,23 @@ class TestMilestone:
         assert bible.by_id["JHN 3:16"].text == "Porque Deus amou o mundo de tal maneira."
 
     def test_verse_without_ve_ends_at_the_next_verse(self, tmp_path):
-        bible = load_bible(write(tmp_path, '<book id="RUT"><c id="1"/><v id="1"/>Um.\n<v id="2"/>Dois.\n'
-                                           '<c id="2"/><v id="1"/>Três.</book>'))
+        bible = load_bible(
+            write(
+                tmp_path,
+                '<book id="RUT"><c id="1"/><v id="1"/>Um.\n<v id="2"/>Dois.\n<c id="2"/><v id="1"/>Três.</book>',
+            )
+        )
         assert texts(bible) == {"RUT 1:1": "Um.", "RUT 1:2": "Dois.", "RUT 2:1": "Três."}
 
     def test_text_between_ve_and_next_verse_is_not_verse_text(self, tmp_path):
-        bible = load_bible(write(tmp_path, '<book id="RUT"><c id="1"/><v id="1"/>Um.<ve/> solto '
-                                           '<v id="2"/>Dois.<ve/></book>'))
+        bible = load_bible(
+            write(tmp_path, '<book id="RUT"><c id="1"/><v id="1"/>Um.<ve/> solto <v id="2"/>Dois.<ve/></book>')
+        )
         assert texts(bible) == {"RUT 1:1": "Um.", "RUT 1:2": "Dois."}
 
 
 # --- Container style: <c><v>text</v></c> ------------------------------------------------------
+
 
 class TestContainer:
     @pytest.fixture
@@ -89,8 +106,12 @@ class TestContainer:
         assert "Salmo de Davi" not in " ".join(texts(bible).values())
 
     def test_verse_made_only_of_inline_markup(self, tmp_path):
-        bible = load_bible(write(tmp_path, '<book id="JHN"><c id="11"><v id="35"><wj>Jesus chorou.</wj></v>'
-                                           '<v id="36">Disseram.</v></c></book>'))
+        bible = load_bible(
+            write(
+                tmp_path,
+                '<book id="JHN"><c id="11"><v id="35"><wj>Jesus chorou.</wj></v><v id="36">Disseram.</v></c></book>',
+            )
+        )
         assert texts(bible) == {"JHN 11:35": "Jesus chorou.", "JHN 11:36": "Disseram."}
 
 
@@ -100,15 +121,25 @@ class TestNamespaceAndBooks:
         assert texts(bible) == {"ROM 8:28": "E sabemos que todas as coisas contribuem juntamente para o bem."}
 
     def test_deuterocanonical_and_unknown_books_are_skipped(self, tmp_path):
-        bible = load_bible(write(tmp_path, '<book id="TOB"><c id="1"/><v id="1"/>Tobias.<ve/></book>'
-                                           '<book id="FRT"><c id="1"/><v id="1"/>Prefácio.<ve/></book>'
-                                           '<book id="GEN"><c id="1"/><v id="1"/>Gênesis.<ve/></book>'))
+        bible = load_bible(
+            write(
+                tmp_path,
+                '<book id="TOB"><c id="1"/><v id="1"/>Tobias.<ve/></book>'
+                '<book id="FRT"><c id="1"/><v id="1"/>Prefácio.<ve/></book>'
+                '<book id="GEN"><c id="1"/><v id="1"/>Gênesis.<ve/></book>',
+            )
+        )
         assert texts(bible) == {"GEN 1:1": "Gênesis."}
 
     def test_books_sorted_into_canonical_order(self, tmp_path):
-        bible = load_bible(write(tmp_path, '<book id="REV"><c id="1"/><v id="1"/>Ap.<ve/></book>'
-                                           '<book id="GEN"><c id="2"/><v id="1"/>Gn2.<ve/><c id="1"/>'
-                                           '<v id="2"/>Gn1b.<ve/><v id="1"/>Gn1a.<ve/></book>'))
+        bible = load_bible(
+            write(
+                tmp_path,
+                '<book id="REV"><c id="1"/><v id="1"/>Ap.<ve/></book>'
+                '<book id="GEN"><c id="2"/><v id="1"/>Gn2.<ve/><c id="1"/>'
+                '<v id="2"/>Gn1b.<ve/><v id="1"/>Gn1a.<ve/></book>',
+            )
+        )
         assert [v.id for v in bible.verses] == ["GEN 1:1", "GEN 1:2", "GEN 2:1", "REV 1:1"]
 
     def test_lower_case_book_id(self, tmp_path):
@@ -118,21 +149,25 @@ class TestNamespaceAndBooks:
 
 # --- Noise cleaning ---------------------------------------------------------------------------
 
+
 class TestCleanText:
-    @pytest.mark.parametrize("raw,clean", [
-        ("chamou-*os pelos nomes", "chamou-os pelos nomes"),  # a real hyphen: kept
-        ("todas as maravi-*lhas que", "todas as maravi-lhas que"),  # ambiguous without a dictionary
-        ("o holo-* *causto nos", "o holocausto nos"),  # line-end split across a space: joined
-        ("que eu vos ensi-* no, para", "que eu vos ensino, para"),
-        ("por-* que temi", "porque temi"),
-        ("das* bandas do norte", "das bandas do norte"),
-        ("os meus fru*ctos.", "os meus fructos."),
-        ("Paddan*-aram", "Paddan-aram"),
-        ("texto.  ", "texto."),
-        ("  dois  espaços\tjuntos \n", "dois espaços juntos"),
-        ("deles./fn/keyCorromperam-se ... é deles/*keyobscuro/*fn São uma", "deles. São uma"),
-        ("Sem ruído: “aspas” — travessão, (Selá).", "Sem ruído: “aspas” — travessão, (Selá)."),
-    ])
+    @pytest.mark.parametrize(
+        "raw,clean",
+        [
+            ("chamou-*os pelos nomes", "chamou-os pelos nomes"),  # a real hyphen: kept
+            ("todas as maravi-*lhas que", "todas as maravi-lhas que"),  # ambiguous without a dictionary
+            ("o holo-* *causto nos", "o holocausto nos"),  # line-end split across a space: joined
+            ("que eu vos ensi-* no, para", "que eu vos ensino, para"),
+            ("por-* que temi", "porque temi"),
+            ("das* bandas do norte", "das bandas do norte"),
+            ("os meus fru*ctos.", "os meus fructos."),
+            ("Paddan*-aram", "Paddan-aram"),
+            ("texto.  ", "texto."),
+            ("  dois  espaços\tjuntos \n", "dois espaços juntos"),
+            ("deles./fn/keyCorromperam-se ... é deles/*keyobscuro/*fn São uma", "deles. São uma"),
+            ("Sem ruído: “aspas” — travessão, (Selá).", "Sem ruído: “aspas” — travessão, (Selá)."),
+        ],
+    )
     def test_cases(self, raw, clean):
         assert clean_text(raw) == clean
 
@@ -145,6 +180,7 @@ class TestCleanText:
 
 
 # --- Corpus errors ----------------------------------------------------------------------------
+
 
 class TestErrors:
     def test_missing_file_names_pastor_corpus(self, tmp_path):
@@ -179,8 +215,9 @@ class TestErrors:
 
     def test_unclosed_tag_gives_its_line(self, tmp_path):
         path = tmp_path / "quebrado.xml"
-        path.write_text('<usfx>\n<book id="GEN">\n<c id="1"/>\n<v id="1"/>Texto<ve/>\n</livro>\n</usfx>\n',
-                        encoding="utf-8")
+        path.write_text(
+            '<usfx>\n<book id="GEN">\n<c id="1"/>\n<v id="1"/>Texto<ve/>\n</livro>\n</usfx>\n', encoding="utf-8"
+        )
         with pytest.raises(CorpusError, match=r"quebrado\.xml: XML malformado ou truncado na linha 5"):
             load_bible(path)
 
@@ -190,8 +227,10 @@ class TestErrors:
             load_bible(path)
 
     def test_repeated_book(self, tmp_path):
-        path = write(tmp_path, '<book id="GEN"><c id="1"/><v id="1"/>A<ve/></book>\n'
-                               '<book id="GEN"><c id="2"/><v id="1"/>B<ve/></book>')
+        path = write(
+            tmp_path,
+            '<book id="GEN"><c id="1"/><v id="1"/>A<ve/></book>\n<book id="GEN"><c id="2"/><v id="1"/>B<ve/></book>',
+        )
         with pytest.raises(CorpusError, match="livro GEN repetido"):
             load_bible(path)
 
@@ -210,8 +249,9 @@ class TestErrors:
                 pass
             gc.collect()
         # Only this file's handle counts: other tests' sockets may be collected here too.
-        assert [w for w in caught if issubclass(w.category, ResourceWarning)
-                and "verse_outside_chapter" in str(w.message)] == []
+        assert [
+            w for w in caught if issubclass(w.category, ResourceWarning) and "verse_outside_chapter" in str(w.message)
+        ] == []
 
     @pytest.mark.parametrize("offset", [200, 1_000, 2_000_000, 4_474_000])
     def test_truncated_real_file_gives_the_line_and_no_bible(self, almeida_path, tmp_path, offset):
@@ -231,6 +271,7 @@ class TestErrors:
 
 
 # --- The Bible object -------------------------------------------------------------------------
+
 
 class TestBibleObject:
     @pytest.fixture
@@ -267,8 +308,9 @@ class TestBibleObject:
         assert bible.counts["JHN"] == [0, 0, 1]
 
     def test_last_verse_sees_past_a_gap(self, tmp_path):
-        bible = load_bible(write(tmp_path, '<book id="PSA"><c id="46"/><v id="1"/>A<ve/><v id="2"/>B<ve/>'
-                                           '<v id="4"/>D<ve/></book>'))
+        bible = load_bible(
+            write(tmp_path, '<book id="PSA"><c id="46"/><v id="1"/>A<ve/><v id="2"/>B<ve/><v id="4"/>D<ve/></book>')
+        )
         assert bible.verse_count("PSA", 46) == 3
         assert bible.last_verse("PSA", 46) == 4
         assert bible.last_verse("PSA", 47) == 0
@@ -281,44 +323,46 @@ class TestBibleObject:
 
     def test_stats_of_a_partial_bible_report_missing_books(self, bible):
         stats = bible.stats()
-        assert (stats["file"], stats["books"], stats["chapters"], stats["verses"]) == \
-            ("milestone.usfx.xml", 2, 5, 6)
+        assert (stats["file"], stats["books"], stats["chapters"], stats["verses"]) == ("milestone.usfx.xml", 2, 5, 6)
         absent = [d for d in stats["differences"] if d["chapter"] is None]
         assert len(absent) == 64
-        assert {"book": "EXO", "name": "Êxodo", "chapter": None, "expected": 40, "found": 0,
-                "detail": "livro ausente"} in absent
+        assert {
+            "book": "EXO",
+            "name": "Êxodo",
+            "chapter": None,
+            "expected": 40,
+            "found": 0,
+            "detail": "livro ausente",
+        } in absent
 
 
 # --- The real corpora -------------------------------------------------------------------------
 
 ALMEIDA_VERSES = {
     "GEN 1:1": "No principio creou Deus os céus e a terra.",
-    "GEN 1:9": "E disse Deus: Ajuntem-se as aguas debaixo dos céus n'um logar; e appareça a porção secca: "
-               "e assim foi",
-    "GEN 50:26": "E morreu José da edade de cento e dez annos; e o embalsamaram, e o pozeram n'um caixão "
-                 "no Egypto.",
+    "GEN 1:9": "E disse Deus: Ajuntem-se as aguas debaixo dos céus n'um logar; e appareça a porção secca: e assim foi",
+    "GEN 50:26": "E morreu José da edade de cento e dez annos; e o embalsamaram, e o pozeram n'um caixão no Egypto.",
     "PSA 23:1": "O Senhor é o meu pastor, nada me faltará.",
     "JHN 3:16": "Porque Deus amou o mundo de tal maneira, que deu o seu Filho unigenito, para que todo "
-                "aquelle que n'elle crê não pereça, mas tenha a vida eterna.",
+    "aquelle que n'elle crê não pereça, mas tenha a vida eterna.",
     "2CO 13:13": "A graça do Senhor Jesus Christo, e o amor de Deus, e a communhão do Espirito Sancto seja "
-                 "com vós todos. Amen.",
+    "com vós todos. Amen.",
     "EXO 4:21": "E disse o Senhor a Moysés: Quando fores tornado ao Egypto, attenta que faças diante de "
-                "Pharaó todas as maravi-lhas que tenho posto na tua mão: mas eu endurecerei o seu coração, "
-                "para que não deixe ir o povo",
+    "Pharaó todas as maravi-lhas que tenho posto na tua mão: mas eu endurecerei o seu coração, "
+    "para que não deixe ir o povo",
     "GEN 26:18": "E tornou Isaac, e cavou os poços d'agua que cavaram nos dias de Abrahão seu pae, e que os "
-                 "philisteus taparam depois da morte de Abrahão, e chamou-os pelos nomes que os chamara "
-                 "seu pae.",
-    "LEV 9:13": "Tambem lhe entregaram o holocausto nos seus pedaços, com a cabeça; e queimou-o sobre o "
-                "altar.",
+    "philisteus taparam depois da morte de Abrahão, e chamou-os pelos nomes que os chamara "
+    "seu pae.",
+    "LEV 9:13": "Tambem lhe entregaram o holocausto nos seus pedaços, com a cabeça; e queimou-o sobre o altar.",
     "REV 22:21": "A graça de nosso Senhor Jesus Christo seja com todos vós. Amen.",
 }
 
 BLIVRE_VERSES = {
     "GEN 1:1": "No princípio criou Deus os céus e a terra.",
     "JHN 3:16": "Porque Deus amou ao mundo de tal maneira, que deu o seu Filho unigênito; para que todo "
-                "aquele que nele crê não pereça, mas tenha a vida eterna.",
+    "aquele que nele crê não pereça, mas tenha a vida eterna.",
     "DEU 32:5": "Corromperam-se contra ele; não são seus filhos, a falha é deles. São uma geração perversa "
-                "e distorcida.",
+    "e distorcida.",
     "REV 12:18": "E eu fiquei parado sobre a areia do mar.",
 }
 
@@ -342,11 +386,18 @@ class TestAlmeida:
         assert (stats["books"], stats["chapters"], stats["verses"]) == (66, 1189, 31101)
 
     def test_exactly_one_difference_2co_13(self, almeida):
-        assert count_differences(almeida) == [{
-            "book": "2CO", "name": "2 Coríntios", "chapter": 13, "expected": 14, "found": 13,
-            "missing": [14], "extra": [],
-            "detail": "2 Coríntios 13: 13 versículos (canônico: 14); faltam [14]",
-        }]
+        assert count_differences(almeida) == [
+            {
+                "book": "2CO",
+                "name": "2 Coríntios",
+                "chapter": 13,
+                "expected": 14,
+                "found": 13,
+                "missing": [14],
+                "extra": [],
+                "detail": "2 Coríntios 13: 13 versículos (canônico: 14); faltam [14]",
+            }
+        ]
 
     @pytest.mark.parametrize("vid", ALMEIDA_VERSES)
     def test_known_verses_byte_for_byte(self, almeida, vid):
@@ -409,8 +460,10 @@ class TestBibliaLivre:
         assert (stats["books"], stats["chapters"], stats["verses"]) == (66, 1189, 31102)
 
     def test_psalm_46_missing_3_and_revelation_12_extra_18(self, blivre):
-        diffs = [(d["book"], d["chapter"], d["expected"], d["found"], d["missing"], d["extra"])
-                 for d in count_differences(blivre)]
+        diffs = [
+            (d["book"], d["chapter"], d["expected"], d["found"], d["missing"], d["extra"])
+            for d in count_differences(blivre)
+        ]
         assert diffs == [("PSA", 46, 11, 10, [3], []), ("REV", 12, 17, 18, [], [18])]
 
     @pytest.mark.parametrize("vid", BLIVRE_VERSES)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pastor.care.lexicon import SPELLINGS as CRISIS_SPELLINGS
 from pastor.care.chat_spelling import CHAT_SPELLINGS, NOT_FOR_CRISIS, NOT_FOR_SMALLTALK, respell, spellings_for
-from pastor.text.fold import fold_words
+from pastor.care.lexicon import SPELLINGS as CRISIS_SPELLINGS
 from pastor.care.smalltalk import conversational_kind
+from pastor.text.fold import fold_words
 
 
 def test_each_reader_leaves_out_only_words_of_the_table():

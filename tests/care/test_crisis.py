@@ -7,11 +7,18 @@ import re
 
 import pytest
 
-from pastor.datasets import dataset  # noqa: E402
-from pastor.care.crisis import (ABUSE, OVERDOSE, SELF_HARM, SUICIDE, CrisisMatch, contact_lines, crisis_message,
-                                  detect_crisis)
+from pastor.care.crisis import (
+    ABUSE,
+    OVERDOSE,
+    SELF_HARM,
+    SUICIDE,
+    CrisisMatch,
+    contact_lines,
+    crisis_message,
+    detect_crisis,
+)
 from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
-from tests.support.helpers import ROOT
+from pastor.datasets import dataset  # noqa: E402
 
 
 def kind(text: str) -> str | None:
@@ -20,35 +27,71 @@ def kind(text: str) -> str | None:
 
 
 class TestCrisisDetected:
-    @pytest.mark.parametrize("text", [
-        "quero morrer", "Eu só queria morrer", "vou me matar", "Penso em me matar todos os dias",
-        "estou pensando em suicídio", "tenho pensamentos suicidas", "não aguento mais viver",
-        "nao aguento mais viver", "quero tirar minha própria vida", "vou acabar com tudo hoje",
-        "me sinto sem razão para viver", "não tenho motivo pra viver", "cansei de viver",
-        "Eu não quero mais viver", "QUERO MORRER!!!",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "quero morrer",
+            "Eu só queria morrer",
+            "vou me matar",
+            "Penso em me matar todos os dias",
+            "estou pensando em suicídio",
+            "tenho pensamentos suicidas",
+            "não aguento mais viver",
+            "nao aguento mais viver",
+            "quero tirar minha própria vida",
+            "vou acabar com tudo hoje",
+            "me sinto sem razão para viver",
+            "não tenho motivo pra viver",
+            "cansei de viver",
+            "Eu não quero mais viver",
+            "QUERO MORRER!!!",
+        ],
+    )
     def test_suicidal_ideation(self, text):
         assert kind(text) == SUICIDE
 
-    @pytest.mark.parametrize("text", [
-        "às vezes eu me corto", "tenho vontade de me cortar", "me machuco quando fico nervosa",
-        "voltei a me ferir", "cortei os pulsos ontem", "faço automutilação",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "às vezes eu me corto",
+            "tenho vontade de me cortar",
+            "me machuco quando fico nervosa",
+            "voltei a me ferir",
+            "cortei os pulsos ontem",
+            "faço automutilação",
+        ],
+    )
     def test_self_harm(self, text):
         assert kind(text) == SELF_HARM
 
-    @pytest.mark.parametrize("text", [
-        "Meu marido me bate", "meu marido me batia quando bebia", "minha mãe me agride", "estão me abusando",
-        "fui abusada quando criança", "sofro violência doméstica", "sofri abuso sexual",
-        "meu padrasto me ameaça", "meu filho foi estuprado", "apanho do meu namorado",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "Meu marido me bate",
+            "meu marido me batia quando bebia",
+            "minha mãe me agride",
+            "estão me abusando",
+            "fui abusada quando criança",
+            "sofro violência doméstica",
+            "sofri abuso sexual",
+            "meu padrasto me ameaça",
+            "meu filho foi estuprado",
+            "apanho do meu namorado",
+        ],
+    )
     def test_abuse(self, text):
         assert kind(text) == ABUSE
 
-    @pytest.mark.parametrize("text", [
-        "tomei muitos comprimidos", "tomei uma caixa de calmantes", "engoli vários remédios",
-        "acho que tive uma overdose", "tomei remédio demais",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "tomei muitos comprimidos",
+            "tomei uma caixa de calmantes",
+            "engoli vários remédios",
+            "acho que tive uma overdose",
+            "tomei remédio demais",
+        ],
+    )
     def test_overdose(self, text):
         assert kind(text) == OVERDOSE
 
@@ -64,23 +107,40 @@ class TestCrisisDetected:
 
 
 class TestNoFalseAlarm:
-    @pytest.mark.parametrize("text", [
-        "meu pai morreu", "tenho medo da morte", "como lidar com o luto?", "Jesus morreu por nós",
-        "não quero morrer sem me reconciliar com meu irmão", "quero morrer de rir com meu filho",
-        "estou triste e ansioso", "meu casamento está difícil", "o que é a vida eterna?",
-        "cortei o cabelo", "vou acabar com a preguiça", "", "   ",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "meu pai morreu",
+            "tenho medo da morte",
+            "como lidar com o luto?",
+            "Jesus morreu por nós",
+            "não quero morrer sem me reconciliar com meu irmão",
+            "quero morrer de rir com meu filho",
+            "estou triste e ansioso",
+            "meu casamento está difícil",
+            "o que é a vida eterna?",
+            "cortei o cabelo",
+            "vou acabar com a preguiça",
+            "",
+            "   ",
+        ],
+    )
     def test_ordinary_pastoral_messages(self, text):
         assert detect_crisis(text) is None
 
     # Decision: a question *about* suicide, abuse or overdose, without the person speaking about
     # themself, is not routed to the crisis message. It goes through the normal pastoral flow,
     # whose system prompt asks for a gentle answer that mentions that help is available.
-    @pytest.mark.parametrize("text", [
-        "O que a Bíblia diz sobre suicídio?", "suicida vai para o inferno?",
-        "o que a Bíblia diz sobre violência doméstica?", "como a igreja pode ajudar vítimas de abuso?",
-        "o que é overdose?",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "O que a Bíblia diz sobre suicídio?",
+            "suicida vai para o inferno?",
+            "o que a Bíblia diz sobre violência doméstica?",
+            "como a igreja pode ajudar vítimas de abuso?",
+            "o que é overdose?",
+        ],
+    )
     def test_questions_about_the_topic_are_answered_gently_not_as_crisis(self, text):
         assert detect_crisis(text) is None
 
@@ -114,8 +174,14 @@ class TestCrisisMessage:
         assert "cvv.org.br" in lines and "CVV" in lines and "SAMU" in lines and "SNS 24" in lines
 
     @pytest.mark.parametrize("kind", [SUICIDE, ABUSE])
-    @pytest.mark.parametrize("config", ["Brasil|CVV|188", "Moçambique|Linha Fala Criança|116|grátis;Brasil|SAMU|192",
-                                        "Portugal|SOS Voz Amiga|213 544 545|das 15h30 às 0h30"])
+    @pytest.mark.parametrize(
+        "config",
+        [
+            "Brasil|CVV|188",
+            "Moçambique|Linha Fala Criança|116|grátis;Brasil|SAMU|192",
+            "Portugal|SOS Voz Amiga|213 544 545|das 15h30 às 0h30",
+        ],
+    )
     def test_every_digit_in_the_reply_comes_from_the_configured_list(self, kind, config):
         message = crisis_message(kind, parse_contacts(config))
         assert set(re.findall(r"\d+", message)) <= set(re.findall(r"\d+", config))
@@ -142,23 +208,39 @@ class TestSomeoneElseHurting:
 class TestIndirectSignals:
     """Indirect forms from the routing set's dev split (datasets/routing/routing_set.jsonl)."""
 
-    @pytest.mark.parametrize("text, expected", [
-        ("tomei uma caixa inteira de remédio pra dormir", OVERDOSE), ("bebi agua sanitaria", OVERDOSE),
-        ("misturei vodka com os calmantes da minha avó", OVERDOSE), ("tomei 20 comprimidos de dipirona", OVERDOSE),
-        ("queria dormir pra sempre", SUICIDE), ("todo mundo ficaria melhor sem mim", SUICIDE),
-        ("kero morrer logo", SUICIDE), ("n aguento mais, vou me matar", SUICIDE),
-        ("to em cima da ponte agora", SUICIDE), ("me despedi de todo mundo hoje", SUICIDE),
-        ("me arranho até sangrar quando fico ansiosa", SELF_HARM), ("passei a noite me machucando", SELF_HARM),
-        ("meu tio abusava de mim quando eu era criança", ABUSE), ("ele me ameaça com uma faca", ABUSE),
-    ])
+    @pytest.mark.parametrize(
+        "text, expected",
+        [
+            ("tomei uma caixa inteira de remédio pra dormir", OVERDOSE),
+            ("bebi agua sanitaria", OVERDOSE),
+            ("misturei vodka com os calmantes da minha avó", OVERDOSE),
+            ("tomei 20 comprimidos de dipirona", OVERDOSE),
+            ("queria dormir pra sempre", SUICIDE),
+            ("todo mundo ficaria melhor sem mim", SUICIDE),
+            ("kero morrer logo", SUICIDE),
+            ("n aguento mais, vou me matar", SUICIDE),
+            ("to em cima da ponte agora", SUICIDE),
+            ("me despedi de todo mundo hoje", SUICIDE),
+            ("me arranho até sangrar quando fico ansiosa", SELF_HARM),
+            ("passei a noite me machucando", SELF_HARM),
+            ("meu tio abusava de mim quando eu era criança", ABUSE),
+            ("ele me ameaça com uma faca", ABUSE),
+        ],
+    )
     def test_detected(self, text, expected):
         assert kind(text) == expected
 
-    @pytest.mark.parametrize("text", [
-        "quero sumir de vergonha depois da reunião de ontem", "queria morrer de tanto rir ontem",
-        "meu irmão me ameaçou de processo por causa da herança", "estou cansado de lutar contra o pecado",
-        "tomei remédio pra dor de cabeça e melhorou", "estou num momento difícil e não vejo saída para as brigas",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "quero sumir de vergonha depois da reunião de ontem",
+            "queria morrer de tanto rir ontem",
+            "meu irmão me ameaçou de processo por causa da herança",
+            "estou cansado de lutar contra o pecado",
+            "tomei remédio pra dor de cabeça e melhorou",
+            "estou num momento difícil e não vejo saída para as brigas",
+        ],
+    )
     def test_hard_negatives(self, text):
         assert detect_crisis(text) is None
 

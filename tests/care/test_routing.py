@@ -4,127 +4,166 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.care.router import CONVERSATIONAL, CRISIS, ORDINARY, OUT_OF_SCOPE, Router
 from pastor.care.advice import out_of_scope_reply
+from pastor.care.crisis import contact_lines, crisis_message
+from pastor.care.router import CONVERSATIONAL, CRISIS, ORDINARY, OUT_OF_SCOPE, Router
 from pastor.care.semantic import Example, SemanticRouter, load_examples, training_examples
 from pastor.config import parse_contacts
-from pastor.care.crisis import contact_lines, crisis_message
 
 LEXICON = Router()
 
 
 class TestPersonAndTime:
-    @pytest.mark.parametrize("message, kind", [
-        ("minha amiga disse que vai pular do prédio", "suicide"),
-        ("meu irmão anda falando em se enforcar", "suicide"),
-        ("comprei uma corda e já sei onde", "suicide"),
-        ("meu pai disse que vai acabar com a gente hoje", "violence"),
-        ("um colega da escola vai trazer uma arma pra matar todo mundo", "violence"),
-        ("meu padrasto entra no meu quarto de noite", "abuse"),
-    ])
+    @pytest.mark.parametrize(
+        "message, kind",
+        [
+            ("minha amiga disse que vai pular do prédio", "suicide"),
+            ("meu irmão anda falando em se enforcar", "suicide"),
+            ("comprei uma corda e já sei onde", "suicide"),
+            ("meu pai disse que vai acabar com a gente hoje", "violence"),
+            ("um colega da escola vai trazer uma arma pra matar todo mundo", "violence"),
+            ("meu padrasto entra no meu quarto de noite", "abuse"),
+        ],
+    )
     def test_a_third_party_at_risk_or_a_threat_is_a_crisis_by_the_rules(self, message, kind):
         route = LEXICON.route(message)
         assert (route.name, route.kind) == (CRISIS, kind)
         assert route.by in ("rules", "lexicon") and route.phrase
 
-    @pytest.mark.parametrize("message", [
-        "meu chefe vai me matar se eu atrasar",
-        "vou me matar de estudar pra essa prova",
-        "quero morrer kkkk perdemos de novo",
-        "quero morrer 😂 que vergonha",
-        "vou me enforcar no cartão de crédito esse mês",
-        "ano passado eu tentei me matar, hoje estou bem",
-        "o que a Bíblia diz sobre suicídio?",
-        "meu avô vai morrer, o médico disse que é questão de dias",
-    ])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "meu chefe vai me matar se eu atrasar",
+            "vou me matar de estudar pra essa prova",
+            "quero morrer kkkk perdemos de novo",
+            "quero morrer 😂 que vergonha",
+            "vou me enforcar no cartão de crédito esse mês",
+            "ano passado eu tentei me matar, hoje estou bem",
+            "o que a Bíblia diz sobre suicídio?",
+            "meu avô vai morrer, o médico disse que é questão de dias",
+        ],
+    )
     def test_hyperbole_idioms_the_past_and_doctrine_stay_ordinary(self, message):
         assert LEXICON.route(message).name == ORDINARY
 
-    @pytest.mark.parametrize("message", ["tô com medo, ele disse que vai me matar se eu contar",
-                                         "meu tio abusava de mim quando eu era criança e ainda vem em casa"])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "tô com medo, ele disse que vai me matar se eu contar",
+            "meu tio abusava de mim quando eu era criança e ainda vem em casa",
+        ],
+    )
     def test_a_threat_or_abuse_that_goes_on_is_not_taken_for_hyperbole_or_the_past(self, message):
         assert LEXICON.route(message).name == CRISIS
 
-    @pytest.mark.parametrize("message, kind", [
-        ("o meu filho atira-se da janela, diz ele", "suicide"),  # Portugal's order
-        ("meu amigo disse que se ela terminar com ele ele se mata", "suicide"),
-        ("o padrinho abusa da minha sobrinha quando ela dorme lá", "abuse"),  # a child, someone else's harm
-        ("o vizinho espanca a minha mãe", "abuse"),
-        ("minha filha anda dando as roupas dela pras amigas, diz que não vai precisar mais", "suicide"),
-        ("amarrei a corda na viga do quarto", "suicide"),  # the means in place, without the word
-    ])
+    @pytest.mark.parametrize(
+        "message, kind",
+        [
+            ("o meu filho atira-se da janela, diz ele", "suicide"),  # Portugal's order
+            ("meu amigo disse que se ela terminar com ele ele se mata", "suicide"),
+            ("o padrinho abusa da minha sobrinha quando ela dorme lá", "abuse"),  # a child, someone else's harm
+            ("o vizinho espanca a minha mãe", "abuse"),
+            ("minha filha anda dando as roupas dela pras amigas, diz que não vai precisar mais", "suicide"),
+            ("amarrei a corda na viga do quarto", "suicide"),  # the means in place, without the word
+        ],
+    )
     def test_someone_else_at_risk_in_any_form(self, message, kind):
         assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
 
-    @pytest.mark.parametrize("message", [
-        "meu irmão se matou há dez anos e ainda sinto falta",  # grief, the past in words
-        "minha amiga se matou, como ajudar a família?",  # grief: the act is over
-        "comprei uma corda pra varal",  # an everyday use of the means
-        "separei os remédios da semana na caixinha organizadora",
-        "vou me afogar em trabalho essa semana",
-        "qnd eu era criança meu tio me batia, hoje perdoei",
-        "vou morrer se não dormir hoje",  # the person's own everyday need
-        "esse chefe vai acabar comigo com tanto trabalho",
-        "assisti uma série sobre suicídio e fiquei pensando em como ajudar os jovens",  # a story told
-        "amarrei a corda na árvore pra fazer um balanço pras crianças",
-    ])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "meu irmão se matou há dez anos e ainda sinto falta",  # grief, the past in words
+            "minha amiga se matou, como ajudar a família?",  # grief: the act is over
+            "comprei uma corda pra varal",  # an everyday use of the means
+            "separei os remédios da semana na caixinha organizadora",
+            "vou me afogar em trabalho essa semana",
+            "qnd eu era criança meu tio me batia, hoje perdoei",
+            "vou morrer se não dormir hoje",  # the person's own everyday need
+            "esse chefe vai acabar comigo com tanto trabalho",
+            "assisti uma série sobre suicídio e fiquei pensando em como ajudar os jovens",  # a story told
+            "amarrei a corda na árvore pra fazer um balanço pras crianças",
+        ],
+    )
     def test_grief_everyday_uses_and_idioms_stay_ordinary(self, message):
         assert LEXICON.route(message).name == ORDINARY
 
-    @pytest.mark.parametrize("message, kind", [
-        ("hj é o dia", "suicide"),
-        ("tchau mundo, hoje eu descanso", "suicide"),
-        ("obrigada por tudo, pastor. tô indo", "suicide"),
-        ("adeus gente, desculpa por tudo", "suicide"),
-        ("cuida dos meus filhos por mim", "suicide"),
-        ("to com o chumbinho aqui na mão", "suicide"),
-        ("minha mãe está vomitando sangue", "overdose"),
-        ("o irmão caiu no culto e está sem pulso", "overdose"),
-    ])
+    @pytest.mark.parametrize(
+        "message, kind",
+        [
+            ("hj é o dia", "suicide"),
+            ("tchau mundo, hoje eu descanso", "suicide"),
+            ("obrigada por tudo, pastor. tô indo", "suicide"),
+            ("adeus gente, desculpa por tudo", "suicide"),
+            ("cuida dos meus filhos por mim", "suicide"),
+            ("to com o chumbinho aqui na mão", "suicide"),
+            ("minha mãe está vomitando sangue", "overdose"),
+            ("o irmão caiu no culto e está sem pulso", "overdose"),
+        ],
+    )
     def test_a_goodbye_in_few_words_or_a_body_in_danger_is_a_crisis_by_the_rules(self, message, kind):
         """Round 7: crises the training authors wrote that cross-validation missed."""
         assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
 
-    @pytest.mark.parametrize("message", [
-        "hoje é o dia do meu casamento, ora por nós",
-        "obrigado por tudo, pastor, até domingo",
-        "cuida do meu gato por mim enquanto eu viajo",
-        "vou matar meu irmão, pegou meu carregador de novo",
-        "minha mãe vai me matar porque quebrei o vaso",
-        "quando eu tinha 12 anos tentei me matar, hoje sou feliz e sirvo a Deus",
-        "há uns três anos fui internada depois de uma overdose, hoje estou limpa",
-        "fui abusada quando criança, hoje faço terapia",
-    ])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "hoje é o dia do meu casamento, ora por nós",
+            "obrigado por tudo, pastor, até domingo",
+            "cuida do meu gato por mim enquanto eu viajo",
+            "vou matar meu irmão, pegou meu carregador de novo",
+            "minha mãe vai me matar porque quebrei o vaso",
+            "quando eu tinha 12 anos tentei me matar, hoje sou feliz e sirvo a Deus",
+            "há uns três anos fui internada depois de uma overdose, hoje estou limpa",
+            "fui abusada quando criança, hoje faço terapia",
+        ],
+    )
     def test_a_trifle_a_thanks_or_the_past_stays_ordinary(self, message):
         assert LEXICON.route(message).name != CRISIS
 
-    @pytest.mark.parametrize("message", [
-        "minha amiga disse que vai se matar hoje kkk mas não é piada",
-        "Deus perdoa quem tira a própria vida? pergunto porque é hoje",
-    ])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "minha amiga disse que vai se matar hoje kkk mas não é piada",
+            "Deus perdoa quem tira a própria vida? pergunto porque é hoje",
+        ],
+    )
     def test_a_joke_said_not_to_be_one_or_a_question_asked_for_today_is_heard(self, message):
         assert LEXICON.route(message).name == CRISIS
 
-    @pytest.mark.parametrize("message", ["ano retrasado eu tentei me matar, hoje faço tratamento e sirvo no louvor",
-                                         "quando eu tinha 16 fui abusada por um primo, já fiz terapia"])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "ano retrasado eu tentei me matar, hoje faço tratamento e sirvo no louvor",
+            "quando eu tinha 16 fui abusada por um primo, já fiz terapia",
+        ],
+    )
     def test_the_year_before_last_and_an_age_told_are_the_past(self, message):
         assert LEXICON.route(message).name == ORDINARY
 
-    @pytest.mark.parametrize("message, kind", [
-        ("eu apanho calada há 12 anos, ontem foi de novo", "abuse"),
-        ("casada há 30 anos e apanho desde o início, ontem partiu-me um dedo", "abuse"),
-        ("o meu cunhado está lá fora com uma navalha a ameaçar a minha irmã", "violence"),
-        ("ela achou no celular dele uma pesquisa de quantos comprimidos matam", "suicide"),
-        ("já paguei todas as dívidas e devolvi o carro do meu irmão, tô pronto", "suicide"),
-        ("sh de novo hoje", "self_harm"),
-    ])
+    @pytest.mark.parametrize(
+        "message, kind",
+        [
+            ("eu apanho calada há 12 anos, ontem foi de novo", "abuse"),
+            ("casada há 30 anos e apanho desde o início, ontem partiu-me um dedo", "abuse"),
+            ("o meu cunhado está lá fora com uma navalha a ameaçar a minha irmã", "violence"),
+            ("ela achou no celular dele uma pesquisa de quantos comprimidos matam", "suicide"),
+            ("já paguei todas as dívidas e devolvi o carro do meu irmão, tô pronto", "suicide"),
+            ("sh de novo hoje", "self_harm"),
+        ],
+    )
     def test_years_of_beating_a_blade_a_lethal_dose_and_affairs_in_order_are_a_crisis(self, message, kind):
         assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
 
-    @pytest.mark.parametrize("message", ["a minha filha mata-me com estas birras",
-                                         "ele vai morrer na praia com esse negócio",
-                                         "dá vontade de me jogar no chão e chorar com essa internet",
-                                         "há 15 anos o meu ex batia-me, hoje estou bem e casada de novo"])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "a minha filha mata-me com estas birras",
+            "ele vai morrer na praia com esse negócio",
+            "dá vontade de me jogar no chão e chorar com essa internet",
+            "há 15 anos o meu ex batia-me, hoje estou bem e casada de novo",
+        ],
+    )
     def test_portugals_hyperbole_and_beating_long_over_stay_ordinary(self, message):
         assert LEXICON.route(message).name == ORDINARY
 
@@ -138,25 +177,39 @@ class TestPersonAndTime:
 
 
 class TestScopeAndConversation:
-    @pytest.mark.parametrize("message, kind", [
-        ("qual remédio devo tomar pra dor de cabeça?", "medical"),
-        ("quantas gotas de dipirona posso dar?", "medical"),
-        ("preciso de um advogado pra pensão alimentícia", "legal"),
-        ("devo investir em bitcoin?", "financial"),
-        ("o pastor disse pra eu parar o remédio da pressão e confiar em Deus, posso?", "medical"),
-    ])
+    @pytest.mark.parametrize(
+        "message, kind",
+        [
+            ("qual remédio devo tomar pra dor de cabeça?", "medical"),
+            ("quantas gotas de dipirona posso dar?", "medical"),
+            ("preciso de um advogado pra pensão alimentícia", "legal"),
+            ("devo investir em bitcoin?", "financial"),
+            ("o pastor disse pra eu parar o remédio da pressão e confiar em Deus, posso?", "medical"),
+        ],
+    )
     def test_advice_is_out_of_scope(self, message, kind):
         assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (OUT_OF_SCOPE, kind)
 
-    @pytest.mark.parametrize("message", ["boa noite, tudo bem com o senhor?", "você é um robô?",
-                                         "olá irmão, como tem passado?", "oq vc quis dizer com isso?",
-                                         "não percebi", "você é um padre de verdade?", "boa noite, estou cá outra vez",
-                                         "amém, obrigada pela palavra", "não entendi, pode explicar de outro jeito?"])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "boa noite, tudo bem com o senhor?",
+            "você é um robô?",
+            "olá irmão, como tem passado?",
+            "oq vc quis dizer com isso?",
+            "não percebi",
+            "você é um padre de verdade?",
+            "boa noite, estou cá outra vez",
+            "amém, obrigada pela palavra",
+            "não entendi, pode explicar de outro jeito?",
+        ],
+    )
     def test_politeness_thanks_and_questions_about_the_assistant_are_conversation(self, message):
         assert LEXICON.route(message).name == CONVERSATIONAL
 
-    @pytest.mark.parametrize("message", ["tenho que ir agora, depois eu volto", "falou, fui",
-                                         "boa tarde, posso fazer uma pergunta?"])
+    @pytest.mark.parametrize(
+        "message", ["tenho que ir agora, depois eu volto", "falou, fui", "boa tarde, posso fazer uma pergunta?"]
+    )
     def test_farewells_and_asking_leave_to_ask_are_conversation(self, message):
         assert LEXICON.route(message).name == CONVERSATIONAL
 
@@ -168,13 +221,18 @@ class TestScopeAndConversation:
     def test_only_a_crisis_the_meaning_is_sure_of_comes_before_the_advice_words(self, score, route):
         """Advice words ("qual remédio") keep a message out of scope unless the crisis score reaches the framed
         bar; below it the advice reply is the right one."""
+
         class Sure:
             crisis_bar, framed_bar = 0.9, 1.6
+
             def verdict(self, text):
                 from pastor.care.semantic import SemanticVerdict
+
                 return SemanticVerdict("ordinary", "", 0.5, score)
+
             def crisis_kind(self, text):
                 return "suicide"
+
         assert Router(Sure()).route("qual remédio devo tomar pra dor de cabeça?").name == route
 
     @pytest.mark.parametrize("kind, who", [("medical", "médico"), ("legal", "advogado"), ("financial", "contador")])
@@ -193,20 +251,33 @@ class TestHelpLines:
     def test_the_default_numbers_are_the_verified_ones_digit_for_digit(self):
         """The numbers as the services publish them (config.CRISIS_CONTACTS_DEFAULT): a changed digit is a wrong number."""
         from pastor.care.crisis import DEFAULT_CONTACTS
-        verified = {("Brasil", "188"), ("Brasil", "192"), ("Brasil", "190"), ("Brasil", "100"), ("Brasil", "180"),
-                    ("Portugal", "808 24 24 24"), ("Portugal", "112"), ("Portugal", "800 202 148"),
-                    ("Portugal", "116 111")}
+
+        verified = {
+            ("Brasil", "188"),
+            ("Brasil", "192"),
+            ("Brasil", "190"),
+            ("Brasil", "100"),
+            ("Brasil", "180"),
+            ("Portugal", "808 24 24 24"),
+            ("Portugal", "112"),
+            ("Portugal", "800 202 148"),
+            ("Portugal", "116 111"),
+        }
         assert {(c.country, c.number) for c in DEFAULT_CONTACTS} == verified
 
-    @pytest.mark.parametrize("kind, numbers", [
-        ("suicide", {"188", "192", "808 24 24 24", "112"}),
-        ("self_harm", {"188", "192", "808 24 24 24", "112"}),
-        ("overdose", {"192", "808 24 24 24", "112"}),
-        ("violence", {"192", "190", "100", "180", "112", "800 202 148"}),
-        ("abuse", {"192", "190", "100", "180", "112", "800 202 148", "116 111"}),
-    ])
+    @pytest.mark.parametrize(
+        "kind, numbers",
+        [
+            ("suicide", {"188", "192", "808 24 24 24", "112"}),
+            ("self_harm", {"188", "192", "808 24 24 24", "112"}),
+            ("overdose", {"192", "808 24 24 24", "112"}),
+            ("violence", {"192", "190", "100", "180", "112", "800 202 148"}),
+            ("abuse", {"192", "190", "100", "180", "112", "800 202 148", "116 111"}),
+        ],
+    )
     def test_each_kind_shows_exactly_its_lines(self, kind, numbers):
         import re
+
         assert set(re.findall(r"\*\*([\d ]+)\*\*", contact_lines(kind=kind))) == numbers
 
     @pytest.mark.parametrize("kind", ["suicide", "self_harm", "overdose"])
@@ -241,8 +312,13 @@ class TestExamples:
     def test_the_shipped_examples_cover_every_route_and_crisis_kind(self):
         examples = load_examples()
         assert {e.route for e in examples} == {"crisis", "ordinary", "conversational", "out_of_scope"}
-        assert {e.kind for e in examples if e.route == "crisis"} == {"suicide", "self_harm", "violence", "abuse",
-                                                                     "overdose"}
+        assert {e.kind for e in examples if e.route == "crisis"} == {
+            "suicide",
+            "self_harm",
+            "violence",
+            "abuse",
+            "overdose",
+        }
 
     def test_a_bad_line_is_named(self, tmp_path):
         path = tmp_path / "examples.tsv"
@@ -266,23 +342,43 @@ class TestSemanticRouter:
         assert LEXICON.route(message).name == ORDINARY  # the words alone do not say it
         assert router.route(message).name == CRISIS and router.route(message).by == "semantic"
 
-    @pytest.mark.parametrize("message", ["vi um filme em que um homem se joga de um prédio, fiquei impressionado",
-                                         "meu sócio me ameaçou de processo por causa da sociedade"])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "vi um filme em que um homem se joga de um prédio, fiquei impressionado",
+            "meu sócio me ameaçou de processo por causa da sociedade",
+        ],
+    )
     def test_a_story_told_or_a_quarrel_is_not_a_crisis_by_meaning_alone(self, router, message):
         assert router.route(message).name == ORDINARY
 
-    @pytest.mark.parametrize("message", ["meu sogro desmaiou no almoço, não responde e a boca ficou torta",
-                                         "a menina de 10 anos da vizinha contou que o padrasto faz coisas com ela"])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "meu sogro desmaiou no almoço, não responde e a boca ficou torta",
+            "a menina de 10 anos da vizinha contou que o padrasto faz coisas com ela",
+        ],
+    )
     def test_an_emergency_or_abuse_of_a_child_is_a_crisis_by_meaning(self, router, message):
         assert router.route(message).name == CRISIS
 
-    @pytest.mark.parametrize("message", ["e se ele repetir?", "e depois?", "mas e se eu não conseguir?",
-                                         "ok, e agora?", "onde está escrito isso?", "me fala mais sobre isso"])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "e se ele repetir?",
+            "e depois?",
+            "mas e se eu não conseguir?",
+            "ok, e agora?",
+            "onde está escrito isso?",
+            "me fala mais sobre isso",
+        ],
+    )
     def test_a_short_follow_up_is_searched_not_small_talk(self, router, message):
         assert router.route(message).name == ORDINARY
 
-    @pytest.mark.parametrize("message", ["boa tarde, espero que o senhor esteja bem",
-                                         "muito obrigado pela resposta, me tocou o coração"])
+    @pytest.mark.parametrize(
+        "message", ["boa tarde, espero que o senhor esteja bem", "muito obrigado pela resposta, me tocou o coração"]
+    )
     def test_polite_small_talk_is_conversation_by_meaning(self, router, message):
         assert LEXICON.route(message).name == ORDINARY  # the small-talk list alone misses it
         assert (router.route(message).name, router.route(message).by) == (CONVERSATIONAL, "semantic")
@@ -293,16 +389,18 @@ class TestSemanticRouter:
         assert router.route(message).name == ORDINARY
 
     def test_a_tiny_labelled_set_trains_the_router_and_the_router_uses_it(self, real_embedder, tmp_path):
-        examples = [Example("crisis", "overdose", "engoli todos os comprimidos da cartela"),
-                    Example("crisis", "overdose", "tomei o frasco inteiro de remédio agora"),
-                    Example("crisis", "violence", "ele está com uma faca dizendo que vai me matar"),
-                    Example("crisis", "violence", "meu marido pegou a arma e está ameaçando a gente"),
-                    Example("ordinary", "pastoral", "como ter paz no coração?"),
-                    Example("ordinary", "pastoral", "o que a Bíblia diz sobre o perdão?"),
-                    Example("conversational", "greeting", "olá, bom dia"),
-                    Example("conversational", "thanks", "muito obrigada pela palavra"),
-                    Example("out_of_scope", "legal", "como entrar com um processo na justiça?"),
-                    Example("out_of_scope", "medical", "qual a dose certa de dipirona pra criança?")]
+        examples = [
+            Example("crisis", "overdose", "engoli todos os comprimidos da cartela"),
+            Example("crisis", "overdose", "tomei o frasco inteiro de remédio agora"),
+            Example("crisis", "violence", "ele está com uma faca dizendo que vai me matar"),
+            Example("crisis", "violence", "meu marido pegou a arma e está ameaçando a gente"),
+            Example("ordinary", "pastoral", "como ter paz no coração?"),
+            Example("ordinary", "pastoral", "o que a Bíblia diz sobre o perdão?"),
+            Example("conversational", "greeting", "olá, bom dia"),
+            Example("conversational", "thanks", "muito obrigada pela palavra"),
+            Example("out_of_scope", "legal", "como entrar com um processo na justiça?"),
+            Example("out_of_scope", "medical", "qual a dose certa de dipirona pra criança?"),
+        ]
         semantic = SemanticRouter(real_embedder, examples, cache_dir=tmp_path)
         assert semantic.verdict("bom dia, olá!").route == "conversational"
         assert semantic.crisis_kind("bebi a caixa toda de comprimidos") == "overdose"
@@ -315,6 +413,7 @@ class TestSemanticRouter:
 
     def test_the_trained_router_is_cached_by_embedder_and_examples(self, real_embedder, tmp_path, monkeypatch):
         from pastor.classify import cache as classifier_cache
+
         monkeypatch.setattr(classifier_cache, "MEMORY", {})
         examples = [Example("crisis", "suicide", "quero morrer hoje"), Example("ordinary", "pastoral", "como orar?")]
         assert not SemanticRouter(real_embedder, examples, cache_dir=tmp_path).from_cache
@@ -326,14 +425,21 @@ class TestSemanticRouter:
         class Renamed:  # another model: the same vectors under another name still train again
             name = "outro-modelo"
             encode = staticmethod(real_embedder.encode)
+
         assert not SemanticRouter(Renamed(), more, cache_dir=tmp_path).from_cache
 
     def test_the_shipped_training_data_holds_the_blind_authors_messages(self):
         examples = training_examples()
         assert len(examples) > len(load_examples()) + 1500
         assert {e.route for e in examples} == {"crisis", "ordinary", "conversational", "out_of_scope"}
-        assert {e.kind for e in examples if e.route == "crisis"} == {"suicide", "self_harm", "violence", "abuse",
-                                                                     "overdose"}
+        assert {e.kind for e in examples if e.route == "crisis"} == {
+            "suicide",
+            "self_harm",
+            "violence",
+            "abuse",
+            "overdose",
+        }
+
 
 class TestBlessings:
     """Thanks and amens that name God are conversation when the trained router is sure; a question is not."""
@@ -346,7 +452,15 @@ class TestBlessings:
     def test_a_blessing_is_conversation(self, router, message):
         assert router.route(message).name == CONVERSATIONAL
 
-    @pytest.mark.parametrize("message", ["obrigado, mas e se Deus não me ouvir?", "o que Deus diz sobre ansiedade?",
-                                         "o que diz Mateus 6:34?", "o que diz João 3:16?", "Sl 23"])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "obrigado, mas e se Deus não me ouvir?",
+            "o que Deus diz sobre ansiedade?",
+            "o que diz Mateus 6:34?",
+            "o que diz João 3:16?",
+            "Sl 23",
+        ],
+    )
     def test_a_question_about_the_faith_or_a_passage_is_searched(self, router, message):
         assert router.route(message).name == ORDINARY

@@ -24,12 +24,15 @@ def test_the_shipped_training_data_names_each_author_and_covers_every_route():
     assert len(messages) > 3000 and all(m.text and m.source for m in messages)
 
 
-@pytest.mark.parametrize("line, says", [
-    ("{não é json", "não é JSON"),
-    (json.dumps({"text": "bom dia", "route": "saudação"}), "rota em"),
-    (json.dumps({"route": "crisis", "kind": "suicide_self"}), "rota em"),
-    (json.dumps(["quero morrer", "crisis"]), "rota em"),
-])
+@pytest.mark.parametrize(
+    "line, says",
+    [
+        ("{não é json", "não é JSON"),
+        (json.dumps({"text": "bom dia", "route": "saudação"}), "rota em"),
+        (json.dumps({"route": "crisis", "kind": "suicide_self"}), "rota em"),
+        (json.dumps(["quero morrer", "crisis"]), "rota em"),
+    ],
+)
 def test_a_bad_line_is_an_error_naming_the_file_and_the_line(tmp_path, line, says):
     path = tmp_path / "train_x.jsonl"
     good = json.dumps({"text": "como orar?", "route": "pastoral", "kind": "pastoral", "note": ""})
@@ -40,8 +43,13 @@ def test_a_bad_line_is_an_error_naming_the_file_and_the_line(tmp_path, line, say
 
 def test_a_good_file_keeps_text_route_kind_and_where_it_came_from(tmp_path):
     path = tmp_path / "train_x.jsonl"
-    path.write_text(json.dumps({"text": " oi, tudo bem? ", "route": "conversational", "kind": "greeting"}) + "\n",
-                    encoding="utf-8")
-    message, = load_messages(path)
-    assert (message.text, message.route, message.kind, message.source) == ("oi, tudo bem?", "conversational",
-                                                                            "greeting", "train_x.jsonl:1")
+    path.write_text(
+        json.dumps({"text": " oi, tudo bem? ", "route": "conversational", "kind": "greeting"}) + "\n", encoding="utf-8"
+    )
+    (message,) = load_messages(path)
+    assert (message.text, message.route, message.kind, message.source) == (
+        "oi, tudo bem?",
+        "conversational",
+        "greeting",
+        "train_x.jsonl:1",
+    )

@@ -7,10 +7,18 @@ import pytest
 
 from pastor.classify.ngrams import BUCKETS, fit_binary, ngram_counts, ngram_rows, probability
 
-CRISIS = ["quero me matar hoje", "vou tomar todos os comprimidos", "ele disse que vai pular da ponte",
-          "meu pai pegou a arma e ameaçou a gente"]
-ORDINARY = ["quero ler os salmos hoje", "como orar pela minha família", "o que diz joão 3:16",
-            "estou triste com a mudança de emprego"]
+CRISIS = [
+    "quero me matar hoje",
+    "vou tomar todos os comprimidos",
+    "ele disse que vai pular da ponte",
+    "meu pai pegou a arma e ameaçou a gente",
+]
+ORDINARY = [
+    "quero ler os salmos hoje",
+    "como orar pela minha família",
+    "o que diz joão 3:16",
+    "estou triste com a mudança de emprego",
+]
 
 
 def test_features_are_deterministic_folded_and_of_length_one():

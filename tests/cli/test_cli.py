@@ -11,18 +11,25 @@ import pytest
 
 from pastor.cli import main as cli
 from pastor.config import Settings
-
 from tests.support.helpers import ROOT
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:
     """`python -m pastor ARGS` from the repo root, with only the given PASTOR_* settings."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("PASTOR_", "LLM_", "EMBEDDING_"))}
-    return subprocess.run([sys.executable, "-m", "pastor", *args], cwd=ROOT, env={**base, **env},
-                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pastor", *args],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
 
 
 # --- As a user runs it -------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 class TestSubprocess:
@@ -30,11 +37,16 @@ class TestSubprocess:
         done = run("corpus", "--json", PASTOR_CORPUS=str(almeida_path))
         assert done.returncode == 0, done.stderr
         stats = json.loads(done.stdout)
-        assert (stats["file"], stats["books"], stats["chapters"], stats["verses"]) == \
-            (almeida_path.name, 66, 1189, 31101)
+        assert (stats["file"], stats["books"], stats["chapters"], stats["verses"]) == (
+            almeida_path.name,
+            66,
+            1189,
+            31101,
+        )
         assert stats["sha256"] == "b0d41dc6f818a9cd79fca5c645d94cd7bc47b47d919a39220220c866c4c3405c"  # uncompressed
-        assert [(d["book"], d["chapter"], d["expected"], d["found"], d["missing"])
-                for d in stats["differences"]] == [("2CO", 13, 14, 13, [14])]
+        assert [(d["book"], d["chapter"], d["expected"], d["found"], d["missing"]) for d in stats["differences"]] == [
+            ("2CO", 13, 14, 13, [14])
+        ]
         assert stats["load_seconds"] > 0
 
     def test_lookup_json_shape(self, almeida_path):
@@ -72,6 +84,7 @@ class TestSubprocess:
 
 # --- In process, against the session's corpus --------------------------------------------------
 
+
 @pytest.fixture
 def in_process(monkeypatch, almeida, almeida_path):
     """Run `cli.main` with the Almeida corpus already loaded (no second parse per test)."""
@@ -91,12 +104,16 @@ class TestInProcess:
     def test_lookup_text(self, in_process, capsys):
         assert in_process(["lookup", "Sl 23:1"]) == 0
         assert capsys.readouterr().out.splitlines() == [
-            "Salmos 23:1", "  Salmos 23:1: O Senhor é o meu pastor, nada me faltará."]
+            "Salmos 23:1",
+            "  Salmos 23:1: O Senhor é o meu pastor, nada me faltará.",
+        ]
 
     def test_lookup_not_found_exits_1(self, in_process, capsys):
         assert in_process(["lookup", "João 30:1"]) == 1
-        assert capsys.readouterr().out.strip() == \
-            "Não encontrado: João 30:1 — João tem 21 capítulos; o capítulo 30 não existe."
+        assert (
+            capsys.readouterr().out.strip()
+            == "Não encontrado: João 30:1 — João tem 21 capítulos; o capítulo 30 não existe."
+        )
 
     def test_lookup_2co_13_14_is_not_in_almeida(self, in_process, capsys):
         assert in_process(["lookup", "2 Coríntios 13:14", "--json"]) == 1
@@ -106,8 +123,10 @@ class TestInProcess:
 
     def test_lookup_without_any_reference_says_why(self, in_process, capsys):
         assert in_process(["lookup", "bom dia"]) == 1
-        assert capsys.readouterr().out.strip() == \
-            "Não encontrado: bom dia — Nenhuma referência bíblica reconhecida no texto (livro não reconhecido)."
+        assert (
+            capsys.readouterr().out.strip()
+            == "Não encontrado: bom dia — Nenhuma referência bíblica reconhecida no texto (livro não reconhecido)."
+        )
 
     def test_lookup_of_blank_text(self, in_process, capsys):
         assert in_process(["lookup", "  "]) == 0

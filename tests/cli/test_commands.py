@@ -11,16 +11,26 @@ from pathlib import Path
 
 import pytest
 
-from pastor.cli import main as cli
 from pastor import config
+from pastor.cli import main as cli
 from pastor.config import SPEC, get_settings
 from tests.support.core_fixtures import FAKE_MODEL, MINI, MINI_VERSES, copy_docs
-
-
 from tests.support.helpers import ROOT
+
 HIT_KEYS = {"id", "reference", "text", "score", "vector_rank", "vector_score", "lexical_rank", "lexical_score"}
 METRICS = {"n", "recall@10", "mrr@10", "ndcg@10", "p50_ms", "p95_ms"}
-ASK_KEYS = {"turn_id", "mode", "reason", "answer", "notes", "citations", "removed_citations", "sources", "provider", "model"}
+ASK_KEYS = {
+    "turn_id",
+    "mode",
+    "reason",
+    "answer",
+    "notes",
+    "citations",
+    "removed_citations",
+    "sources",
+    "provider",
+    "model",
+}
 DOC_REF = re.compile(r"^[\w./-]+\.(md|txt|csv|json)#p\d+-c\d+$")
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
 
@@ -31,9 +41,18 @@ def env(tmp_path, monkeypatch, fake_models):
     for _, var, *_ in SPEC:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(config, "ROOT", tmp_path)  # a developer's .env must not leak into these runs
-    values = {"PASTOR_CORPUS": str(MINI), "PASTOR_DATA_DIR": str(tmp_path / "data"), "PASTOR_DOCS_DIR": "",
-              "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "", "PASTOR_ADAPTER_QUESTIONS": "", "EMBEDDING_MODEL": FAKE_MODEL, "PASTOR_EMBED_BATCH": "8",
-              "LLM_PROVIDER": "fake"}
+    values = {
+        "PASTOR_CORPUS": str(MINI),
+        "PASTOR_DATA_DIR": str(tmp_path / "data"),
+        "PASTOR_DOCS_DIR": "",
+        "PASTOR_PROMINENCE": "",
+        "PASTOR_EXTRA_CORPORA": "",
+        "PASTOR_TOPICS": "",
+        "PASTOR_ADAPTER_QUESTIONS": "",
+        "EMBEDDING_MODEL": FAKE_MODEL,
+        "PASTOR_EMBED_BATCH": "8",
+        "LLM_PROVIDER": "fake",
+    }
 
     def set_env(**changes: str) -> None:
         values.update(changes)
@@ -136,8 +155,7 @@ class TestSearch:
     def test_documents_source(self, env, capsys, tmp_path):
         env(PASTOR_DOCS_DIR=str(copy_docs(tmp_path / "docs")))
         main_json(capsys, "index", "--json")
-        result = main_json(capsys, "search", "Onde fica a sede da igreja em Vale Sereno?", "--source", "docs",
-                           "--json")
+        result = main_json(capsys, "search", "Onde fica a sede da igreja em Vale Sereno?", "--source", "docs", "--json")
         assert result["results"]
         assert all(h["kind"] == "doc" and DOC_REF.match(h["id"]) for h in result["results"])
         bible = main_json(capsys, "search", "Onde fica a sede da igreja?", "--source", "bible", "--json")
@@ -155,9 +173,11 @@ class TestEval:
     @pytest.fixture
     def questions(self, tmp_path) -> Path:
         path = tmp_path / "perguntas.jsonl"
-        rows = [{"question": FORGIVE, "gold": ["MAT 18:21", "MAT 18:22"]},
-                {"question": "não tenham medo do amanhã", "gold": ["MAT 6:34"]},
-                {"question": "venham a mim os cansados", "gold": ["MAT 11:28"]}]
+        rows = [
+            {"question": FORGIVE, "gold": ["MAT 18:21", "MAT 18:22"]},
+            {"question": "não tenham medo do amanhã", "gold": ["MAT 6:34"]},
+            {"question": "venham a mim os cansados", "gold": ["MAT 11:28"]},
+        ]
         path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
         return path
 
@@ -183,23 +203,26 @@ class TestEval:
         code, _, err = main(capsys, "eval", str(questions), "--json")
         assert code == 0 and "índice vetorial incompleto" in err
 
-    def test_the_adapters_own_file_is_measured_by_cross_validation(self, env, capsys, questions, tmp_path,
-                                                                   monkeypatch):
+    def test_the_adapters_own_file_is_measured_by_cross_validation(self, env, capsys, questions, tmp_path, monkeypatch):
         """A map that saw the questions would grade itself: each fold is searched by a map trained
         on the others (5 trainings), and `hybrid − adaptador` shows the ranking without it."""
         import pastor.search.adapter as adapter
+
         env(PASTOR_ADAPTER_QUESTIONS=str(questions))
         code, out, err = main(capsys, "index")
         assert code == 0 and "Adaptador de consulta: treinado com 3 perguntas de perguntas.jsonl" in err
         trainings = []
         real = adapter.fit
-        monkeypatch.setattr(adapter, "fit", lambda qs, gold, *a, **k: trainings.append(len(gold)) or real(qs, gold, *a, **k))
+        monkeypatch.setattr(
+            adapter, "fit", lambda qs, gold, *a, **k: trainings.append(len(gold)) or real(qs, gold, *a, **k)
+        )
         code, out, err = main(capsys, "eval", str(questions), "--ablation")
         assert code == 0 and "validação cruzada (5 partes)" in err and "| hybrid − adaptador |" in out
         assert len(trainings) == 5 and max(trainings) <= 3
         other = tmp_path / "outras.jsonl"
-        other.write_text(questions.read_text(encoding="utf-8").replace("cansados", "cansados e aflitos"),
-                         encoding="utf-8")
+        other.write_text(
+            questions.read_text(encoding="utf-8").replace("cansados", "cansados e aflitos"), encoding="utf-8"
+        )
         trainings.clear()
         code, out, err = main(capsys, "eval", str(other))
         assert code == 0 and "validação cruzada" not in err and trainings == []
@@ -243,6 +266,7 @@ class TestAsk:
 
     def test_no_evidence_answers_the_fixed_message(self, env, capsys, tmp_path):
         from pastor.answer.prompts import NO_EVIDENCE_MESSAGE
+
         main_json(capsys, "index", "--json")
         result = main_json(capsys, "ask", "Qual a receita de bolo de cenoura?", "--json")
         assert (result["mode"], result["answer"], result["sources"]) == ("no_evidence", NO_EVIDENCE_MESSAGE, [])
@@ -258,6 +282,7 @@ class TestAsk:
         self.script(env, tmp_path, {"error": "auth"})
         code, out, _ = main(capsys, "ask", "o que diz João 3:16?", "--json")
         from pastor.providers.fake import FakeProvider
+
         result = json.loads(out)
         assert code == 1
         assert result["mode"] == "provider_unavailable" and "(auth)" in result["reason"]
@@ -279,15 +304,33 @@ class TestProcess:
     def test_ask_json_as_a_user_runs_it(self, tmp_path):
         """`python -m pastor ask --json` with the real default embedder and scripted fake replies."""
         responses = tmp_path / "respostas.json"
-        responses.write_text(json.dumps(["Jesus disse: setenta vezes sete (Mateus 18:22; Hezequias 3:16)."]),
-                             encoding="utf-8")
+        responses.write_text(
+            json.dumps(["Jesus disse: setenta vezes sete (Mateus 18:22; Hezequias 3:16)."]), encoding="utf-8"
+        )
         base = {k: v for k, v in os.environ.items() if not k.startswith(("PASTOR_", "LLM_", "EMBEDDING_"))}
-        env = {**base, "PASTOR_CORPUS": str(MINI), "PASTOR_DATA_DIR": str(tmp_path / "data"),
-               "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "", "PASTOR_ADAPTER_QUESTIONS": "",
-               "EMBEDDING_MODEL": "use-multilingual",
-               "LLM_PROVIDER": "fake", "PASTOR_FAKE_RESPONSES": str(responses), "HF_HUB_OFFLINE": "1"}
-        done = subprocess.run([sys.executable, "-m", "pastor", "ask", "Mateus 18:21-22", "--json"], cwd=ROOT,
-                              env=env, capture_output=True, text=True, encoding="utf-8", timeout=300)
+        env = {
+            **base,
+            "PASTOR_CORPUS": str(MINI),
+            "PASTOR_DATA_DIR": str(tmp_path / "data"),
+            "PASTOR_DOCS_DIR": "",
+            "PASTOR_PROMINENCE": "",
+            "PASTOR_EXTRA_CORPORA": "",
+            "PASTOR_TOPICS": "",
+            "PASTOR_ADAPTER_QUESTIONS": "",
+            "EMBEDDING_MODEL": "use-multilingual",
+            "LLM_PROVIDER": "fake",
+            "PASTOR_FAKE_RESPONSES": str(responses),
+            "HF_HUB_OFFLINE": "1",
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "pastor", "ask", "Mateus 18:21-22", "--json"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=300,
+        )
         assert done.returncode == 0, done.stderr
         result = json.loads(done.stdout)
         assert set(result) == ASK_KEYS
@@ -302,6 +345,7 @@ class TestModel:
     def test_a_model_folder_is_loaded_and_reported(self, capsys, wired_model):
         from pastor.cli.main import main as cli
         from pastor.config import get_settings
+
         get_settings.cache_clear()
         try:
             code = cli(["model", "--model", str(wired_model)])
@@ -313,6 +357,7 @@ class TestModel:
     def test_an_unreachable_hub_is_said_and_exits_1(self, capsys, tmp_path, monkeypatch):
         from pastor.cli.main import main as cli
         from pastor.config import get_settings
+
         monkeypatch.setenv("PASTOR_DATA_DIR", str(tmp_path))
         get_settings.cache_clear()
         try:

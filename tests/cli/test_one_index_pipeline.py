@@ -19,8 +19,10 @@ CLOCK_KEYS = {"build_seconds"}
 
 def _manifests(data_dir: Path) -> dict[str, object]:
     """Every manifest of a data directory (verses, topics, adapter, documents), clock fields left out."""
-    return {str(path.relative_to(data_dir)): _without_clock(json.loads(path.read_text(encoding="utf-8")))
-            for path in sorted(data_dir.rglob("*manifest.json"))}
+    return {
+        str(path.relative_to(data_dir)): _without_clock(json.loads(path.read_text(encoding="utf-8")))
+        for path in sorted(data_dir.rglob("*manifest.json"))
+    }
 
 
 def _without_clock(value):
@@ -37,13 +39,16 @@ def every_part(tmp_path):
     nave = tmp_path / "nave.csv"
     nave.write_text('section,subject,entry\nF,FORGIVENESS,"-OF ENEMIES MAT 6:14; EPH 4:32"\n', encoding="utf-8")
     questions = tmp_path / "perguntas.jsonl"
-    questions.write_text(json.dumps({"question": FORGIVE, "gold": ["MAT 18:21"]}, ensure_ascii=False) + "\n",
-                         encoding="utf-8")
+    questions.write_text(
+        json.dumps({"question": FORGIVE, "gold": ["MAT 18:21"]}, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     docs = copy_docs(tmp_path / "docs")
 
     def settings(data_dir: Path, **env: str):
-        return settings_for(data_dir, PASTOR_TOPICS=str(nave), PASTOR_ADAPTER_QUESTIONS=str(questions),
-                            PASTOR_DOCS_DIR=str(docs), **env)
+        return settings_for(
+            data_dir, PASTOR_TOPICS=str(nave), PASTOR_ADAPTER_QUESTIONS=str(questions), PASTOR_DOCS_DIR=str(docs), **env
+        )
+
     return settings
 
 
@@ -65,6 +70,10 @@ def test_the_cli_and_the_app_build_the_same_index(tmp_path, every_part, fake_mod
     assert status["topics"]["enabled"] and status["adapter"]["enabled"]
 
     cli_manifests, app_manifests = _manifests(tmp_path / "cli"), _manifests(tmp_path / "app")
-    assert set(cli_manifests) >= {"index/manifest.json", "index/docs_manifest.json", "topics/manifest.json",
-                                  "adapter/manifest.json"}
+    assert set(cli_manifests) >= {
+        "index/manifest.json",
+        "index/docs_manifest.json",
+        "topics/manifest.json",
+        "adapter/manifest.json",
+    }
     assert cli_manifests == app_manifests

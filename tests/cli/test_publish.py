@@ -23,14 +23,22 @@ def store():
 
 def start_job(data_dir, store, path: str, *args: str) -> subprocess.Popen:
     env = shared_env(data_dir, store, None, PASTOR_INDEX_URI=f"s3://pastor-index/{path}")
-    return subprocess.Popen([sys.executable, "-m", "pastor", "index", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "pastor", "index", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def releases(store, path: str):
     import os
-    from pastor.replication.store import connect_shared
+
     from pastor.replication.releases import ReleaseStore
+    from pastor.replication.store import connect_shared
+
     env = store.env(path)
     os.environ.update({k: v for k, v in env.items() if k.startswith("AWS_")})
     return ReleaseStore(connect_shared(env["PASTOR_INDEX_URI"]))

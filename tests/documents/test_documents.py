@@ -9,13 +9,23 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pastor.documents import (DOC_REF_PATTERN, FileResult, doc_ref, is_citable, parse_doc_ref,
-                              parse_document, read_folder, split_spans, split_text)
+from pastor.documents import (
+    DOC_REF_PATTERN,
+    FileResult,
+    doc_ref,
+    is_citable,
+    parse_doc_ref,
+    parse_document,
+    read_folder,
+    split_spans,
+    split_text,
+)
 from pastor.documents.text import markdown_sections
-
-from tests.support.helpers import FIXTURES as _FIXTURES, ROOT
+from tests.support.helpers import FIXTURES as _FIXTURES
+from tests.support.helpers import ROOT
 
 FIXTURES = _FIXTURES / "docs"
 EXAMPLE = ROOT / "corpus" / "docs" / "example"
@@ -44,8 +54,10 @@ def words_of(text: str) -> list[str]:
 # Chunking
 # ---------------------------------------------------------------------------------------------
 
-PROSE = ("Primeira frase aqui. Segunda frase um pouco maior que a outra. Terceira!\n\n"
-         "Novo parágrafo com mais texto e palavras. E outra frase final.")
+PROSE = (
+    "Primeira frase aqui. Segunda frase um pouco maior que a outra. Terceira!\n\n"
+    "Novo parágrafo com mais texto e palavras. E outra frase final."
+)
 
 
 class TestChunking:
@@ -130,8 +142,7 @@ class TestChunking:
             assert text[e1:s2].strip() == ""  # nothing between two chunks is lost
         for start, end in spans:
             assert 0 < end - start <= size
-            inside_word = (start > 0 and not text[start - 1].isspace()) or (
-                end < len(text) and not text[end].isspace())
+            inside_word = (start > 0 and not text[start - 1].isspace()) or (end < len(text) and not text[end].isspace())
             if inside_word:  # only possible when a word (with its punctuation) is longer than the chunk
                 assert max(len(w) for w in text.split()) > size
 
@@ -150,8 +161,12 @@ class TestMarkdown:
     def test_heading_path_prefixes_search_text_and_titles(self, by_path):
         chunks = by_path["estatuto.md"].chunks
         assert [c.title for c in chunks] == [
-            "Estatuto", "Estatuto › Da denominação › Art. 1", "Estatuto › Da denominação › Art. 2",
-            "Estatuto › Da assembleia", "Estatuto › Finanças"]
+            "Estatuto",
+            "Estatuto › Da denominação › Art. 1",
+            "Estatuto › Da denominação › Art. 2",
+            "Estatuto › Da assembleia",
+            "Estatuto › Finanças",
+        ]
         for chunk in chunks:
             assert chunk.search_text == f"{chunk.title}: {chunk.text}"
 
@@ -199,7 +214,9 @@ class TestMarkdown:
     def test_text_file_is_one_part(self, by_path):
         result = by_path["avisos.txt"]
         assert (result.parts, [c.text for c in result.chunks]) == (
-            1, ["Avisos da semana.\n\nO ensaio do coral será no sábado."])
+            1,
+            ["Avisos da semana.\n\nO ensaio do coral será no sábado."],
+        )
         assert result.chunks[0].search_text.startswith("avisos: ")
 
     def test_bom_and_crlf_are_accepted(self):
@@ -227,13 +244,17 @@ class TestCsv:
     def test_titles_give_the_file_line(self, by_path):
         # Line 3 of the file is blank: the rows are on lines 2, 4 and 5.
         assert [c.title for c in by_path["agenda.csv"].chunks] == [
-            "agenda › linha 2", "agenda › linha 4", "agenda › linha 5"]
+            "agenda › linha 2",
+            "agenda › linha 4",
+            "agenda › linha 5",
+        ]
 
     def test_semicolon_header_switches_the_delimiter(self, by_path):
         result = by_path["ministerios.csv"]
         assert result.parts == 2
         assert result.chunks[0].text == (
-            "ministério: Diaconia; responsável: Equipe de diáconos; observação: Ajuda a famílias, com discrição")
+            "ministério: Diaconia; responsável: Equipe de diáconos; observação: Ajuda a famílias, com discrição"
+        )
 
     def test_ragged_row_is_a_file_error(self, by_path):
         result = by_path["quebrados/irregular.csv"]
@@ -271,8 +292,9 @@ class TestJson:
             ("igreja.json#p2-c0", "igreja"),
         ]
         assert chunks[0].text == "rua: Rua Fictícia, 1; cidade: Vale Sereno; geo.bairro: Centro"
-        assert chunks[1].text == ("funcao: pastor titular; contato: secretaria\n\n"
-                                  "funcao: diaconia; horarios: terça, quinta")
+        assert chunks[1].text == (
+            "funcao: pastor titular; contato: secretaria\n\nfuncao: diaconia; horarios: terça, quinta"
+        )
         assert chunks[2].text == "nome: Igreja de Teste; fundacao: 1990; tags: acolhimento, família"
         assert chunks[0].search_text.startswith("igreja › endereco: rua:")
 
@@ -299,14 +321,17 @@ class TestJson:
 
 
 class TestFileErrors:
-    @pytest.mark.parametrize("path,message", [
-        ("quebrados/binario.txt", "arquivo binário"),
-        ("quebrados/latin1.md", "não está em UTF-8"),
-        ("quebrados/vazio.txt", "arquivo vazio"),
-        ("quebrados/grande.txt", "arquivo grande demais"),
-        ("quebrados/invalido.json", "JSON inválido"),
-        ("quebrados/irregular.csv", "cabeçalho"),
-    ])
+    @pytest.mark.parametrize(
+        "path,message",
+        [
+            ("quebrados/binario.txt", "arquivo binário"),
+            ("quebrados/latin1.md", "não está em UTF-8"),
+            ("quebrados/vazio.txt", "arquivo vazio"),
+            ("quebrados/grande.txt", "arquivo grande demais"),
+            ("quebrados/invalido.json", "JSON inválido"),
+            ("quebrados/irregular.csv", "cabeçalho"),
+        ],
+    )
     def test_broken_file_has_an_error_and_no_chunks(self, by_path, path, message):
         result = by_path[path]
         assert message in result.error
@@ -317,8 +342,9 @@ class TestFileErrors:
         assert len(good) == 7
         assert all(r.ok and r.chunks for r in good)
         assert {r.path for r in scan.errors} == {
-            f"quebrados/{n}" for n in ("binario.txt", "latin1.md", "vazio.txt", "grande.txt",
-                                       "invalido.json", "irregular.csv")}
+            f"quebrados/{n}"
+            for n in ("binario.txt", "latin1.md", "vazio.txt", "grande.txt", "invalido.json", "irregular.csv")
+        }
 
     def test_oversize_file_is_not_read(self, by_path):
         result = by_path["quebrados/grande.txt"]
@@ -385,6 +411,7 @@ class TestFolder:
     def test_unchanged_files_are_not_parsed(self, docs, monkeypatch):
         known = {path: sha for path, sha in shas(read_folder(docs, max_bytes=CAP)).items() if sha}
         import pastor.documents.folder as folder_module
+
         monkeypatch.setattr(folder_module, "parse_document", lambda *a, **k: pytest.fail("parsed"))
         again = read_folder(docs, max_bytes=CAP, known=known)
         assert [r.path for r in again.results] == ["quebrados/grande.txt"]
@@ -429,23 +456,34 @@ class TestReferences:
         assert parse_doc_ref(" estatuto.md#p0-c3 ") == ("estatuto.md", 0, 3)
         assert parse_doc_ref("Declaração-de-fé.MD#p1-c12") == ("Declaração-de-fé.MD", 1, 12)
 
-    @pytest.mark.parametrize("text", [
-        "estatuto.md", "estatuto.md#p0", "estatuto.pdf#p0-c1", "estatuto.md#p0-c1 e mais",
-        "estatuto.md#px-c1", "João 3:16", "", "/etc/x.md#p0-c0",
-    ])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "estatuto.md",
+            "estatuto.md#p0",
+            "estatuto.pdf#p0-c1",
+            "estatuto.md#p0-c1 e mais",
+            "estatuto.md#px-c1",
+            "João 3:16",
+            "",
+            "/etc/x.md#p0-c0",
+        ],
+    )
     def test_rejects_anything_else(self, text):
         assert parse_doc_ref(text) is None
 
     def test_finds_references_inside_an_answer(self):
-        answer = ("Segundo a declaração (example/declaracao-de-fe.md#p0-c1) e o [faq.json#p3-c0], "
-                  "além de João 3:16, veja estatuto.md#p0-c3. Não: http://x/a.md#p0-c1, b.md#p0-c1x.")
+        answer = (
+            "Segundo a declaração (example/declaracao-de-fe.md#p0-c1) e o [faq.json#p3-c0], "
+            "além de João 3:16, veja estatuto.md#p0-c3. Não: http://x/a.md#p0-c1, b.md#p0-c1x."
+        )
         found = [m.group(0) for m in DOC_REF_PATTERN.finditer(answer)]
         assert found == ["example/declaracao-de-fe.md#p0-c1", "faq.json#p3-c0", "estatuto.md#p0-c3"]
 
     def test_spans_locate_the_reference_exactly(self):
         text = "Veja agenda.csv#p10-c2."
         match = DOC_REF_PATTERN.search(text)
-        assert text[match.start():match.end()] == "agenda.csv#p10-c2"
+        assert text[match.start() : match.end()] == "agenda.csv#p10-c2"
         assert (match.group("file"), match.group("part"), match.group("chunk")) == ("agenda.csv", "10", "2")
 
     def test_every_chunk_reference_round_trips(self, scan):
@@ -467,8 +505,7 @@ class TestExample:
     def test_example_parses_without_errors(self):
         scan = read_folder(EXAMPLE.parent, chunk_size=800, chunk_overlap=100, max_bytes=2_000_000)
         by = {r.path: r for r in scan.results}
-        assert set(by) >= {"example/declaracao-de-fe.md", "example/agenda.csv", "example/faq.json",
-                           "example/sobre.txt"}
+        assert set(by) >= {"example/declaracao-de-fe.md", "example/agenda.csv", "example/faq.json", "example/sobre.txt"}
         assert scan.errors == [] and scan.skipped == []
         assert all(r.chunks for r in scan.results)
         assert by["example/agenda.csv"].parts == 7
@@ -481,6 +518,7 @@ class TestExample:
 class TestCompressed:
     def test_a_gzip_copy_reads_like_the_file(self, tmp_path):
         import gzip
+
         plain = (EXAMPLE / "faq.json").read_bytes()
         a = parse_document("faq.json", plain)
         b = parse_document("faq.json.gz", gzip.compress(plain))
@@ -489,6 +527,7 @@ class TestCompressed:
 
     def test_a_tiny_archive_cannot_expand_past_the_cap(self):
         import gzip
+
         bomb = gzip.compress(b"a" * 50_000)
         result = parse_document("muito.txt.gz", bomb, max_bytes=10_000)
         assert result.error and "depois de descompactado" in result.error and len(bomb) < 10_000
@@ -500,6 +539,7 @@ class TestCompressed:
 def test_a_long_run_of_empty_headings_is_one_section_with_every_heading():
     """80k headings in a row with no text (bench/bench_abuse.py times it): one section, nothing lost."""
     from pastor.documents.text import markdown_sections
+
     text = "# h\n" * 80_000 + "corpo"
-    (trail, body), = markdown_sections(text)
+    ((trail, body),) = markdown_sections(text)
     assert trail == ["h"] and body.count("# h") == 80_000 and body.endswith("corpo")

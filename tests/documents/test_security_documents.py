@@ -46,6 +46,7 @@ class TestParsingFailures:
 
         def broken(self, text, path):
             raise IndexError("bug")
+
         monkeypatch.setattr(TextReader, "parts", broken)
         result = parse_document("quebra.txt", b"texto")
         assert not result.ok and "IndexError" in result.error
@@ -65,6 +66,7 @@ class TestStatusTab:
         from pastor.index.doc_index import DocumentSource
         from pastor.web.status_model import documents_json
         from tests.support.core_fixtures import settings_for
+
         docs = tmp_path / "docs"
         docs.mkdir()
         (docs / "fundo.json").write_bytes(deep_json(5000))

@@ -9,10 +9,10 @@ from ollama import ResponseError
 import pastor.providers as providers
 from pastor.config import Settings
 from pastor.providers import PROVIDERS, ProviderError, load_provider
-from pastor.providers.provider import ProviderError as BaseProviderError
 from pastor.providers.failures import classify, describe, safe_url
 from pastor.providers.none import NoneProvider
 from pastor.providers.ollama_provider import OllamaProvider
+from pastor.providers.provider import ProviderError as BaseProviderError
 from tests.support.helpers import free_port
 
 KEY = "sk-LEAKCHECK-factory-987654"
@@ -63,6 +63,7 @@ class TestFactory:
 
     def test_unknown_name_is_a_config_error_listing_valid_names(self):
         from pastor.config import ConfigError
+
         with pytest.raises(ConfigError) as caught:
             settings(llm_provider="gemini")
         for name in PROVIDERS:

@@ -4,24 +4,25 @@ one generation at a time served in order, and a model that is not ready (downloa
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from pastor.search.results import Source
 from pastor.answer import prompts
 from pastor.answer.history import History
+from pastor.answer.turn_modes import Mode
 from pastor.providers import ProviderError
 from pastor.providers.fairslot import FairSlot
 from pastor.providers.local_provider import LocalProvider, state_text
 from pastor.providers.local_store import COMPLETE_MARK, ModelStore
 from pastor.providers.local_torch import TorchRuntime
-from pastor.answer.turn_modes import Mode
+from pastor.search.results import Source
 from tests.support.helpers import retriever_over, wait_for
 from tests.support.model_fixtures import WIRED_REPLY
 
-SOURCES = [Source("Mateus 6:34", reference="Mateus 6:34", text="Não vos inquieteis, pois, pelo dia de amanhã", kind="verse")]
+SOURCES = [
+    Source("Mateus 6:34", reference="Mateus 6:34", text="Não vos inquieteis, pois, pelo dia de amanhã", kind="verse")
+]
 
 
 def rag_prompt(question: str = "Estou com medo do futuro"):
@@ -145,7 +146,9 @@ class TestNotReady:
         state = provider.store.wait(60)
         assert state.phase == "failed" and "não foi possível baixar o modelo" in state.reason
         assert "PASTOR_LOCAL_MODEL" in provider.setup_hint()
-        assert provider.member_notice() == "o assistente está sem modelo de linguagem; mostrando os versículos encontrados"
+        assert (
+            provider.member_notice() == "o assistente está sem modelo de linguagem; mostrando os versículos encontrados"
+        )
 
     def test_download_progress_then_ready_and_offline_afterwards(self, tmp_path, wired_model):
         gate, calls = threading.Event(), []
@@ -163,13 +166,19 @@ class TestNotReady:
         store = ModelStore("org/modelo-de-teste", tmp_path / "models", load, fetch=fetch)
         provider = LocalProvider(model="org/modelo-de-teste", store=store)
         provider.start()
-        state = wait_for(lambda: (s := store.state()).phase == "downloading" and s.done_bytes and s, 30, "sem progresso")
-        assert 0 < state.percent < 100 and state_text(state).startswith("baixando org/modelo-de-teste do Hugging Face Hub: ")
+        state = wait_for(
+            lambda: (s := store.state()).phase == "downloading" and s.done_bytes and s, 30, "sem progresso"
+        )
+        assert 0 < state.percent < 100 and state_text(state).startswith(
+            "baixando org/modelo-de-teste do Hugging Face Hub: "
+        )
         assert "ainda está sendo preparado" in provider.member_notice()
         with pytest.raises(ProviderError, match="baixando"):
             list(provider.stream(*rag_prompt()))
         gate.set()
-        assert store.wait(60).phase == "ready" and (tmp_path / "models" / "org--modelo-de-teste" / COMPLETE_MARK).is_file()
+        assert (
+            store.wait(60).phase == "ready" and (tmp_path / "models" / "org--modelo-de-teste" / COMPLETE_MARK).is_file()
+        )
         # A new process finds the cached copy and never fetches again.
         again = ModelStore("org/modelo-de-teste", tmp_path / "models", load, fetch=fetch)
         again.start()
@@ -181,10 +190,13 @@ def test_a_long_history_is_trimmed_oldest_first_to_the_prompt_budget(wired_model
     runtime = provider.store.model
     history = []
     for number in range(12):
-        history += [{"role": "user", "content": f"Pergunta número {number} sobre a fé e a esperança."},
-                    {"role": "assistant", "content": f"Resposta número {number}, com carinho e paciência."}]
-    system, messages = prompts.build_messages(Mode.RAG, "Estou com medo do futuro", SOURCES,
-                                              History.checked(history, 4000), history_turns=12)
+        history += [
+            {"role": "user", "content": f"Pergunta número {number} sobre a fé e a esperança."},
+            {"role": "assistant", "content": f"Resposta número {number}, com carinho e paciência."},
+        ]
+    system, messages = prompts.build_messages(
+        Mode.RAG, "Estou com medo do futuro", SOURCES, History.checked(history, 4000), history_turns=12
+    )
     full = runtime.prompt_ids(system, messages)
     alone = runtime.prompt_ids(system, messages[-1:])
     provider.max_prompt_tokens = len(alone) + (len(full) - len(alone)) // 3  # room for a third of the history
@@ -197,11 +209,12 @@ def test_a_long_history_is_trimmed_oldest_first_to_the_prompt_budget(wired_model
 def test_a_rewrite_abandoned_at_the_deadline_frees_the_model(endless_model, mini_bible):
     from pastor.answer.chat import ChatService
     from pastor.search.bm25 import LexicalIndex
-    from pastor.search.retrieval import Retriever
+
     provider = ready(endless_model, temperature=0, max_new_tokens=100_000)
     lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
-    chat = ChatService(retriever_over(mini_bible, embedder=None, index=None, lexical=lexical), mini_bible, provider,
-                       deadline=1.0)
+    chat = ChatService(
+        retriever_over(mini_bible, embedder=None, index=None, lexical=lexical), mini_bible, provider, deadline=1.0
+    )
     history = [{"role": "user", "content": "Tenho medo."}, {"role": "assistant", "content": "Estou aqui."}]
     chat.ask("e agora?", history)  # a follow-up: rewritten by a call the endless model never finishes
     give_up = threading.Event()

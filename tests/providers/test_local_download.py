@@ -18,8 +18,14 @@ pytestmark = pytest.mark.slow  # two subprocesses that import torch and transfor
 
 def run_model_command(data_dir, **env: str) -> subprocess.CompletedProcess:
     environment = {**os.environ, "PASTOR_DATA_DIR": str(data_dir), **env}
-    return subprocess.run([sys.executable, "-m", "pastor", "model", "--model", "igreja/modelo-pequeno"],
-                          cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pastor", "model", "--model", "igreja/modelo-pequeno"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_first_use_downloads_with_progress_then_works_offline(tmp_path, wired_model):

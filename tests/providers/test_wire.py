@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.support.loopback_servers import AnthropicProtocol, LoopbackServer, OllamaProtocol, OpenAIProtocol, Script
-from tests.support.helpers import free_port
 from pastor.config import Settings
 from pastor.providers import ProviderError, load_provider
+from tests.support.helpers import free_port
+from tests.support.loopback_servers import AnthropicProtocol, LoopbackServer, OllamaProtocol, OpenAIProtocol, Script
 
 KEY = "sk-LEAKCHECK-0123456789abcdef"
 SYSTEM = "Você é um pastor. [FONTE 1] João 3:16 — Porque Deus amou o mundo"
@@ -29,12 +29,7 @@ class Wire:
     def provider(self, url: str, timeout: float = 5.0):
         """The provider built by the factory, pointed at the loopback server."""
         settings = Settings.from_env(
-            {
-                "LLM_PROVIDER": self.name,
-                "LLM_TIMEOUT": str(timeout),
-                "OLLAMA_HOST": url,
-                "OPENAI_BASE_URL": f"{url}/v1",
-            }
+            {"LLM_PROVIDER": self.name, "LLM_TIMEOUT": str(timeout), "OLLAMA_HOST": url, "OPENAI_BASE_URL": f"{url}/v1"}
         )
         env = {
             "OPENAI_API_KEY": KEY,
@@ -78,8 +73,6 @@ def failure_of(call) -> ProviderError:
     with pytest.raises(ProviderError) as caught:
         call()
     return caught.value
-
-
 
 
 # --- normal traffic ------------------------------------------------------------------------------
@@ -129,6 +122,7 @@ class TestNormalTraffic:
         if wire.name != "ollama":
             pytest.skip("only Ollama lists the models pulled on the server")
         from pastor.providers.ollama_provider import OllamaProvider
+
         status = OllamaProvider(model="ainda-nao:1b", base_url=server.url, timeout=5).check()
         assert status["reachable"] is False  # every answer would fail until the pull ends
         assert "ainda não foi baixado" in status["detail"] and "ollama pull ainda-nao:1b" in status["detail"]
@@ -151,8 +145,7 @@ class TestFailuresBeforeTheReply:
         assert "Não foi possível falar" in status["detail"]
 
     @pytest.mark.parametrize(
-        "status, kind",
-        [(401, "auth"), (429, "rate_limit"), (500, "bad_response"), (404, "config")],
+        "status, kind", [(401, "auth"), (429, "rate_limit"), (500, "bad_response"), (404, "config")]
     )
     def test_error_status_maps_to_kind(self, wire, server, status, kind):
         server.script = Script(status=status)

@@ -9,28 +9,33 @@ import re
 
 import pytest
 
+from pastor.config import Settings
 from pastor.datasets import dataset  # noqa: E402
 from pastor.text.fold import fold
-from pastor.config import Settings
-from pastor.wiring import build_engine
-
-from tests.support.helpers import real_prominence
 from pastor.web.status_model import search_status_json as status_json
+from pastor.wiring import build_engine
+from tests.support.helpers import real_prominence
 
 pytestmark = pytest.mark.slow  # builds the full index (about a minute)
 PROMINENCE = real_prominence()
 
 # "Não temas" family: the verse tells the reader not to fear (in 1911 or modern spelling).
-DO_NOT_FEAR = re.compile(r"\bnao\s+(?:temas|temais|temaes|temeis|temerei)\b|"
-                         r"\bnao\s+(?:tenhas|tenhaes|tenham|teras|tereis)\s+medo\b|\btemerei\b")
+DO_NOT_FEAR = re.compile(
+    r"\bnao\s+(?:temas|temais|temaes|temeis|temerei)\b|"
+    r"\bnao\s+(?:tenhas|tenhaes|tenham|teras|tereis)\s+medo\b|\btemerei\b"
+)
 
 
 @pytest.fixture(scope="session")
 def engine(almeida_path, blivre_path, tmp_path_factory):
     assert PROMINENCE.exists(), f"tabela de prominência ausente: {PROMINENCE} (o repositório a traz)"
-    env = {"PASTOR_CORPUS": str(almeida_path), "PASTOR_EXTRA_CORPORA": str(blivre_path),
-           "PASTOR_PROMINENCE": str(PROMINENCE), "PASTOR_DATA_DIR": str(tmp_path_factory.mktemp("data")),
-           "PASTOR_DOCS_DIR": ""}
+    env = {
+        "PASTOR_CORPUS": str(almeida_path),
+        "PASTOR_EXTRA_CORPORA": str(blivre_path),
+        "PASTOR_PROMINENCE": str(PROMINENCE),
+        "PASTOR_DATA_DIR": str(tmp_path_factory.mktemp("data")),
+        "PASTOR_DOCS_DIR": "",
+    }
     engine = build_engine(Settings.from_env(env))
     engine.start_indexing(background=False)
     assert engine.resources.index.status.state == "complete", status_json(engine.status())
@@ -71,10 +76,9 @@ class TestHeldOutQuality:
         assert status.enabled and status.file == "devset.jsonl" and status.questions >= 271
 
     def test_fused_beats_each_signal_and_the_old_setup(self, engine):
-        from pastor.evaluation.ranking import eval_modes
+        from pastor.evaluation.ranking import eval_modes, evaluate_modes
         from pastor.search.questions import load_questions
-        from pastor.evaluation.ranking import evaluate_modes
-        from tests.support.helpers import ROOT
+
         results = evaluate_modes(eval_modes(engine.retriever, 10), load_questions(dataset("retrieval/testset.jsonl")))
         fused = results.pop("hybrid")
         assert fused.hit >= 0.314 + 0.15, fused

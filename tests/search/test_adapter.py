@@ -7,10 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from pastor.search.adapter import (AdapterStore, QueryAdapter, Training, fit, fold_adapters, train,
-                                   verse_matrix)
-from pastor.search.modes import SearchMode as Mode
 from pastor.index.engine_status import AdapterStatus
+from pastor.search.adapter import AdapterStore, QueryAdapter, Training, fit, fold_adapters, train, verse_matrix
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.questions import Question
 
 FEAR = "estou com medo do futuro"
@@ -24,14 +23,21 @@ def unit(v):
 
 def question_file(tmp_path, rows) -> str:
     path = tmp_path / "perguntas.jsonl"
-    path.write_text("".join(json.dumps({"question": q, "gold": g, "topic": "t"}, ensure_ascii=False) + "\n"
-                            for q, g in rows), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"question": q, "gold": g, "topic": "t"}, ensure_ascii=False) + "\n" for q, g in rows),
+        encoding="utf-8",
+    )
     return str(path)
 
 
 # A question whose words match one verse while its gold is another: the adapter must learn the move.
-TRAINING_ROWS = [(FEAR, ["PHP 4:6"]), ("medo do amanhã", ["PHP 4:6"]), ("tenho medo", ["PHP 4:6"]),
-                 ("perdoar meu irmão", ["COL 3:13"]), ("quantas vezes perdoar", ["COL 3:13"])]
+TRAINING_ROWS = [
+    (FEAR, ["PHP 4:6"]),
+    ("medo do amanhã", ["PHP 4:6"]),
+    ("tenho medo", ["PHP 4:6"]),
+    ("perdoar meu irmão", ["COL 3:13"]),
+    ("quantas vezes perdoar", ["COL 3:13"]),
+]
 
 
 class TestMap:
@@ -129,6 +135,7 @@ class TestTrainOnTheIndex:
 
     def test_fold_adapters_never_search_a_question_with_a_map_that_saw_it(self, engine, monkeypatch):
         import pastor.search.adapter as module
+
         seen = []  # per training: the gold rows it learned from (one distinct gold verse per question)
 
         def record(questions, gold, verses, training=Training()):
@@ -171,6 +178,7 @@ class TestSearch:
 
     def test_the_adapted_vector_list_weighs_adapter_weight(self, adapted):
         from pastor.search.signals import Query
+
         vector, question = adapted.signal("vector"), adapted.encoder.vector(FEAR)
         assert vector.candidates(Query(FEAR, FEAR, vector=question), 5).weight == vector.adapter_weight == 2.0
         assert vector.candidates(Query(FEAR, FEAR, frozenset({"adapter"}), question), 5).weight == 1.0
@@ -191,6 +199,7 @@ class TestEngine:
         path = question_file(tmp_path, TRAINING_ROWS)
         first = make_engine(PASTOR_ADAPTER_QUESTIONS=path)
         import pastor.search.adapter as module
+
         monkeypatch.setattr(module, "fit", lambda *a, **k: pytest.fail("trained again"))
         again = make_engine(index=False, PASTOR_ADAPTER_QUESTIONS=path)
         assert np.array_equal(again.retriever.adapter.matrix, first.retriever.adapter.matrix)
@@ -209,9 +218,11 @@ class TestEngine:
         assert engine.start_indexing(background=False)
         assert engine.retriever.adapter.info["questions"] == 3
 
-    def test_a_rebuild_searches_through_the_old_adapter_until_the_new_one_is_trained(self, make_engine, tmp_path,
-                                                                                      monkeypatch):
+    def test_a_rebuild_searches_through_the_old_adapter_until_the_new_one_is_trained(
+        self, make_engine, tmp_path, monkeypatch
+    ):
         import pastor.index.adapter_setup as setup
+
         path = question_file(tmp_path, TRAINING_ROWS)
         engine = make_engine(PASTOR_ADAPTER_QUESTIONS=path)
         old = engine.retriever.adapter
@@ -231,11 +242,14 @@ class TestEngine:
         assert engine.retriever.adapter is None
         assert engine.status().adapter == AdapterStatus(False, "desligado (PASTOR_ADAPTER_QUESTIONS vazio)")
 
-    @pytest.mark.parametrize("content, reason", [
-        (None, "não encontrado: ruim.jsonl"),
-        ('{"question": "x"\n', "linha 1"),
-        (json.dumps({"question": FEAR, "gold": ["GEN 50:26"], "topic": "t"}) + "\n", "nenhuma pergunta"),
-    ])
+    @pytest.mark.parametrize(
+        "content, reason",
+        [
+            (None, "não encontrado: ruim.jsonl"),
+            ('{"question": "x"\n', "linha 1"),
+            (json.dumps({"question": FEAR, "gold": ["GEN 50:26"], "topic": "t"}) + "\n", "nenhuma pergunta"),
+        ],
+    )
     def test_a_bad_file_leaves_search_unadapted_and_says_why(self, make_engine, tmp_path, content, reason):
         path = tmp_path / "ruim.jsonl"
         if content is not None:
@@ -248,6 +262,7 @@ class TestEngine:
 
     def test_a_fifo_is_refused_at_once_instead_of_blocking_the_start(self, make_engine, tmp_path):
         import os
+
         fifo = tmp_path / "perguntas.jsonl"
         os.mkfifo(fifo)  # no writer: reading it would wait forever (and keep /ready at 503)
         engine = make_engine(PASTOR_ADAPTER_QUESTIONS=str(fifo))
@@ -257,6 +272,7 @@ class TestEngine:
 
     def test_an_oversized_file_is_refused(self, make_engine, tmp_path):
         from pastor.search import questions as evaluation
+
         path = tmp_path / "enorme.jsonl"
         with open(path, "wb") as handle:
             handle.truncate(evaluation.MAX_QUESTION_BYTES + 1)  # sparse: costs no disk

@@ -17,8 +17,14 @@ def hits(*names: str) -> list[Hit]:
 class TestSpread:
     def test_a_third_verse_of_a_chapter_waits_behind_other_chapters(self):
         ranked = hits("PSA 23:1", "PSA 23:2", "PSA 23:3", "PSA 23:4", "JHN 14:1", "MAT 11:28")
-        assert ids(spread_chapters(ranked, 4, 2)) == ["PSA 23:1", "PSA 23:2", "JHN 14:1", "MAT 11:28",
-                                                      "PSA 23:3", "PSA 23:4"]
+        assert ids(spread_chapters(ranked, 4, 2)) == [
+            "PSA 23:1",
+            "PSA 23:2",
+            "JHN 14:1",
+            "MAT 11:28",
+            "PSA 23:3",
+            "PSA 23:4",
+        ]
 
     def test_nothing_is_dropped_and_short_lists_are_filled(self):
         ranked = hits("PSA 23:1", "PSA 23:2", "PSA 23:3")

@@ -6,11 +6,10 @@ import re
 
 import pytest
 
-from pastor.index.doc_index import TABLE, DocumentFile, DocumentSource, RefreshReport
 from pastor.documents import read_folder
+from pastor.index.doc_index import TABLE, DocumentFile, DocumentSource, RefreshReport
 from pastor.index.verse_index import embed_text
 from tests.support.core_fixtures import BROKEN_DOCS, GOOD_DOCS, HashEmbedder, settings_for
-
 
 DOC_REF = re.compile(r"^[\w./-]+\.(md|txt|csv|json)#p\d+-c\d+$")
 
@@ -97,8 +96,9 @@ class TestIncremental:
 
     def test_only_the_changed_file_is_embedded(self, settings, docs_dir):
         source(settings).refresh()
-        (docs_dir / "avisos.txt").write_text("Avisos da semana.\n\nO retiro de jovens será em julho.\n",
-                                             encoding="utf-8")
+        (docs_dir / "avisos.txt").write_text(
+            "Avisos da semana.\n\nO retiro de jovens será em julho.\n", encoding="utf-8"
+        )
         embedder = HashEmbedder()
         docs = source(settings, embedder)
         summary = docs.refresh()
@@ -125,8 +125,9 @@ class TestIncremental:
     def test_repaired_file_is_indexed(self, settings, docs_dir):
         docs = source(settings)
         docs.refresh()
-        (docs_dir / "quebrados/invalido.json").write_text('{"pergunta": "Tem culto?", "resposta": "Sim"}',
-                                                          encoding="utf-8")
+        (docs_dir / "quebrados/invalido.json").write_text(
+            '{"pergunta": "Tem culto?", "resposta": "Sim"}', encoding="utf-8"
+        )
         docs.refresh()
         assert files(docs)["quebrados/invalido.json"].state == "indexed"
         assert docs.text("quebrados/invalido.json#p0-c0") is not None
@@ -203,8 +204,9 @@ class TestModernizeSetting:
         folder.mkdir()
         (folder / "sermao.md").write_text("# Sermão\n\nO peccado e a graça de Christo.\n", encoding="utf-8")
         embedder = HashEmbedder()
-        source(settings_for(tmp_path / "data", PASTOR_DOCS_DIR=str(folder), PASTOR_MODERNIZE="false"),
-               embedder).refresh()
+        source(
+            settings_for(tmp_path / "data", PASTOR_DOCS_DIR=str(folder), PASTOR_MODERNIZE="false"), embedder
+        ).refresh()
         assert embedder.texts and all("peccado" in text for text in embedder.texts)
         assert embed_text("peccado", modernize=True) != "peccado"  # the setting matters for this text
 
@@ -212,7 +214,8 @@ class TestModernizeSetting:
         data = tmp_path / "data"
         source(settings_for(data, PASTOR_DOCS_DIR=str(docs_dir))).refresh()
         embedder = HashEmbedder()
-        summary = source(settings_for(data, PASTOR_DOCS_DIR=str(docs_dir), PASTOR_MODERNIZE="false"),
-                         embedder).refresh()
+        summary = source(
+            settings_for(data, PASTOR_DOCS_DIR=str(docs_dir), PASTOR_MODERNIZE="false"), embedder
+        ).refresh()
         assert summary.unchanged == 0 and summary.read == 11
         assert embedder.texts

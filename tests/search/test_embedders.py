@@ -18,8 +18,13 @@ from pastor.search.embedders.use import USEEmbedder
 FEAR = "Tenho medo do futuro e não consigo dormir"
 FEAR_PARAPHRASE = "Estou com muito medo do que vai acontecer amanhã"
 UNRELATED = "O preço da gasolina subiu na bomba do posto"
-TEXTS = ["Deus amou o mundo de tal maneira", "O Senhor é o meu pastor, nada me faltará",
-         FEAR, FEAR_PARAPHRASE, UNRELATED]
+TEXTS = [
+    "Deus amou o mundo de tal maneira",
+    "O Senhor é o meu pastor, nada me faltará",
+    FEAR,
+    FEAR_PARAPHRASE,
+    UNRELATED,
+]
 
 
 def minilm_path() -> str:
@@ -85,8 +90,9 @@ class TestEncode:
         assert embedder.encode([]).shape == (0, embedder.dim)
 
     def test_batch_size_does_not_change_vectors(self, embedder):
-        np.testing.assert_allclose(embedder.encode(TEXTS, batch_size=2),
-                                   embedder.encode(TEXTS, batch_size=64), atol=1e-5)
+        np.testing.assert_allclose(
+            embedder.encode(TEXTS, batch_size=2), embedder.encode(TEXTS, batch_size=64), atol=1e-5
+        )
 
     def test_same_text_same_vector(self, embedder):
         a, b = embedder.encode([FEAR, FEAR])

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.search.modes import SearchMode as Mode
-from pastor.search.embedders.embedder import EmbedderError
 from pastor.index.engine import Engine
-from pastor.wiring import build_engine
+from pastor.search.embedders.embedder import EmbedderError
+from pastor.search.modes import SearchMode as Mode
 from pastor.search.prominence import ATTRIBUTION
-from tests.support.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI, MINI_VERSES, PROMINENCE
 from pastor.web.status_model import search_status_json as status_json
-
+from pastor.wiring import build_engine
+from tests.support.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI, MINI_VERSES, PROMINENCE
 
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
 REFERENCE = "o que diz João 3:16?"
@@ -40,12 +39,19 @@ class TestStatus:
         assert "documents" not in status
 
     def test_prominence_off_when_the_setting_is_empty(self, engine):
-        assert status_json(engine.status())["prominence"] == {"enabled": False, "detail": "desligado (PASTOR_PROMINENCE vazio)"}
+        assert status_json(engine.status())["prominence"] == {
+            "enabled": False,
+            "detail": "desligado (PASTOR_PROMINENCE vazio)",
+        }
 
     def test_prominence_on(self, make_engine):
         engine = make_engine(index=False, PASTOR_PROMINENCE=str(PROMINENCE), PASTOR_PROMINENCE_WEIGHT="0.01")
-        assert status_json(engine.status())["prominence"] == {"enabled": True, "file": "expected_prominence.tsv",
-                                                 "verses": 24, "weight": 0.01}
+        assert status_json(engine.status())["prominence"] == {
+            "enabled": True,
+            "file": "expected_prominence.tsv",
+            "verses": 24,
+            "weight": 0.01,
+        }
         assert engine.retriever.prior("JHN 3:16") == engine.resources.prominence.prior("JHN 3:16", 0.01)
 
     def test_prominence_off_when_the_file_is_missing(self, make_engine, tmp_path):
@@ -82,13 +88,19 @@ class TestStatus:
         folder.mkdir()
         (folder / "mini.usfx.xml").write_bytes(MINI.read_bytes())
         (folder / "extra.usfx.xml").write_bytes(EXTRA.read_bytes())
-        (folder / "NOTICE.md").write_text("## Mini\n- File: `mini.usfx.xml.gz`\n- Credit: Texto: Mini\n\n"
-                                          "## Extra\n- File: `extra.usfx.xml`\n- Credit: Busca: Extra, CC BY 4.0\n",
-                                          encoding="utf-8")
+        (folder / "NOTICE.md").write_text(
+            "## Mini\n- File: `mini.usfx.xml.gz`\n- Credit: Texto: Mini\n\n"
+            "## Extra\n- File: `extra.usfx.xml`\n- Credit: Busca: Extra, CC BY 4.0\n",
+            encoding="utf-8",
+        )
         main = str(folder / "mini.usfx.xml")
         assert make_engine(index=False, PASTOR_CORPUS=main).credits() == ["Texto: Mini"]
-        engine = make_engine(index=False, PASTOR_CORPUS=main, PASTOR_EXTRA_CORPORA=str(folder / "extra.usfx.xml"),
-                             PASTOR_PROMINENCE=str(PROMINENCE))
+        engine = make_engine(
+            index=False,
+            PASTOR_CORPUS=main,
+            PASTOR_EXTRA_CORPORA=str(folder / "extra.usfx.xml"),
+            PASTOR_PROMINENCE=str(PROMINENCE),
+        )
         # Any prominence table is derived from OpenBible's cross references: its credit travels with it.
         assert engine.credits() == ["Texto: Mini", "Busca: Extra, CC BY 4.0", ATTRIBUTION]
         assert status_json(engine.status())["extra_corpora"][0]["credit"] == "Busca: Extra, CC BY 4.0"
@@ -111,6 +123,7 @@ class TestStatus:
 
     def test_missing_corpus_is_a_corpus_error(self, make_settings, fake_models, tmp_path):
         from pastor.bible.usfx import CorpusError
+
         with pytest.raises(CorpusError):
             build_engine(make_settings(PASTOR_CORPUS=str(tmp_path / "nao-ha.usfx.xml")))
 
@@ -150,13 +163,16 @@ class TestWhileVectorsAreNotReady:
     def test_complete_only_when_what_follows_the_vectors_is_ready(self, make_engine, tmp_path, monkeypatch):
         """Issue 22: no "complete" while the query adapter, trained after the vectors, is not."""
         import threading
+
         from pastor.index import pipeline
+
         entered, release, real = threading.Event(), threading.Event(), pipeline.load_adapter
 
         def slow_training(*args, **kwargs):
             entered.set()
             release.wait(30)
             return real(*args, **kwargs)
+
         monkeypatch.setattr(pipeline, "load_adapter", slow_training)
         engine = make_engine(index=False, PASTOR_ADAPTER_QUESTIONS=str(tmp_path / "perguntas.jsonl"))
         try:
@@ -274,6 +290,7 @@ class TestEmbedderFailures:
 class TestWiring:
     def test_documents_are_passed_to_the_retriever_at_construction(self, make_engine, tmp_path):
         from tests.support.core_fixtures import copy_docs
+
         engine = make_engine(index=False, PASTOR_DOCS_DIR=str(copy_docs(tmp_path / "docs")))
         assert engine.retriever.extra_sources == (engine.resources.docs,)
         assert make_engine(index=False).retriever.extra_sources == ()
@@ -282,7 +299,10 @@ class TestWiring:
         nave = tmp_path / "nave.csv"
         nave.write_text('section,subject,entry\nF,FORGIVENESS,"-OF ENEMIES MAT 6:14; EPH 4:32"\n', encoding="utf-8")
         engine = make_engine(index=False, PASTOR_TOPICS=str(nave))
-        assert status_json(engine.status())["topics"] == {"enabled": False, "detail": "aguardando a indexação dos temas"}
+        assert status_json(engine.status())["topics"] == {
+            "enabled": False,
+            "detail": "aguardando a indexação dos temas",
+        }
         assert engine.start_indexing(background=False)
         topics = status_json(engine.status())["topics"]
         assert topics["enabled"] is True and topics["entries"] >= 1

@@ -10,20 +10,32 @@ from pathlib import Path
 
 import pytest
 
-from pastor.evaluation import ranking as evaluation
 from pastor.config import ROOT
-from pastor.evaluation.ranking import (Evaluation, evaluate, evaluate_modes, format_table, hit_at_k, mrr_at_k,
-                                      ndcg_at_k, percentile, recall_at_k)
+from pastor.evaluation import ranking as evaluation
+from pastor.evaluation.ranking import (
+    Evaluation,
+    evaluate,
+    evaluate_modes,
+    format_table,
+    hit_at_k,
+    mrr_at_k,
+    ndcg_at_k,
+    percentile,
+    recall_at_k,
+)
 from pastor.search.questions import Question, QuestionSetError, load_questions
 
-SETS = {"devset": ROOT / "datasets" / "retrieval" / "devset.jsonl",
-        "testset": ROOT / "datasets" / "retrieval" / "testset.jsonl"}
+SETS = {
+    "devset": ROOT / "datasets" / "retrieval" / "devset.jsonl",
+    "testset": ROOT / "datasets" / "retrieval" / "testset.jsonl",
+}
 ALMEIDA = ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"  # shipped with the repository
 
 L2, L3, L5 = 1.0, 1 / math.log2(3), 1 / math.log2(5)  # discounts at ranks 1, 2, 4
 
 
 # --- Metrics on hand-computed examples ------------------------------------------------------
+
 
 class TestMetrics:
     ranked = ["A", "B", "C", "D"]
@@ -107,6 +119,7 @@ class TestPercentile:
 
 # --- Loading question sets ------------------------------------------------------------------
 
+
 def _write(tmp_path: Path, *lines: str) -> Path:
     path = tmp_path / "perguntas.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -127,23 +140,27 @@ class TestLoadQuestions:
         with pytest.raises(QuestionSetError, match=r"perguntas\.jsonl, linha 3: JSON inválido"):
             load_questions(path)
 
-    @pytest.mark.parametrize("row, message", [
-        ({"gold": ["ISA 41:10"]}, "falta o campo 'question'"),
-        ({"question": "   ", "gold": ["ISA 41:10"]}, "falta o campo 'question'"),
-        ({"question": "medo"}, "falta o campo 'gold'"),
-        ({"question": "medo", "gold": []}, "falta o campo 'gold'"),
-        ({"question": "medo", "gold": "ISA 41:10"}, "falta o campo 'gold'"),
-        ({"question": "medo", "gold": ["ISA 41:10", "ISA 41:10"]}, "repetido"),
-        ({"question": "medo", "gold": ["ISA 41:10"], "topic": 3}, "'topic'"),
-        (["medo", ["ISA 41:10"]], "objeto JSON"),
-    ])
+    @pytest.mark.parametrize(
+        "row, message",
+        [
+            ({"gold": ["ISA 41:10"]}, "falta o campo 'question'"),
+            ({"question": "   ", "gold": ["ISA 41:10"]}, "falta o campo 'question'"),
+            ({"question": "medo"}, "falta o campo 'gold'"),
+            ({"question": "medo", "gold": []}, "falta o campo 'gold'"),
+            ({"question": "medo", "gold": "ISA 41:10"}, "falta o campo 'gold'"),
+            ({"question": "medo", "gold": ["ISA 41:10", "ISA 41:10"]}, "repetido"),
+            ({"question": "medo", "gold": ["ISA 41:10"], "topic": 3}, "'topic'"),
+            (["medo", ["ISA 41:10"]], "objeto JSON"),
+        ],
+    )
     def test_missing_or_wrong_fields(self, tmp_path, row, message):
         path = _write(tmp_path, GOOD, json.dumps(row))
         with pytest.raises(QuestionSetError, match=rf"linha 2: .*{re.escape(message)}"):
             load_questions(path)
 
-    @pytest.mark.parametrize("verse_id", ["JHN3:16", "jhn 3:16", "JHN 3", "JHN 3:0", " JHN 3:16",
-                                          "João 3:16", "JHN 3:16-18", 316])
+    @pytest.mark.parametrize(
+        "verse_id", ["JHN3:16", "jhn 3:16", "JHN 3", "JHN 3:0", " JHN 3:16", "João 3:16", "JHN 3:16-18", 316]
+    )
     def test_malformed_verse_id(self, tmp_path, verse_id):
         path = _write(tmp_path, json.dumps({"question": "medo", "gold": ["ISA 41:10", verse_id]}))
         with pytest.raises(QuestionSetError, match="linha 1: id de versículo malformado"):
@@ -222,8 +239,7 @@ class TestEvaluate:
 
 class TestEvaluateModes:
     def test_one_result_per_mode_in_order(self):
-        searchers = {"hybrid": RANKINGS.__getitem__, "vector": lambda q: [],
-                     "lexical": lambda q: ["JHN 14:27"]}
+        searchers = {"hybrid": RANKINGS.__getitem__, "vector": lambda q: [], "lexical": lambda q: ["JHN 14:27"]}
         results = evaluate_modes(searchers, QUESTIONS, k=6)
         assert list(results) == ["hybrid", "vector", "lexical"]
         assert results["hybrid"].metrics()["recall@10"] == 1.0
@@ -233,11 +249,12 @@ class TestEvaluateModes:
 
 class TestFormatTable:
     def test_markdown_rows_per_mode(self):
-        results = {"hybrid": Evaluation(2, 6, hit=0.5, recall=1.0, mrr=0.5625, ndcg=0.61, p50_ms=20.0, p95_ms=29.04),
-                   "lexical": Evaluation(2, 6, hit=0.0, recall=0.0, mrr=0.0, ndcg=0.0, p50_ms=1.0, p95_ms=1.5)}
+        results = {
+            "hybrid": Evaluation(2, 6, hit=0.5, recall=1.0, mrr=0.5625, ndcg=0.61, p50_ms=20.0, p95_ms=29.04),
+            "lexical": Evaluation(2, 6, hit=0.0, recall=0.0, mrr=0.0, ndcg=0.0, p50_ms=1.0, p95_ms=1.5),
+        }
         lines = format_table(results).splitlines()
-        assert lines[0] == ("| modo | n | hit@6 | recall@10 | mrr@10 | ndcg@10 "
-                            "| p50 (ms) | p95 (ms) |")
+        assert lines[0] == ("| modo | n | hit@6 | recall@10 | mrr@10 | ndcg@10 | p50 (ms) | p95 (ms) |")
         assert lines[1] == "|---|---:|---:|---:|---:|---:|---:|---:|"
         assert lines[2] == "| hybrid | 2 | 0.500 | 1.000 | 0.562 | 0.610 | 20.0 | 29.0 |"
         assert lines[3].startswith("| lexical | 2 | 0.000 |")
@@ -251,9 +268,11 @@ class TestFormatTable:
 
 # --- The shipped question sets --------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def almeida():
     from pastor.bible.usfx import load_bible
+
     return load_bible(ALMEIDA)
 
 
@@ -263,12 +282,27 @@ def sets():
 
 
 # Words people type without their accents (não, ninguém, oração…), as in real messages.
-UNACCENTED = {"nao", "ninguem", "oracao", "solidao", "vicio", "divorcio", "preguica", "preocupacao",
-              "familia", "unico", "ate", "alguem", "to", "sera"}
+UNACCENTED = {
+    "nao",
+    "ninguem",
+    "oracao",
+    "solidao",
+    "vicio",
+    "divorcio",
+    "preguica",
+    "preocupacao",
+    "familia",
+    "unico",
+    "ate",
+    "alguem",
+    "to",
+    "sera",
+}
 
 
 def _normal(text: str) -> str:
     from pastor.text.fold import fold
+
     return " ".join(re.sub(r"[^\w\s]", " ", fold(text)).split())
 
 
@@ -279,8 +313,7 @@ class TestShippedSets:
 
     @pytest.mark.parametrize("name", SETS)
     def test_every_gold_id_exists_in_almeida_1911(self, sets, almeida, name):
-        missing = [(q.question, g) for q in sets[name] for g in q.gold
-                   if g not in almeida.by_id]
+        missing = [(q.question, g) for q in sets[name] for g in q.gold if g not in almeida.by_id]
         assert missing == []
 
     @pytest.mark.parametrize("name", SETS)
@@ -301,8 +334,8 @@ class TestShippedSets:
     @pytest.mark.parametrize("name", SETS)
     def test_no_question_names_an_explicit_reference(self, sets, name):
         from pastor.bible.references import find_references
-        named = [q.question for q in sets[name]
-                 if any(m.reference is not None for m in find_references(q.question))]
+
+        named = [q.question for q in sets[name] if any(m.reference is not None for m in find_references(q.question))]
         assert named == []
 
     @pytest.mark.parametrize("name", SETS)
@@ -310,6 +343,5 @@ class TestShippedSets:
         questions = [q.question for q in sets[name]]
         short = [q for q in questions if len(q.split()) <= 2]
         long = [q for q in questions if len(q.split()) >= 10]
-        unaccented = [q for q in questions
-                      if set(_normal(q).split()) & UNACCENTED and not re.search(r"[À-ÿ]", q)]
+        unaccented = [q for q in questions if set(_normal(q).split()) & UNACCENTED and not re.search(r"[À-ÿ]", q)]
         assert len(short) >= 5 and len(long) >= 5 and len(unaccented) >= 3

@@ -24,7 +24,12 @@ class TestScores:
     def test_ranks_and_raw_scores_are_kept_per_list(self):
         fused = by_id(rrf(VECTOR, LEXICAL, k=60))
         c = fused["C"]
-        assert (c.rank_in("vector"), c.score_in("vector"), c.rank_in("lexical"), c.score_in("lexical")) == (3, 0.7, 1, 12.0)
+        assert (c.rank_in("vector"), c.score_in("vector"), c.rank_in("lexical"), c.score_in("lexical")) == (
+            3,
+            0.7,
+            1,
+            12.0,
+        )
         a = fused["A"]
         assert (a.rank_in("vector"), a.rank_in("lexical"), a.score_in("lexical")) == (1, None, None)
         assert fused["D"].rank_in("vector") is None
@@ -92,13 +97,17 @@ class TestPrior:
 class TestNamedLists:
     def test_any_signal_fuses_with_its_weight_and_reports_its_rank(self):
         from pastor.search.fusion import Candidates, fuse
-        fused = by_id(fuse([Candidates("vector", 1.0, VECTOR), Candidates("topic", 2.0, [("D", 3.0), ("A", 1.0)])], k=60))
+
+        fused = by_id(
+            fuse([Candidates("vector", 1.0, VECTOR), Candidates("topic", 2.0, [("D", 3.0), ("A", 1.0)])], k=60)
+        )
         assert fused["D"].score == pytest.approx(2 / 61)
         assert (fused["A"].rank_in("vector"), fused["A"].rank_in("topic"), fused["A"].score_in("topic")) == (1, 2, 1.0)
         assert fused["A"].score == pytest.approx(1 / 61 + 2 / 62)
 
     def test_one_hit_type_to_the_api(self):
         from pastor.web.schemas import hit_json
+
         hit = rrf(VECTOR, LEXICAL, k=60, prior=lambda i: 0.1234567)[0]
         data = hit_json(hit)
         assert "prior" not in data and data["score"] == round(hit.score, 6)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.search.modes import SearchMode as Mode
 from pastor.search.gates import Calibration, Evidence, Gate
+from pastor.search.modes import SearchMode as Mode
 from pastor.text.pastoral_vocabulary import is_pastoral
 
 # An unrelated-pair band like a real model's: mean 0.2, std 0.1, so z = (cos - 0.2) / 0.1.
@@ -90,7 +90,12 @@ class TestModes:
 
     def test_modes_are_the_five_names(self):
         assert (Mode.REFERENCE, Mode.RAG, Mode.LEXICAL_FALLBACK, Mode.CONVERSATIONAL, Mode.NO_EVIDENCE) == (
-            "reference", "rag", "lexical_fallback", "conversational", "no_evidence")
+            "reference",
+            "rag",
+            "lexical_fallback",
+            "conversational",
+            "no_evidence",
+        )
 
 
 class TestPerHitGate:
@@ -106,26 +111,32 @@ class TestPerHitGate:
 
 
 class TestPastoralTopics:
-    @pytest.mark.parametrize("message", [
-        "Estou com muito medo do futuro",
-        "Sinto uma tristeza enorme desde que perdi meu emprego",
-        "Como posso perdoar meu irmão?",
-        "Minha mãe está doente",  # short word `mae`, accent folded
-        "Tenho fé, mas ando ansioso",
-        "Brigas no casamento",
-        "Como orar melhor?",
-        "ANSIEDADE e DEPRESSÃO",
-    ])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "Estou com muito medo do futuro",
+            "Sinto uma tristeza enorme desde que perdi meu emprego",
+            "Como posso perdoar meu irmão?",
+            "Minha mãe está doente",  # short word `mae`, accent folded
+            "Tenho fé, mas ando ansioso",
+            "Brigas no casamento",
+            "Como orar melhor?",
+            "ANSIEDADE e DEPRESSÃO",
+        ],
+    )
     def test_pastoral_messages(self, message):
         assert is_pastoral(message)
 
-    @pytest.mark.parametrize("message", [
-        "Qual a receita de feijoada?",  # `fe` is a whole word only
-        "Como trocar o pneu do carro?",
-        "Quanto é 2 + 2?",
-        "Qual a capital da Austrália?",
-        "",
-    ])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "Qual a receita de feijoada?",  # `fe` is a whole word only
+            "Como trocar o pneu do carro?",
+            "Quanto é 2 + 2?",
+            "Qual a capital da Austrália?",
+            "",
+        ],
+    )
     def test_other_messages(self, message):
         assert not is_pastoral(message)
 

@@ -10,18 +10,18 @@ import numpy as np
 import pytest
 
 from pastor.bible.usfx import load_bible
-from pastor.search.embedders.embedder import EmbedderError
 from pastor.index.verse_index import VerseIndex, build_rows, embed_text
+from pastor.search.embedders.embedder import EmbedderError
 from tests.support.core_fixtures import EXTRA_ALIGNED, MINI, MINI_VERSES, ONE_BOOK, HashEmbedder
-
 
 BATCH = 8
 BATCHES = math.ceil(MINI_VERSES / BATCH)  # 4
 
 
 def new_index(tmp_path, embedder=None, **options) -> VerseIndex:
-    return VerseIndex(tmp_path / "data", embedder or HashEmbedder(), batch_size=options.pop("batch_size", BATCH),
-                      **options)
+    return VerseIndex(
+        tmp_path / "data", embedder or HashEmbedder(), batch_size=options.pop("batch_size", BATCH), **options
+    )
 
 
 def query(embedder, text: str) -> np.ndarray:
@@ -88,8 +88,9 @@ class TestManifest:
         corpus = tmp_path / "mini.usfx.xml"
         shutil.copyfile(MINI, corpus)
         new_index(tmp_path).build(load_bible(corpus))
-        corpus.write_text(corpus.read_text(encoding="utf-8").replace("nada me faltará", "nada faltará"),
-                          encoding="utf-8")
+        corpus.write_text(
+            corpus.read_text(encoding="utf-8").replace("nada me faltará", "nada faltará"), encoding="utf-8"
+        )
         changed = load_bible(corpus)
         assert changed.sha256 != mini_bible.sha256
 
@@ -160,7 +161,7 @@ class TestResume:
         rest = HashEmbedder()
         resumed = new_index(tmp_path, rest)
         assert resumed.build(mini_bible).state == "complete"
-        remaining = [r.search_text for r in build_rows(mini_bible)[2 * BATCH:]]
+        remaining = [r.search_text for r in build_rows(mini_bible)[2 * BATCH :]]
         assert rest.texts == remaining
         assert rest.calls == math.ceil(len(remaining) / BATCH)
         ids = [r["id"] for r in table_rows(resumed)]
@@ -206,8 +207,12 @@ class TestStates:
     def test_indexing_while_building_with_counts(self, tmp_path, mini_bible):
         index = new_index(tmp_path)
         seen = []
-        index.build(mini_bible, progress=lambda done, total: seen.append(
-            (index.status.state, index.status.rows, index.status.total, done, total)))
+        index.build(
+            mini_bible,
+            progress=lambda done, total: seen.append(
+                (index.status.state, index.status.rows, index.status.total, done, total)
+            ),
+        )
         assert [s[0] for s in seen] == ["indexing"] * BATCHES
         assert [s[1] for s in seen] == [8, 16, 24, 25]
         assert all(s[1] == s[3] and s[2] == s[4] == MINI_VERSES for s in seen)

@@ -8,21 +8,24 @@ import threading
 
 import pytest
 
-from pastor.web.schemas import hit_json, search_json
 from pastor.index import verse_index as index_module
 from pastor.index.verse_index import READ_ONLY_NOTICE, VerseIndex
 from pastor.search.bm25 import LexicalIndex
 from pastor.search.modes import SearchMode as Mode
 from pastor.search.retrieval import Retriever
-from pastor.care.smalltalk import is_conversational
-from tests.support.core_fixtures import HashEmbedder
-from tests.support.mounts import fill, read_only_view, small_disk, used_bytes
-from tests.support.helpers import retriever_over
+from pastor.web.schemas import search_json
 from pastor.web.status_model import search_status_json as status_json
+from tests.support.core_fixtures import HashEmbedder
+from tests.support.helpers import retriever_over
+from tests.support.mounts import fill, read_only_view, small_disk, used_bytes
 
 CHURCH = "Onde fica a sede da igreja em Vale Sereno?"  # answered by the church's documents
-QUESTIONS = ("Pedro perguntou quantas vezes devo perdoar meu irmão", "estou com medo do futuro",
-             "Deus amou o mundo e deu seu filho", "a ansiedade pelo dia de amanhã")
+QUESTIONS = (
+    "Pedro perguntou quantas vezes devo perdoar meu irmão",
+    "estou com medo do futuro",
+    "Deus amou o mundo e deu seu filho",
+    "a ansiedade pelo dia de amanhã",
+)
 
 
 def make_retriever(bible, data_dir, embedder=None) -> Retriever:
@@ -99,6 +102,7 @@ class TestAfterAFailedRebuild:
             if len(writes) > 2:
                 raise OSError(errno.ENOSPC, "No space left on device", str(path))
             return real(path, data)
+
         real = index_module.write_json
         monkeypatch.setattr(index_module, "write_json", full_after_two)
         with pytest.raises(OSError):
@@ -170,6 +174,7 @@ class TestTheEngine:
 
     def test_a_read_only_data_directory(self, make_engine, make_settings, tmp_path, fake_models, docs_dir):
         from pastor.index.engine import Engine
+
         first = make_engine(PASTOR_DOCS_DIR=str(docs_dir))
         before = answers(first.retriever)
         church = search_json(first.retriever.search(CHURCH))

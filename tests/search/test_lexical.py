@@ -9,11 +9,11 @@ from pastor.search.bm25 import LexicalIndex
 # Verse texts in the 1911 spelling, as the index sees them.
 DOCS = {
     "JHN 3:16": "Porque Deus amou o mundo de tal maneira, que deu o seu Filho unigenito, para que "
-                "todo aquelle que n'elle crê não pereça, mas tenha a vida eterna.",
+    "todo aquelle que n'elle crê não pereça, mas tenha a vida eterna.",
     "PSA 23:1": "O Senhor é o meu pastor, nada me faltará.",
     "ISA 41:10": "Não temas, porque eu estou comtigo; não te assombres, porque eu sou teu Deus",
     "ROM 6:23": "Porque o salario do peccado é a morte, mas o dom gratuito de Deus é a vida eterna, "
-                "por Christo Jesus nosso Senhor.",
+    "por Christo Jesus nosso Senhor.",
     "1JN 1:9": "Se confessarmos os nossos peccados, elle é fiel e justo, para nos perdoar os peccados",
     "GEN 1:1": "No principio creou Deus os céus e a terra.",
     "EMPTY": "e o que é isso",
@@ -113,13 +113,16 @@ class TestRealCorpus:
     def almeida_index(self, almeida) -> LexicalIndex:
         return LexicalIndex([v.id for v in almeida.verses], [v.text for v in almeida.verses])
 
-    @pytest.mark.parametrize("query, verse", [
-        ("Deus amou o mundo de tal maneira que deu o seu Filho unigênito", "JHN 3:16"),
-        ("O Senhor é o meu pastor, nada me faltará", "PSA 23:1"),
-        ("Eu sou a ressurreição e a vida", "JHN 11:25"),
-        ("Tudo posso naquele que me fortalece", "PHP 4:13"),
-        ("o salário do pecado é a morte", "ROM 6:23"),
-    ])
+    @pytest.mark.parametrize(
+        "query, verse",
+        [
+            ("Deus amou o mundo de tal maneira que deu o seu Filho unigênito", "JHN 3:16"),
+            ("O Senhor é o meu pastor, nada me faltará", "PSA 23:1"),
+            ("Eu sou a ressurreição e a vida", "JHN 11:25"),
+            ("Tudo posso naquele que me fortalece", "PHP 4:13"),
+            ("o salário do pecado é a morte", "ROM 6:23"),
+        ],
+    )
     def test_known_verse_in_top_three(self, almeida_index, query, verse):
         assert verse in [doc for doc, _ in almeida_index.search(query, 3)]
 
@@ -129,9 +132,15 @@ class TestPostingsScoring:
 
     def test_same_scores_as_rank_bm25(self):
         import numpy as np
-        texts = ["Não temas, porque eu sou contigo", "O amor é paciente, o amor é bondoso",
-                 "Amai os vossos inimigos", "temor do Senhor é o princípio da sabedoria",
-                 "Deus é amor", "não andeis ansiosos pelo dia de amanhã"]
+
+        texts = [
+            "Não temas, porque eu sou contigo",
+            "O amor é paciente, o amor é bondoso",
+            "Amai os vossos inimigos",
+            "temor do Senhor é o princípio da sabedoria",
+            "Deus é amor",
+            "não andeis ansiosos pelo dia de amanhã",
+        ]
         index = LexicalIndex([f"D{i}" for i in range(len(texts))], texts)
         for query in ["amor amor inimigos", "temor temas amanhã", "sabedoria", "xyzzy"]:
             terms = index.tokens(query)

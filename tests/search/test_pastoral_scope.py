@@ -15,20 +15,29 @@ def scope(real_embedder):
     return PastoralScope(real_embedder)
 
 
-@pytest.mark.parametrize("message", [
-    "perdi a vontade de ir aos encontros, me afastei de todo mundo",
-    "meu sogro mora com a gente e a casa virou um campo de batalha",
-    "fiquei sabendo que meu marido tem outra família",
-    "não sei lidar com as crises do meu filho autista",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "perdi a vontade de ir aos encontros, me afastei de todo mundo",
+        "meu sogro mora com a gente e a casa virou um campo de batalha",
+        "fiquei sabendo que meu marido tem outra família",
+        "não sei lidar com as crises do meu filho autista",
+    ],
+)
 def test_a_persons_life_is_pastoral_by_meaning(scope, message):
     assert scope.pastoral(message)
 
 
-@pytest.mark.parametrize("message", [
-    "como fazer brigadeiro de panela", "quanto custa uma passagem para o Recife", "como criar uma tabela em SQL",
-    "quem é o artilheiro do campeonato", "qual a cotação da libra esterlina",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "como fazer brigadeiro de panela",
+        "quanto custa uma passagem para o Recife",
+        "como criar uma tabela em SQL",
+        "quem é o artilheiro do campeonato",
+        "qual a cotação da libra esterlina",
+    ],
+)
 def test_a_request_for_a_thing_is_not(scope, message):
     assert not scope.pastoral(message)
 
@@ -69,6 +78,7 @@ def test_a_request_for_a_thing_is_refused_even_near_a_verse(scope, message):
 
 def test_the_scope_classifier_is_trained_on_the_blind_authors_messages_too():
     from pastor.search.pastoral_scope import scope_training
+
     examples = scope_training()
     assert len(examples) > len(load_scope_examples()) + 1000 and {s for s, _ in examples} == {"pastoral", "off_topic"}
 

@@ -13,10 +13,14 @@ from pastor.cli import commands
 from pastor.cli import main as cli
 from pastor.cli.prominence_command import register_prominence
 from pastor.search.prominence import (
-    ATTRIBUTION, HEADER, OSIS_BOOKS, ProminenceError, derive_prominence, load_prominence,
+    ATTRIBUTION,
+    HEADER,
+    OSIS_BOOKS,
+    ProminenceError,
+    derive_prominence,
+    load_prominence,
     osis_to_usfx,
 )
-
 from tests.support.helpers import FIXTURES, real_prominence
 
 CROSS_REFS = FIXTURES / "xref" / "cross_references.txt"
@@ -45,14 +49,26 @@ def derived(tmp_path):
 # Book names
 # ---------------------------------------------------------------------------------------------
 
+
 class TestOsisNames:
     def test_every_canon_book_has_one_osis_name(self):
         mapping = osis_to_usfx()
         assert len(OSIS_BOOKS) == len(set(OSIS_BOOKS)) == 66
         assert list(mapping.values()) == [b.code for b in canon.books()]
 
-    @pytest.mark.parametrize("osis, code", [("Gen", "GEN"), ("Ps", "PSA"), ("Song", "SNG"), ("Ezek", "EZK"),
-                                            ("Phlm", "PHM"), ("Jas", "JAS"), ("3John", "3JN"), ("Rev", "REV")])
+    @pytest.mark.parametrize(
+        "osis, code",
+        [
+            ("Gen", "GEN"),
+            ("Ps", "PSA"),
+            ("Song", "SNG"),
+            ("Ezek", "EZK"),
+            ("Phlm", "PHM"),
+            ("Jas", "JAS"),
+            ("3John", "3JN"),
+            ("Rev", "REV"),
+        ],
+    )
     def test_irregular_names(self, osis, code):
         assert osis_to_usfx()[osis] == code
 
@@ -61,6 +77,7 @@ class TestOsisNames:
 # Deriving the table
 # ---------------------------------------------------------------------------------------------
 
+
 class TestDerive:
     def test_matches_the_hand_computed_table_byte_for_byte(self, derived):
         _, out = derived
@@ -68,11 +85,34 @@ class TestDerive:
 
     def test_summary_counts(self, derived):
         summary, out = derived
-        assert {k: getattr(summary, k) for k in ("rows", "positive", "zero", "negative", "ranges", "cross_chapter",
-                                        "cross_book", "fallback", "self_overlap", "verses",
-                                        "positive_votes")} == {
-            "rows": 14, "positive": 11, "zero": 1, "negative": 2, "ranges": 5, "cross_chapter": 2,
-            "cross_book": 1, "fallback": 0, "self_overlap": 1, "verses": 24, "positive_votes": 218}
+        assert {
+            k: getattr(summary, k)
+            for k in (
+                "rows",
+                "positive",
+                "zero",
+                "negative",
+                "ranges",
+                "cross_chapter",
+                "cross_book",
+                "fallback",
+                "self_overlap",
+                "verses",
+                "positive_votes",
+            )
+        } == {
+            "rows": 14,
+            "positive": 11,
+            "zero": 1,
+            "negative": 2,
+            "ranges": 5,
+            "cross_chapter": 2,
+            "cross_book": 1,
+            "fallback": 0,
+            "self_overlap": 1,
+            "verses": 24,
+            "positive_votes": 218,
+        }
         assert summary.source == "cross_references.txt"
         assert len(summary.sha256) == 64
 
@@ -86,7 +126,15 @@ class TestDerive:
         # Genesis 2 ends at verse 3 in the fixture (not 25 as in real Bibles): the data decides.
         table = table_of(derived[1])
         assert [v for v in table if v.startswith("GEN ")] == [
-            "GEN 1:1", "GEN 1:30", "GEN 1:31", "GEN 2:1", "GEN 2:2", "GEN 2:3", "GEN 3:1", "GEN 50:20"]
+            "GEN 1:1",
+            "GEN 1:30",
+            "GEN 1:31",
+            "GEN 2:1",
+            "GEN 2:2",
+            "GEN 2:3",
+            "GEN 3:1",
+            "GEN 50:20",
+        ]
         assert "GEN 2:4" not in table
 
     def test_cross_book_range_moves_to_the_next_book(self, derived):
@@ -135,12 +183,14 @@ class TestDerive:
     def test_whole_middle_chapters_and_book_change(self, tmp_path):
         # Ruth ends at 4:22 (seen as a From verse), 1 Samuel 1 at 28: Ruth.3.18-1Sam.2.1 covers
         # RUT 3:18, all of RUT 4, all of 1SA 1, and 1SA 2:1.
-        source = write_xrefs(tmp_path / "x.txt", "Ruth.4.22\tGen.1.1\t1", "Gen.1.1\t1Sam.1.28\t1",
-                             "Gen.1.1\tRuth.3.18-1Sam.2.1\t2")
+        source = write_xrefs(
+            tmp_path / "x.txt", "Ruth.4.22\tGen.1.1\t1", "Gen.1.1\t1Sam.1.28\t1", "Gen.1.1\tRuth.3.18-1Sam.2.1\t2"
+        )
         table = table_of(_derive(source, tmp_path))
         covered = [v for v, counts in table.items() if counts[1] >= 2]
-        assert covered == ["RUT 3:18"] + [f"RUT 4:{v}" for v in range(1, 23)] + \
-            [f"1SA 1:{v}" for v in range(1, 29)] + ["1SA 2:1"]
+        assert covered == ["RUT 3:18"] + [f"RUT 4:{v}" for v in range(1, 23)] + [f"1SA 1:{v}" for v in range(1, 29)] + [
+            "1SA 2:1"
+        ]
 
     def test_range_over_an_unknown_chapter_keeps_its_endpoints(self, tmp_path):
         # Nothing in the data mentions Ruth 2, so its length is unknown: endpoints only.
@@ -169,13 +219,16 @@ def _derive(source: Path, tmp_path: Path) -> Path:
 
 
 class TestDeriveErrors:
-    @pytest.mark.parametrize("row, message", [
-        ("Gen.1.1\tJohn.3.16", "linha 3: esperadas 3 colunas"),
-        ("Gen.1.1\tJohn.3.16\tmuitos", "linha 3: votos inválidos 'muitos'"),
-        ("Tob.1.1\tJohn.3.16\t4", "linha 3: referência inválida ou livro desconhecido 'Tob.1.1'"),
-        ("Gen.1.1\tJohn.3\t4", "linha 3: referência inválida"),
-        ("Gen.1.1\tJohn.3.16-\t4", "linha 3: intervalo sem fim 'John.3.16-'"),
-    ])
+    @pytest.mark.parametrize(
+        "row, message",
+        [
+            ("Gen.1.1\tJohn.3.16", "linha 3: esperadas 3 colunas"),
+            ("Gen.1.1\tJohn.3.16\tmuitos", "linha 3: votos inválidos 'muitos'"),
+            ("Tob.1.1\tJohn.3.16\t4", "linha 3: referência inválida ou livro desconhecido 'Tob.1.1'"),
+            ("Gen.1.1\tJohn.3\t4", "linha 3: referência inválida"),
+            ("Gen.1.1\tJohn.3.16-\t4", "linha 3: intervalo sem fim 'John.3.16-'"),
+        ],
+    )
     def test_bad_row_names_its_line(self, tmp_path, row, message):
         source = write_xrefs(tmp_path / "x.txt", "Gen.1.1\tJohn.1.1\t5", row)
         with pytest.raises(ProminenceError, match=message):
@@ -203,6 +256,7 @@ class TestDeriveErrors:
 # Loading the table
 # ---------------------------------------------------------------------------------------------
 
+
 class TestLoad:
     def test_loads_counts(self):
         prominence = load_prominence(EXPECTED)
@@ -218,9 +272,12 @@ class TestLoad:
 
     def test_source_names_file_and_hash(self):
         import hashlib
+
         source = load_prominence(EXPECTED).source
-        assert source == {"file": "expected_prominence.tsv",
-                          "sha256": hashlib.sha256(EXPECTED.read_bytes()).hexdigest()}
+        assert source == {
+            "file": "expected_prominence.tsv",
+            "sha256": hashlib.sha256(EXPECTED.read_bytes()).hexdigest(),
+        }
 
     def test_top_breaks_ties_in_canonical_order(self):
         top = load_prominence(EXPECTED).top(4)
@@ -244,16 +301,19 @@ class TestLoadErrors:
         with pytest.raises(ProminenceError, match="linha 1: cabeçalho inesperado"):
             load_prominence(path)
 
-    @pytest.mark.parametrize("line, message", [
-        ("JHN 3:16\t1\t2\t3\t4", "linha 3: esperadas 6 colunas"),
-        ("", "linha 3: esperadas 6 colunas"),
-        ("JHN 3:16\t1\tmuitos\t3\t4\t0", "linha 3: valor inválido 'muitos' na coluna in_votes"),
-        ("JHN 3:16\t1\t-2\t3\t4\t0", "linha 3: valor inválido '-2'"),
-        ("João 3:16\t1\t2\t3\t4\t0", "linha 3: versículo inválido"),
-        ("TOB 1:1\t1\t2\t3\t4\t0", "linha 3: livro desconhecido 'TOB'"),
-        ("GEN 1:1\t1\t2\t3\t4\t0", "linha 3: versículo repetido GEN 1:1"),
-        (" JHN 3:16\t1\t2\t3\t4\t0", "linha 3: linha malformada"),
-    ])
+    @pytest.mark.parametrize(
+        "line, message",
+        [
+            ("JHN 3:16\t1\t2\t3\t4", "linha 3: esperadas 6 colunas"),
+            ("", "linha 3: esperadas 6 colunas"),
+            ("JHN 3:16\t1\tmuitos\t3\t4\t0", "linha 3: valor inválido 'muitos' na coluna in_votes"),
+            ("JHN 3:16\t1\t-2\t3\t4\t0", "linha 3: valor inválido '-2'"),
+            ("João 3:16\t1\t2\t3\t4\t0", "linha 3: versículo inválido"),
+            ("TOB 1:1\t1\t2\t3\t4\t0", "linha 3: livro desconhecido 'TOB'"),
+            ("GEN 1:1\t1\t2\t3\t4\t0", "linha 3: versículo repetido GEN 1:1"),
+            (" JHN 3:16\t1\t2\t3\t4\t0", "linha 3: linha malformada"),
+        ],
+    )
     def test_malformed_line_names_its_number(self, tmp_path, line, message):
         path = tmp_path / "p.tsv"
         path.write_text(f"{HEADER}\nGEN 1:1\t0\t0\t1\t5\t0\n{line}\nGEN 1:3\t0\t0\t1\t1\t0\n", encoding="utf-8")
@@ -270,6 +330,7 @@ class TestLoadErrors:
 # ---------------------------------------------------------------------------------------------
 # The prior
 # ---------------------------------------------------------------------------------------------
+
 
 class TestPrior:
     def test_is_weight_times_log1p_of_in_votes(self):
@@ -296,12 +357,12 @@ class TestPrior:
 # Round trip and command line
 # ---------------------------------------------------------------------------------------------
 
+
 class TestRoundTrip:
     def test_derive_then_load_matches_the_expected_table(self, derived):
         loaded, expected = load_prominence(derived[1]), load_prominence(EXPECTED)
         assert loaded.ids == expected.ids
-        assert {k: list(v) for k, v in loaded.columns.items()} == \
-            {k: list(v) for k, v in expected.columns.items()}
+        assert {k: list(v) for k, v in loaded.columns.items()} == {k: list(v) for k, v in expected.columns.items()}
         assert loaded.source["sha256"] == derived[0].sha256 == expected.source["sha256"]
 
 
@@ -320,6 +381,7 @@ class TestCli:
 
     def test_json_summary(self, tmp_path, capsys):
         import json
+
         assert cli.main(["prominence", str(CROSS_REFS), "--out", str(tmp_path / "p.tsv"), "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["verses"] == 24
 
@@ -355,5 +417,10 @@ class TestRealTable:
 
     def test_totals(self, real):
         totals = {name: sum(values) for name, values in real.columns.items()}
-        assert totals == {"in_refs": 614280, "in_votes": 3548597, "out_refs": 344799,
-                          "out_votes": 2148057, "neg_rows": 9044}
+        assert totals == {
+            "in_refs": 614280,
+            "in_votes": 3548597,
+            "out_refs": 344799,
+            "out_votes": 2148057,
+            "neg_rows": 9044,
+        }

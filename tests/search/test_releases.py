@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from pastor.index.engine import Engine
-from pastor.replication.store import SharedLock, StoreBusy, connect_shared, storage_options
 from pastor.replication.releases import KEEP, ReleaseStore
+from pastor.replication.store import SharedLock, StoreBusy, connect_shared, storage_options
 
 
 @pytest.fixture
@@ -19,13 +19,24 @@ def store(tmp_path):
 
 
 def test_storage_options_come_from_the_usual_aws_variables():
-    env = {"AWS_ENDPOINT_URL": "http://127.0.0.1:9000", "AWS_REGION": "sa-east-1", "AWS_DEFAULT_REGION": "x",
-           "AWS_ACCESS_KEY_ID": "id", "AWS_SECRET_ACCESS_KEY": "segredo"}
-    assert storage_options("s3://b/p", env) == {"aws_endpoint": "http://127.0.0.1:9000", "aws_region": "sa-east-1",
-                                                "aws_access_key_id": "id", "aws_secret_access_key": "segredo",
-                                                "allow_http": "true"}
-    assert storage_options("s3://b/p", {"AWS_ENDPOINT_URL": "https://s3.example", "AWS_ALLOW_HTTP": "false"}) == \
-        {"aws_endpoint": "https://s3.example", "allow_http": "false"}
+    env = {
+        "AWS_ENDPOINT_URL": "http://127.0.0.1:9000",
+        "AWS_REGION": "sa-east-1",
+        "AWS_DEFAULT_REGION": "x",
+        "AWS_ACCESS_KEY_ID": "id",
+        "AWS_SECRET_ACCESS_KEY": "segredo",
+    }
+    assert storage_options("s3://b/p", env) == {
+        "aws_endpoint": "http://127.0.0.1:9000",
+        "aws_region": "sa-east-1",
+        "aws_access_key_id": "id",
+        "aws_secret_access_key": "segredo",
+        "allow_http": "true",
+    }
+    assert storage_options("s3://b/p", {"AWS_ENDPOINT_URL": "https://s3.example", "AWS_ALLOW_HTTP": "false"}) == {
+        "aws_endpoint": "https://s3.example",
+        "allow_http": "false",
+    }
     assert storage_options("/srv/index", env) == {}
 
 
@@ -97,8 +108,10 @@ def test_the_newest_release_wins_and_old_ones_are_pruned(make_engine, store):
 
 def test_a_file_name_the_store_makes_up_is_not_written(make_engine, store, tmp_path):
     import pyarrow as pa
+
     release = store.publish(make_engine().settings.data_dir, {})
-    store.db.open_table("files").add(pa.table({"release": [release.id], "name": ["../fora.txt"],
-                                               "data": pa.array([b"x"], pa.large_binary())}))
+    store.db.open_table("files").add(
+        pa.table({"release": [release.id], "name": ["../fora.txt"], "data": pa.array([b"x"], pa.large_binary())})
+    )
     store.fetch(release, tmp_path / "replica")
     assert not (tmp_path / "fora.txt").exists() and (tmp_path / "replica" / "index" / "manifest.json").is_file()

@@ -6,18 +6,17 @@ import re
 
 import pytest
 
-from pastor.search.results import NotFound
-from pastor.web.schemas import hit_json, search_json
-from pastor.search import retrieval
-from pastor.search.modes import SearchMode as Mode
-from pastor.search.gates import Gate
-from pastor.index.verse_index import VerseIndex
-from pastor.search.bm25 import LexicalIndex
-from pastor.search.retrieval import CONVERSATION_REASON, Retriever
 from pastor.care.smalltalk import is_conversational
+from pastor.index.verse_index import VerseIndex
+from pastor.search import retrieval
+from pastor.search.bm25 import LexicalIndex
+from pastor.search.gates import Gate
+from pastor.search.modes import SearchMode as Mode
+from pastor.search.results import NotFound
+from pastor.search.retrieval import CONVERSATION_REASON, Retriever
+from pastor.web.schemas import search_json
 from tests.support.core_fixtures import MINI_VERSES, HashEmbedder, copy_docs, settings_for
 from tests.support.helpers import retriever_over
-
 
 FORGIVE = "Pedro perguntou quantas vezes devo perdoar meu irmão"  # MAT 18:21 almost word for word
 OFF_TOPIC = "Qual a receita de bolo de cenoura?"
@@ -44,7 +43,9 @@ def shared(tmp_path_factory, mini_bible):
 
 
 def kept_by_gate(retriever: Retriever, hit) -> bool:
-    return hit.rank_in("lexical") is not None or retriever.config.gate.keep_vector_hit(hit.score_in("vector"), retriever.calibration)
+    return hit.rank_in("lexical") is not None or retriever.config.gate.keep_vector_hit(
+        hit.score_in("vector"), retriever.calibration
+    )
 
 
 # -- explicit references ---------------------------------------------------------------------------
@@ -90,8 +91,10 @@ class TestReferenceMode:
 
 # -- small talk ------------------------------------------------------------------------------------
 class TestConversationalMode:
-    @pytest.mark.parametrize("message", ["Bom dia, pastor!", "muito obrigada", "Amém", "kkkkk", "quem é você?",
-                                         "olá, pode me ajudar?", "não entendi"])
+    @pytest.mark.parametrize(
+        "message",
+        ["Bom dia, pastor!", "muito obrigada", "Amém", "kkkkk", "quem é você?", "olá, pode me ajudar?", "não entendi"],
+    )
     def test_greetings_thanks_and_questions_about_the_assistant(self, shared, message):
         result = shared.search(message)
         assert (result.mode, result.reason, result.results) == (Mode.CONVERSATIONAL, CONVERSATION_REASON, ())
@@ -167,6 +170,7 @@ class TestVectorsNotReady:
         retriever.encoder.vector("tenho medo")
         assert embedder.texts[-1].startswith("tenho medo ") and "temor" in embedder.texts[-1]
         from pastor.search.signals import QueryEncoder
+
         QueryEncoder(embedder, expand_queries=False).vector("tenho medo")
         assert embedder.texts[-1] == "tenho medo"
 
@@ -208,20 +212,31 @@ class TestSignals:
                 return weight if verse_id == "GEN 1:1" else 0.0
 
         plain = make_retriever(mini_bible, HashEmbedder(), tmp_path / "a")
-        boosted = make_retriever(mini_bible, HashEmbedder(), tmp_path / "b", prominence=Prior(),
-                                 prominence_weight=1.0)
+        boosted = make_retriever(mini_bible, HashEmbedder(), tmp_path / "b", prominence=Prior(), prominence_weight=1.0)
         assert plain.search(FORGIVE, gated=False).results[0].id == "MAT 18:21"
         assert boosted.search(FORGIVE, gated=False).results[0].id == "GEN 1:1"
-        switched_off = make_retriever(mini_bible, HashEmbedder(), tmp_path / "c", prominence=Prior(),
-                                      prominence_weight=0.0)
+        switched_off = make_retriever(
+            mini_bible, HashEmbedder(), tmp_path / "c", prominence=Prior(), prominence_weight=0.0
+        )
         assert switched_off.search(FORGIVE, gated=False).results[0].id == "MAT 18:21"
 
     def test_result_dicts(self, shared):
         data = search_json(shared.search(FORGIVE))
         assert set(data) == {"mode", "reason", "results", "references", "not_found", "note"}
         hit = data["results"][0]
-        assert set(hit) == {"id", "reference", "text", "score", "vector_rank", "vector_score",
-                            "lexical_rank", "lexical_score", "topic_rank", "topic_score", "kind"}
+        assert set(hit) == {
+            "id",
+            "reference",
+            "text",
+            "score",
+            "vector_rank",
+            "vector_score",
+            "lexical_rank",
+            "lexical_score",
+            "topic_rank",
+            "topic_score",
+            "kind",
+        }
         assert hit["score"] == round(hit["score"], 6)
 
 
@@ -230,6 +245,7 @@ class TestDocumentSources:
     @pytest.fixture(scope="class")
     def with_docs(self, tmp_path_factory, mini_bible):
         from pastor.index.doc_index import DocumentSource
+
         root = tmp_path_factory.mktemp("docs-retrieval")
         settings = settings_for(root / "data", PASTOR_DOCS_DIR=str(copy_docs(root / "docs")))
         embedder = HashEmbedder()

@@ -12,9 +12,9 @@ import pytest
 
 from pastor.index.buildlock import BuildLock
 from pastor.index.verse_index import WAITING_NOTICE, VerseIndex, embed_text
+from pastor.web.status_model import search_status_json as status_json
 from tests.support.core_fixtures import MINI_VERSES, HashEmbedder
 from tests.support.helpers import wait_for
-from pastor.web.status_model import search_status_json as status_json
 
 BATCH = 8
 BATCHES = math.ceil(MINI_VERSES / BATCH)
@@ -89,8 +89,7 @@ class TestRebuildBeside:
         cancel = threading.Event()
         index = new_index(tmp_path)
         index.open(mini_bible)
-        status = index.build(mini_bible, rebuild=True, cancel=cancel,
-                             progress=lambda done, total: cancel.set())
+        status = index.build(mini_bible, rebuild=True, cancel=cancel, progress=lambda done, total: cancel.set())
         assert status.state == "partial" and index.ready
         assert index.read_manifest()["state"] == "complete"  # the live manifest never changed
         rest = HashEmbedder()
@@ -163,18 +162,31 @@ def test_two_index_processes_on_one_data_dir_leave_one_complete_index(tmp_path):
     import sys
 
     from tests.support.helpers import MINI_CORPUS, ROOT
+
     base = {k: v for k, v in os.environ.items() if not k.startswith(("PASTOR_", "LLM_", "EMBEDDING_"))}
-    env = {**base, "PASTOR_CORPUS": str(MINI_CORPUS), "PASTOR_DATA_DIR": str(tmp_path / "data"),
-           "PASTOR_DOCS_DIR": "", "PASTOR_PROMINENCE": "", "PASTOR_EXTRA_CORPORA": "", "PASTOR_TOPICS": "", "PASTOR_ADAPTER_QUESTIONS": "",
-           "HF_HUB_OFFLINE": "1", "PASTOR_EMBED_BATCH": "4"}  # one translation: one row per verse
+    env = {
+        **base,
+        "PASTOR_CORPUS": str(MINI_CORPUS),
+        "PASTOR_DATA_DIR": str(tmp_path / "data"),
+        "PASTOR_DOCS_DIR": "",
+        "PASTOR_PROMINENCE": "",
+        "PASTOR_EXTRA_CORPORA": "",
+        "PASTOR_TOPICS": "",
+        "PASTOR_ADAPTER_QUESTIONS": "",
+        "HF_HUB_OFFLINE": "1",
+        "PASTOR_EMBED_BATCH": "4",
+    }  # one translation: one row per verse
     command = [sys.executable, "-m", "pastor", "index", "--json"]
-    runs = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True) for _ in range(2)]
+    runs = [
+        subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
     outputs = [run.communicate(timeout=300) for run in runs]
     assert [run.returncode for run in runs] == [0, 0], [err[-500:] for _, err in outputs]
     for out, _ in outputs:
         assert json.loads(out)["state"] == "complete"
     from pastor.search.embedders import load_embedder
+
     index = VerseIndex(tmp_path / "data", load_embedder("use-multilingual"))
     ids = stored_ids(index)
     assert len(ids) == len(set(ids)) == MINI_VERSES  # each verse once: nothing added twice

@@ -33,6 +33,7 @@ def test_empty_table_is_not_ready():
 
 def test_verse_and_document_sources_share_the_protocols(tmp_path, mini_bible):
     from tests.support.core_fixtures import HashEmbedder, settings_for
+
     embedder = HashEmbedder()
     assert isinstance(VerseIndex(tmp_path, embedder), VectorSource)
     assert isinstance(DocumentSource(settings_for(tmp_path), embedder).index, VectorSource)

@@ -8,13 +8,12 @@ import json
 import numpy as np
 import pytest
 
-from pastor.web.schemas import hit_json, search_json
 from pastor.bible.topical_bibles import Entry, Reference
 from pastor.index.verse_index import VerseIndex
 from pastor.search.bm25 import LexicalIndex
-from pastor.search.retrieval import Retriever
 from pastor.search.topic_index import Sparse, TopicIndex, entry_weights, read_names, rerank_by_cosine
 from pastor.text.stemmer import get_stemmer
+from pastor.web.schemas import hit_json
 from tests.support.core_fixtures import HashEmbedder
 from tests.support.helpers import retriever_over
 
@@ -40,8 +39,7 @@ def files(tmp_path):
 
 
 def topic_index(tmp_path, files, embedder=None, **options) -> TopicIndex:
-    return TopicIndex(tmp_path / "data", embedder or HashEmbedder(), stem=get_stemmer("rslp").stem,
-                      **files, **options)
+    return TopicIndex(tmp_path / "data", embedder or HashEmbedder(), stem=get_stemmer("rslp").stem, **files, **options)
 
 
 @pytest.fixture
@@ -57,8 +55,14 @@ def search(topics, question: str, n: int = 10) -> list[str]:
 
 class TestSearch:
     def test_labels_and_names_are_rows(self, built):
-        assert built.labels == ["Forgiveness — OF ENEMIES", "Care — Worldly", "Sorrow — Comfort in",
-                                "Fear, Unholy", "perdão, perdoar", "ansiedade, preocupação"]
+        assert built.labels == [
+            "Forgiveness — OF ENEMIES",
+            "Care — Worldly",
+            "Sorrow — Comfort in",
+            "Fear, Unholy",
+            "perdão, perdoar",
+            "ansiedade, preocupação",
+        ]
 
     def test_a_question_brings_the_verses_of_its_topic(self, built):
         assert set(search(built, "ansiedade", 3)) <= {"MAT 6:34", "PHP 4:6", "1PE 5:7", "ISA 41:10", "PSA 23:4"}
@@ -130,8 +134,9 @@ class TestRetrieverTopicList:
         index = VerseIndex(tmp_path / "data", built.embedder, batch_size=16)
         index.build(mini_bible)
         lexical = LexicalIndex([v.id for v in mini_bible.verses], [v.text for v in mini_bible.verses])
-        return retriever_over(mini_bible, embedder=built.embedder, index=index, lexical=lexical, topics=built,
-                         topic_weight=1.0)
+        return retriever_over(
+            mini_bible, embedder=built.embedder, index=index, lexical=lexical, topics=built, topic_weight=1.0
+        )
 
     def test_the_topic_list_is_fused_and_reported(self, retriever):
         hits = retriever.search("sorrow comfort", k=25, gated=False).results

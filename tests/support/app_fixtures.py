@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from pastor.config import Settings
-from tests.support.helpers import FIXTURES, MINI_CORPUS, PROMINENCE, ROOT, free_port, wait_for  # noqa: F401
 from pastor.providers.fake import FakeProvider
+from tests.support.helpers import FIXTURES, MINI_CORPUS, PROMINENCE, ROOT, free_port, wait_for  # noqa: F401
 
 REINDEX_TOKEN = "token-de-teste-123"
 
@@ -74,16 +74,19 @@ class LiveServer:
 
     def __init__(self, settings: Settings, provider=None):
         import uvicorn
+
         from pastor.web.server import create_app
+
         self.settings = settings
         self.app, self.runtime = create_app(settings, provider=provider)
         self.url = f"http://{settings.host}:{settings.port}"
-        config = uvicorn.Config(self.app, host=settings.host, port=settings.port, log_level="warning",
-                                timeout_graceful_shutdown=1)
+        config = uvicorn.Config(
+            self.app, host=settings.host, port=settings.port, log_level="warning", timeout_graceful_shutdown=1
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True, name="test-uvicorn")
 
-    def start(self, timeout: float = 60.0) -> "LiveServer":
+    def start(self, timeout: float = 60.0) -> LiveServer:
         self.thread.start()
         wait_for(lambda: self.server.started, timeout, "o servidor não iniciou")
         return self
@@ -93,6 +96,7 @@ class LiveServer:
 
     def client(self):
         from gradio_client import Client
+
         return Client(self.url + "/", verbose=False)
 
     def stop(self) -> None:
@@ -104,8 +108,16 @@ class LiveServer:
 def wait_vectors(runtime, timeout: float = 120.0) -> None:
     """Until the background index is complete (seconds on the tiny corpus)."""
     runtime.wait_loaded(timeout)
-    wait_for(lambda: runtime.engine is not None and not runtime.engine.indexing and runtime.engine.resources.index is not None
-             and runtime.engine.resources.index.ready, timeout, "o índice vetorial não ficou pronto")
+    wait_for(
+        lambda: (
+            runtime.engine is not None
+            and not runtime.engine.indexing
+            and runtime.engine.resources.index is not None
+            and runtime.engine.resources.index.ready
+        ),
+        timeout,
+        "o índice vetorial não ficou pronto",
+    )
 
 
 @pytest.fixture(scope="session")

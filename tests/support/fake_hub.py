@@ -30,7 +30,7 @@ class FakeHub:
     def url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
-    def __enter__(self) -> "FakeHub":
+    def __enter__(self) -> FakeHub:
         self._thread.start()
         return self
 
@@ -39,8 +39,10 @@ class FakeHub:
         self._server.server_close()
 
     def tree(self) -> list[dict]:
-        return [{"type": "file", "path": name, "size": len(data), "oid": hashlib.sha1(data).hexdigest()}
-                for name, data in self.files.items()]
+        return [
+            {"type": "file", "path": name, "size": len(data), "oid": hashlib.sha1(data).hexdigest()}
+            for name, data in self.files.items()
+        ]
 
 
 def _handler(hub: FakeHub):
@@ -71,7 +73,7 @@ def _handler(hub: FakeHub):
             if with_body:
                 hub.gets.append(name)
                 for start in range(0, len(data), CHUNK):
-                    self.wfile.write(data[start:start + CHUNK])
+                    self.wfile.write(data[start : start + CHUNK])
                     if hub.pause:
                         time.sleep(hub.pause)
 
@@ -79,13 +81,12 @@ def _handler(hub: FakeHub):
             path = unquote(urlsplit(self.path).path)
             api = f"/api/models/{hub.repo}"
             if path.startswith(f"{api}/revision/"):
-                return self._json({"id": hub.repo, "sha": COMMIT,
-                                   "siblings": [{"rfilename": n} for n in hub.files]})
+                return self._json({"id": hub.repo, "sha": COMMIT, "siblings": [{"rfilename": n} for n in hub.files]})
             if path.startswith(f"{api}/tree/"):
                 return self._json(hub.tree())
             prefix = f"/{hub.repo}/resolve/"
             if path.startswith(prefix):
-                return self._file(path[len(prefix):].split("/", 1)[1], with_body)
+                return self._file(path[len(prefix) :].split("/", 1)[1], with_body)
             self.send_response(404)
             self.send_header("X-Error-Code", "RepoNotFound")
             self.end_headers()

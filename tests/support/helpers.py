@@ -7,8 +7,8 @@ import re
 import socket
 import time
 from pathlib import Path
-from pastor.index.engine_status import (AdapterStatus, EmbedderStatus, ProminenceStatus, SearchStatus,
-                                  TopicsStatus)
+
+from pastor.index.engine_status import AdapterStatus, EmbedderStatus, ProminenceStatus, SearchStatus, TopicsStatus
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TESTS = ROOT / "tests"
@@ -63,6 +63,7 @@ def retriever_over(bible, **given):
     from pastor.search.assembly import build_retriever
     from pastor.search.retrieval import RetrievalConfig
     from pastor.search.signals import SignalInputs
+
     if "extra_sources" in given:
         given["documents"] = given.pop("extra_sources")
     resource_names = {f.name for f in fields(SignalInputs)}
@@ -73,7 +74,21 @@ def retriever_over(bible, **given):
 
 def stub_search_status(state: str) -> SearchStatus:
     """An engine's typed status with nothing loaded but `state` (for stub engines in the web tests)."""
-    return SearchStatus(state=state, pending=(), ready=False, vectors_ready=False, corpus=None, extra_corpora=(),
-                        embedder=EmbedderStatus("", None, False), index=None, index_notice=None, progress=(0, 0),
-                        bm25_ready=False, prominence=ProminenceStatus(False), topics=TopicsStatus(False),
-                        adapter=AdapterStatus(False), errors=(), health=())
+    return SearchStatus(
+        state=state,
+        pending=(),
+        ready=False,
+        vectors_ready=False,
+        corpus=None,
+        extra_corpora=(),
+        embedder=EmbedderStatus("", None, False),
+        index=None,
+        index_notice=None,
+        progress=(0, 0),
+        bm25_ready=False,
+        prominence=ProminenceStatus(False),
+        topics=TopicsStatus(False),
+        adapter=AdapterStatus(False),
+        errors=(),
+        health=(),
+    )

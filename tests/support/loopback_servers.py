@@ -212,7 +212,7 @@ class LoopbackServer:
     stop: threading.Event = field(default_factory=threading.Event)
     body_bytes: list[int] = field(default_factory=list)  # (sent, total) of a trickled body, as it goes
 
-    def __enter__(self) -> "LoopbackServer":
+    def __enter__(self) -> LoopbackServer:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
@@ -309,7 +309,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
         for i in range(len(data)):
-            if self.server_app.stop.wait(delay) or not self._send_raw(data[i:i + 1]):
+            if self.server_app.stop.wait(delay) or not self._send_raw(data[i : i + 1]):
                 return
             self.server_app.body_bytes[0] = i + 1
 

@@ -11,8 +11,16 @@ from tests.support.tiny_model import build_tiny_model, wire
 
 # What the wired model writes, whatever it is asked: a supported citation (Mateus 6:34 is in the mini corpus
 # and is what "Estou com medo do futuro" retrieves) and an invented book that the validator must remove.
-WIRED_PIECES = ["Não tenha medo do amanhã", ": Jesus ensina em", " Mateus 6:34", " que cada dia basta",
-                ". Também está escrito em", " Hezequias 3:16", " que Deus nunca falha", "."]
+WIRED_PIECES = [
+    "Não tenha medo do amanhã",
+    ": Jesus ensina em",
+    " Mateus 6:34",
+    " que cada dia basta",
+    ". Também está escrito em",
+    " Hezequias 3:16",
+    " que Deus nunca falha",
+    ".",
+]
 WIRED_REPLY = "".join(WIRED_PIECES)
 
 

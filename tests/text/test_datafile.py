@@ -7,8 +7,7 @@ import hashlib
 
 import pytest
 
-from pastor.text.datafile import (content_sha256, data_suffix, is_gzip, logical_name, open_text,
-                                  read_bytes)
+from pastor.text.datafile import content_sha256, data_suffix, is_gzip, logical_name, open_text, read_bytes
 
 TEXT = "verse\tin_refs\nJHN 3:16\t104\n"
 
@@ -47,10 +46,13 @@ def test_read_bytes_stops_one_past_the_limit(pair):
     assert read_bytes(pair[1], limit=4) == TEXT.encode()[:5]
 
 
-@pytest.mark.parametrize("name,logical,suffix", [
-    ("por-blivre.usfx.xml.gz", "por-blivre.usfx.xml", ".xml"),
-    ("faq.JSON.GZ", "faq.JSON", ".json"),
-    ("agenda.csv", "agenda.csv", ".csv"),
-])
+@pytest.mark.parametrize(
+    "name,logical,suffix",
+    [
+        ("por-blivre.usfx.xml.gz", "por-blivre.usfx.xml", ".xml"),
+        ("faq.JSON.GZ", "faq.JSON", ".json"),
+        ("agenda.csv", "agenda.csv", ".csv"),
+    ],
+)
 def test_names_ignore_gz(name, logical, suffix):
     assert logical_name(name) == logical and data_suffix(name) == suffix

@@ -7,7 +7,6 @@ import hashlib
 
 from pastor.text import notice
 from pastor.text.notice import credit_for, parse_notice
-
 from tests.support.helpers import ROOT
 
 SAMPLE = """# Notices

@@ -18,54 +18,60 @@ def stems(stemmer: Stemmer, words: str) -> set[str]:
 
 
 class TestRSLPFamiliesMeet:
-    @pytest.mark.parametrize("words", [
-        "amar amai amaras amarás amou amei amo ame amamos amareis amais amava amado amada amados",
-        "amor amores",
-        "temer temas temais temo teme temeu temia temeis temerao",
-        "medo medos",
-        "perdoar perdoou perdoa perdoai",
-        "esperanca esperar espera",
-        "salvacao salvar",
-        "oracao oracoes orar",
-        "coracao coracoes",
-        "senhor senhores senhora",
-        "deus deuses",
-        "pecado pecados pecador pecadores pecar pecou",
-        "alegria alegrar",
-        "gloria glorioso",
-        "misericordia misericordioso",
-        "animal animais",
-        "tristeza triste",
-        "homem homens",
-        "irmao irmaos irma irmas",
-        "fiel fieis",
-        "mar mares",
-        "filho filhos filha filhas",
-        "ansiedade ansioso ansiosos",
-    ])
+    @pytest.mark.parametrize(
+        "words",
+        [
+            "amar amai amaras amarás amou amei amo ame amamos amareis amais amava amado amada amados",
+            "amor amores",
+            "temer temas temais temo teme temeu temia temeis temerao",
+            "medo medos",
+            "perdoar perdoou perdoa perdoai",
+            "esperanca esperar espera",
+            "salvacao salvar",
+            "oracao oracoes orar",
+            "coracao coracoes",
+            "senhor senhores senhora",
+            "deus deuses",
+            "pecado pecados pecador pecadores pecar pecou",
+            "alegria alegrar",
+            "gloria glorioso",
+            "misericordia misericordioso",
+            "animal animais",
+            "tristeza triste",
+            "homem homens",
+            "irmao irmaos irma irmas",
+            "fiel fieis",
+            "mar mares",
+            "filho filhos filha filhas",
+            "ansiedade ansioso ansiosos",
+        ],
+    )
     def test_family(self, rslp, words):
         assert len(stems(rslp, words)) == 1, {w: rslp.stem(w) for w in words.split()}
 
 
 class TestRSLPKeepsApart:
-    @pytest.mark.parametrize("a, b", [
-        ("deus", "deu"),          # God / gave
-        ("perdao", "perder"),     # forgiveness / to lose
-        ("perdao", "perda"),
-        ("medo", "medir"),        # fear / to measure
-        ("medo", "mediu"),
-        ("mae", "mao"),           # mother / hand
-        ("mar", "maria"),
-        ("ira", "ir"),            # wrath / to go
-        ("coracao", "cor"),       # heart / colour
-        ("davi", "dava"),         # David / gave
-        ("farao", "farei"),       # Pharaoh / will do
-        ("sabado", "saber"),
-        ("altar", "alto"),
-        ("tres", "trarei"),
-        ("terrivel", "terra"),
-        ("espada", "esperar"),
-    ])
+    @pytest.mark.parametrize(
+        "a, b",
+        [
+            ("deus", "deu"),  # God / gave
+            ("perdao", "perder"),  # forgiveness / to lose
+            ("perdao", "perda"),
+            ("medo", "medir"),  # fear / to measure
+            ("medo", "mediu"),
+            ("mae", "mao"),  # mother / hand
+            ("mar", "maria"),
+            ("ira", "ir"),  # wrath / to go
+            ("coracao", "cor"),  # heart / colour
+            ("davi", "dava"),  # David / gave
+            ("farao", "farei"),  # Pharaoh / will do
+            ("sabado", "saber"),
+            ("altar", "alto"),
+            ("tres", "trarei"),
+            ("terrivel", "terra"),
+            ("espada", "esperar"),
+        ],
+    )
     def test_different_stems(self, rslp, a, b):
         assert rslp.stem(a) != rslp.stem(b)
 
@@ -94,9 +100,20 @@ class TestRSLPDocumentedLimits:
 
 
 class TestRSLPGuards:
-    @pytest.mark.parametrize("word, stem", [("deus", "deus"), ("mar", "mar"), ("fe", "fe"),
-                                            ("paz", "paz"), ("luz", "luz"), ("jesus", "jesus"),
-                                            ("mae", "mae"), ("mao", "mao"), ("ira", "ira")])
+    @pytest.mark.parametrize(
+        "word, stem",
+        [
+            ("deus", "deus"),
+            ("mar", "mar"),
+            ("fe", "fe"),
+            ("paz", "paz"),
+            ("luz", "luz"),
+            ("jesus", "jesus"),
+            ("mae", "mae"),
+            ("mao", "mao"),
+            ("ira", "ira"),
+        ],
+    )
     def test_short_words_not_cut(self, rslp, word, stem):
         assert rslp.stem(word) == stem
 
@@ -137,8 +154,7 @@ class TestStemMany:
 
 
 class TestFactory:
-    @pytest.mark.parametrize("name, cls", [("rslp", RSLPStemmer), ("snowball", SnowballStemmer),
-                                           ("none", NoStemmer)])
+    @pytest.mark.parametrize("name, cls", [("rslp", RSLPStemmer), ("snowball", SnowballStemmer), ("none", NoStemmer)])
     def test_by_name(self, name, cls):
         stemmer = get_stemmer(name)
         assert isinstance(stemmer, cls) and stemmer.name == name

@@ -13,12 +13,19 @@ import sys
 import pytest
 
 pytest.register_assert_rewrite("app_fixtures")
-from tests.support.app_fixtures import (  # noqa: E402
-    MINI_CORPUS, REINDEX_TOKEN, ROOT, LiveServer, app_env, app_settings, wait_for, wait_vectors)
 from gradio_client.exceptions import AppError  # noqa: E402
 
 from pastor.web.ratelimit import RateLimiter  # noqa: E402
-
+from tests.support.app_fixtures import (  # noqa: E402
+    MINI_CORPUS,
+    REINDEX_TOKEN,
+    ROOT,
+    LiveServer,
+    app_env,
+    app_settings,
+    wait_for,
+    wait_vectors,
+)
 
 ENDPOINTS = {"/chat", "/search", "/lookup", "/status", "/check_provider", "/reindex", "/feedback"}
 
@@ -93,8 +100,10 @@ class TestChat:
         assert "Gênesis 50:20" not in final["answer"] and final["removed_citations"]
 
     def test_history_reaches_the_model(self, client, spy_provider):
-        history = [{"role": "user", "content": "Meu nome é Ana."},
-                   {"role": "assistant", "content": "Olá, Ana. Estou aqui."}]
+        history = [
+            {"role": "user", "content": "Meu nome é Ana."},
+            {"role": "assistant", "content": "Olá, Ana. Estou aqui."},
+        ]
         chat_outputs(client, "Como perdoar quem me feriu?", history)
         assert {"role": "user", "content": "Meu nome é Ana."} in spy_provider.last_messages
 
@@ -191,8 +200,13 @@ class TestStatus:
         assert status["index"]["rows"] == status["index"]["total"] == 25
         checked = status["llm"].pop("checked_at")
         llm = {key: status["llm"][key] for key in ("provider", "model", "reachable", "detail", "choice")}
-        assert llm == {"provider": "fake", "model": "fake", "reachable": True,
-                       "detail": "respostas simuladas (fake)", "choice": ""}  # built by the test, not chosen
+        assert llm == {
+            "provider": "fake",
+            "model": "fake",
+            "reachable": True,
+            "detail": "respostas simuladas (fake)",
+            "choice": "",
+        }  # built by the test, not chosen
         assert re.fullmatch(r"\d\d:\d\d:\d\d", checked)  # checked at start, without being asked
         # The tiny corpus has no notice; the prior's table carries OpenBible's credit.
         assert [c[:48] for c in status["attributions"]] == ["Referências cruzadas © OpenBible.info, CC BY 4.0"]
@@ -220,8 +234,9 @@ class TestReindex:
                 client.predict(REINDEX_TOKEN, api_name="/reindex")
             assert client.predict(api_name="/status")["state"] in ("indexing", "complete")
         wait_vectors(server.runtime)
-        wait_for(lambda: client.predict(api_name="/status")["state"] == "complete", 30,
-                 "o índice não voltou a completo")
+        wait_for(
+            lambda: client.predict(api_name="/status")["state"] == "complete", 30, "o índice não voltou a completo"
+        )
 
 
 # == without a corpus ================================================================================
@@ -256,11 +271,15 @@ class TestMissingCorpus:
 def test_python_app_py_serves_the_real_corpus(tmp_path, almeida_path):
     """The run command itself, on the full Almeida corpus (indexing off: only lookup is needed)."""
     from gradio_client import Client
-    env = {**os.environ, **app_env(tmp_path, PASTOR_CORPUS=str(almeida_path), PASTOR_BACKGROUND_INDEX="false",
-                                   PASTOR_PROMINENCE="")}
+
+    env = {
+        **os.environ,
+        **app_env(tmp_path, PASTOR_CORPUS=str(almeida_path), PASTOR_BACKGROUND_INDEX="false", PASTOR_PROMINENCE=""),
+    }
     url = f"http://127.0.0.1:{env['PASTOR_PORT']}"
-    process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     try:
         import httpx
 
@@ -269,6 +288,7 @@ def test_python_app_py_serves_the_real_corpus(tmp_path, almeida_path):
                 return httpx.get(url + path, timeout=5)
             except httpx.HTTPError:
                 return None
+
         assert wait_for(lambda: get("/live"), 90, "/live não respondeu").json() == {"live": True}
         wait_for(lambda: (r := get("/ready")) is not None and r.status_code == 200, 180, "/ready não ficou pronto")
         result = Client(url + "/", verbose=False).predict("João 3:16", api_name="/lookup")

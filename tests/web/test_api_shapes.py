@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from tests.support.app_fixtures import REINDEX_TOKEN, ROOT, LiveServer, app_settings, wait_vectors
 from pastor.web.schemas import plain_json
+from tests.support.app_fixtures import REINDEX_TOKEN, ROOT, LiveServer, app_settings, wait_vectors
 
 DOCS = ROOT / "corpus" / "docs"  # the example documents (not indexed by default)
 
@@ -24,8 +24,7 @@ def keys(value) -> set[str]:
 
 @pytest.fixture(scope="module")
 def docs_server(tmp_path_factory):
-    settings = app_settings(tmp_path_factory.mktemp("docs-app"), PASTOR_DOCS_DIR=str(DOCS),
-                            REINDEX_TOKEN=REINDEX_TOKEN)
+    settings = app_settings(tmp_path_factory.mktemp("docs-app"), PASTOR_DOCS_DIR=str(DOCS), REINDEX_TOKEN=REINDEX_TOKEN)
     server = LiveServer(settings).start()
     wait_vectors(server.runtime)
     yield server
@@ -35,8 +34,11 @@ def docs_server(tmp_path_factory):
 class TestPlainJson:
     def test_path_keys_become_file_at_any_depth(self):
         value = {"documents": {"files": [{"path": "faq.json", "parts": 2}]}, "path": "x", "file": "y"}
-        assert plain_json(value) == {"documents": {"files": [{"file": "faq.json", "parts": 2}]},
-                                     "file_path": "x", "file": "y"}
+        assert plain_json(value) == {
+            "documents": {"files": [{"file": "faq.json", "parts": 2}]},
+            "file_path": "x",
+            "file": "y",
+        }
 
     def test_other_values_are_unchanged(self):
         assert plain_json([1, "a", None, {"k": (1, 2)}]) == [1, "a", None, {"k": [1, 2]}]
@@ -45,6 +47,7 @@ class TestPlainJson:
 def test_the_chat_endpoint_documents_every_mode():
     from pastor.answer.turn_modes import Mode
     from pastor.web.api import DESCRIPTIONS, MODE_HELP
+
     assert set(MODE_HELP) == set(Mode)
     assert all(f"{mode.value} (" in DESCRIPTIONS["chat"] for mode in Mode)
 
@@ -71,8 +74,12 @@ class TestWithDocuments:
 
     @pytest.mark.slow
     def test_the_example_client_exercises_every_endpoint(self, docs_server):
-        done = subprocess.run([sys.executable, str(ROOT / "examples" / "client.py"), docs_server.url + "/",
-                               "--token", REINDEX_TOKEN], capture_output=True, text=True, timeout=240)
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "examples" / "client.py"), docs_server.url + "/", "--token", REINDEX_TOKEN],
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         for endpoint in ("/status", "/check_provider", "/lookup", "/search", "/chat (final)", "/feedback", "/reindex"):
             assert f"== {endpoint}" in done.stdout

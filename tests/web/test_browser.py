@@ -13,22 +13,32 @@ import re
 import pytest
 
 from tests.support.app_fixtures import app_env
-from tests.support.helpers import css_colour, wait_for
 from tests.support.browser_support import (
-    ARTIFACTS, CHROMIUM_ARGS, AppProcess, chromium_path, missing_browser_reason, write_synthetic_usfx)
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    AppProcess,
+    chromium_path,
+    missing_browser_reason,
+    write_synthetic_usfx,
+)
+from tests.support.helpers import css_colour, wait_for
 
 CHROMIUM = chromium_path()
 PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
 MISSING = missing_browser_reason() if CHROMIUM is None else "Playwright ausente (requirements-dev.txt)"
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING),
+]
 
 QUESTION = "Estou com medo do futuro"
 # Mateus 6:34 is the tiny corpus's best hit for QUESTION, so the citation survives validation.
-SCRIPTED = ("Não tenha medo do amanhã: veja Mateus 6:34. Deus cuida de você hoje; "
-            "entregue a Ele cada preocupação, um dia de cada vez. "
-            "[Clique para confirmar sua doação](https://evil.example/pix) ou www.evil.example")
+SCRIPTED = (
+    "Não tenha medo do amanhã: veja Mateus 6:34. Deus cuida de você hoje; "
+    "entregue a Ele cada preocupação, um dia de cada vez. "
+    "[Clique para confirmar sua doação](https://evil.example/pix) ou www.evil.example"
+)
 # What the page shows of the model's link and address: the text, with no link.
 MODEL_LINK = "[Clique para confirmar sua doação](https://evil.example/pix) ou www.evil.example"
 CITED_TEXT = "Não tenham medo do futuro nem se preocupem com o amanhã"
@@ -49,6 +59,7 @@ def require_browser():
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         # A persistent profile is not needed: each launch gets a fresh temporary one.
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
@@ -93,8 +104,11 @@ def chat_app(tmp_path_factory):
     script.write_text(json.dumps([SCRIPTED], ensure_ascii=False), encoding="utf-8")
     app = start_app(tmp, PASTOR_FAKE_RESPONSES=str(script), PASTOR_FAKE_DELAY="0.1", PASTOR_FAKE_CHUNK="3")
     app.data = tmp / "data"
-    wait_for(lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"], 120,
-             f"o índice vetorial não ficou pronto:\n{app.log()}")
+    wait_for(
+        lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"],
+        120,
+        f"o índice vetorial não ficou pronto:\n{app.log()}",
+    )
     yield app
     app.stop()
 
@@ -116,6 +130,7 @@ RECORD_ANSWERS = """() => {
 
 def open_chat(app, page):
     from playwright.sync_api import expect
+
     page.goto(app.url + "/")
     box = page.locator("#message-box textarea")
     expect(box).to_be_visible(timeout=60 * MS)
@@ -125,6 +140,7 @@ def open_chat(app, page):
 def ask(page, box, text: str, answers: int = 1):
     """Type and press Enter; wait until the chat holds `answers` finished answers (their copy buttons)."""
     from playwright.sync_api import expect
+
     box.fill(text)
     box.press("Enter")
     expect(page.locator("#chatbot button.pastor-copy")).to_have_count(answers, timeout=90 * MS)
@@ -133,6 +149,7 @@ def ask(page, box, text: str, answers: int = 1):
 def assert_follow_up_is_not_rewritten(page, box) -> None:
     """After a reset, the follow-up that was rewritten inside the old conversation is searched as it is."""
     from playwright.sync_api import expect
+
     box.fill("e se ele repetir?")
     box.press("Enter")
     expect(page.locator("#mode-label")).to_contain_text("Modo:", timeout=90 * MS)
@@ -146,6 +163,7 @@ def mode_line(page) -> str:
 class TestChatPage:
     def test_a_streamed_answer_with_a_linked_citation_and_its_sources(self, chat_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(chat_app, page)
         page.evaluate(RECORD_ANSWERS)
 
@@ -163,8 +181,9 @@ class TestChatPage:
         answers = page.evaluate("window.__answers")
         final = answers[-1]
         assert "Deus cuida de você hoje" in final and "preparando" not in final
-        partial = [a for a in answers if "Não tenha" in a and "preparando" not in a
-                   and a != final and final.startswith(a)]
+        partial = [
+            a for a in answers if "Não tenha" in a and "preparando" not in a and a != final and final.startswith(a)
+        ]
         assert len(partial) >= 2, answers
 
         # The supported citation is a link, styled apart from bold; the mode is in plain words.
@@ -195,6 +214,7 @@ class TestChatPage:
 
     def test_clicking_a_citation_opens_its_source(self, chat_app, page):
         from playwright.sync_api import expect
+
         ask(page, open_chat(chat_app, page), QUESTION)
         chat = page.locator("#chatbot")
         assert chat.locator(".pastor-source").count() == 0  # the accordion starts closed
@@ -210,6 +230,7 @@ class TestChatPage:
 
     def test_an_inline_error_keeps_the_conversation_and_the_typed_text(self, chat_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(chat_app, page)
         ask(page, box, QUESTION)
         long_text = "Estou cansado. " * 340  # 5,100 characters, over the 4,000 limit
@@ -235,6 +256,7 @@ class TestChatPage:
 
     def test_enter_sends_and_shift_enter_breaks_the_line(self, chat_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(chat_app, page)
         expect(page.locator("#input-hint")).to_contain_text("Enter envia · Shift+Enter quebra a linha")
         box.fill("Estou com medo")
@@ -249,6 +271,7 @@ class TestChatPage:
 
     def test_new_conversation_resets_sources_mode_and_history(self, chat_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(chat_app, page)
         ask(page, box, "Como perdoar quem me feriu?")
         # Inside a conversation a short contextual message is rewritten: the page says what it searched.
@@ -266,6 +289,7 @@ class TestChatPage:
 
     def test_gradios_clear_button_resets_too(self, chat_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(chat_app, page)
         ask(page, box, "Como perdoar quem me feriu?")
         page.locator("#chatbot").get_by_role("button", name="Limpar conversa").click()
@@ -274,6 +298,7 @@ class TestChatPage:
 
     def test_a_reference_mid_conversation_is_a_reference_turn(self, chat_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(chat_app, page)
         ask(page, box, QUESTION)
         ask(page, box, "Sl 23", answers=2)
@@ -284,6 +309,7 @@ class TestChatPage:
 
     def test_regenerate_replaces_the_last_answer(self, chat_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(chat_app, page)
         ask(page, box, QUESTION)
         before = page.locator("#chatbot a.pastor-cite").first.get_attribute("href")
@@ -296,6 +322,7 @@ class TestChatPage:
 
     def test_copy_gives_the_answer_with_its_references(self, chat_app, page):
         from playwright.sync_api import expect
+
         ask(page, open_chat(chat_app, page), QUESTION)
         button = page.locator("#chatbot button.pastor-copy")
         expect(button).to_have_attribute("title", "Copiar a resposta com as referências")
@@ -309,6 +336,7 @@ class TestChatPage:
         from playwright.sync_api import expect
 
         from pastor.answer.turnlog import latest_feedback
+
         ask(page, open_chat(chat_app, page), QUESTION)
         chat = page.locator("#chatbot")
         chat.get_by_role("button", name="Não gostei", exact=True).click()
@@ -328,6 +356,7 @@ class TestChatPage:
 
     def test_gradios_own_strings_and_every_control_have_portuguese_labels(self, chat_app, page):
         from playwright.sync_api import expect
+
         ask(page, open_chat(chat_app, page), QUESTION)  # the browser is en-US: Gradio would say "Clear", "Retry"
         names = page.evaluate("""() => [...document.querySelectorAll('#chat-tab button, #chat-tab textarea')]
             .filter(e => e.offsetParent !== null)
@@ -336,7 +365,9 @@ class TestChatPage:
         assert names and all(names), names
         english = {"Clear", "Retry", "Like", "Dislike", "Copy message", "Undo", "Submit"}
         assert not english & set(names), names
-        assert {"Limpar conversa", "Gerar a resposta de novo", "Gostei", "Não gostei", "Sua mensagem"} <= set(names), names
+        assert {"Limpar conversa", "Gerar a resposta de novo", "Gostei", "Não gostei", "Sua mensagem"} <= set(names), (
+            names
+        )
 
         # After a rating, and on the messages themselves: no English, no raw markup read aloud.
         page.locator("#chatbot").get_by_role("button", name="Gostei", exact=True).click()
@@ -348,10 +379,11 @@ class TestChatPage:
         assert spoken and not any("<" in label or "message:" in label for label in labels), labels
         assert any(label.startswith("Pastor Online: Não tenha medo do amanhã") for label in spoken), spoken
 
-
     def test_the_mode_line_colours_apply_in_light_and_dark(self, chat_app, page):
         from playwright.sync_api import expect
+
         from pastor.web.page import CSS
+
         colour = "() => getComputedStyle(document.querySelector('#mode-label .pastor-mode span')).color"
         for answers, (theme, selector) in enumerate((("light", "#mode-label"), ("dark", ".dark #mode-label")), 1):
             page.goto(f"{chat_app.url}/?__theme={theme}")
@@ -362,7 +394,7 @@ class TestChatPage:
             ask(page, box, "Como perdoar quem me feriu?", answers=answers)
             expect(page.locator("#mode-label")).to_contain_text("Modo:")
             hex_colour = css_colour(CSS, selector)
-            rgb = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+            rgb = tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
             assert page.evaluate(colour) == "rgb({}, {}, {})".format(*rgb), theme
         screenshot(page, "browser-dark")
 
@@ -378,6 +410,7 @@ def limited_app(tmp_path_factory):
 class TestRateLimit:
     def test_asking_again_too_soon_is_a_notice_that_keeps_everything(self, limited_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(limited_app, page)
         ask(page, box, QUESTION)
         box.fill("Como perdoar quem me feriu?")
@@ -393,8 +426,14 @@ class TestRateLimit:
 class TestMobile:
     def test_the_input_stays_visible_and_full_width_after_an_answer(self, chat_app, browser):
         from playwright.sync_api import expect
-        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="pt-BR", is_mobile=True,
-                                      has_touch=True, device_scale_factor=2)
+
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844},
+            locale="pt-BR",
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=2,
+        )
         page = context.new_page()
         try:
             box = open_chat(chat_app, page)
@@ -433,6 +472,7 @@ def progress_of(page) -> tuple[int, int]:
 class TestStatusPage:
     def test_shows_indexing_progress_then_the_complete_index(self, indexing_app, page):
         from playwright.sync_api import expect
+
         page.goto(indexing_app.url + "/")
         page.locator("#status-tab-button").click()
         state = page.locator("#status-state")
@@ -462,8 +502,11 @@ def local_app(tmp_path_factory, wired_model):
     """The app with LLM_PROVIDER=local on the tiny wired Qwen2 model: real tokens from the app's own process."""
     tmp = tmp_path_factory.mktemp("browser-local")
     app = start_app(tmp, LLM_PROVIDER="local", PASTOR_LOCAL_MODEL=str(wired_model))
-    wait_for(lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"], 120,
-             f"o índice vetorial não ficou pronto:\n{app.log()}")
+    wait_for(
+        lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"],
+        120,
+        f"o índice vetorial não ficou pronto:\n{app.log()}",
+    )
     wait_local_model(app)
     yield app
     app.stop()
@@ -473,8 +516,14 @@ def local_app(tmp_path_factory, wired_model):
 def endless_app(tmp_path_factory, endless_model):
     """The local provider on a model that never ends its reply, with a short whole-reply deadline."""
     tmp = tmp_path_factory.mktemp("browser-endless")
-    app = start_app(tmp, LLM_PROVIDER="local", PASTOR_LOCAL_MODEL=str(endless_model), PASTOR_LOCAL_MAX_TOKENS="100000",
-                    PASTOR_LOCAL_TEMPERATURE="0.8", LLM_TIMEOUT="8")
+    app = start_app(
+        tmp,
+        LLM_PROVIDER="local",
+        PASTOR_LOCAL_MODEL=str(endless_model),
+        PASTOR_LOCAL_MAX_TOKENS="100000",
+        PASTOR_LOCAL_TEMPERATURE="0.8",
+        LLM_TIMEOUT="8",
+    )
     wait_local_model(app)
     yield app
     app.stop()
@@ -482,14 +531,20 @@ def endless_app(tmp_path_factory, endless_model):
 
 def wait_local_model(app) -> None:
     from gradio_client import Client
+
     client = Client(app.url + "/", verbose=False)
-    wait_for(lambda: client.predict(api_name="/status")["llm"]["reachable"], 120,
-             f"o modelo local não carregou:\n{app.log()}", interval=0.5)
+    wait_for(
+        lambda: client.predict(api_name="/status")["llm"]["reachable"],
+        120,
+        f"o modelo local não carregou:\n{app.log()}",
+        interval=0.5,
+    )
 
 
 class TestLocalModel:
     def test_the_local_model_streams_an_answer_whose_invented_citation_never_shows(self, local_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(local_app, page)
         page.evaluate(RECORD_ANSWERS)
         ask(page, box, QUESTION)
@@ -504,19 +559,24 @@ class TestLocalModel:
 
     def test_stop_marks_the_answer_interrupted_and_shows_its_sources(self, endless_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(endless_app, page)
         box.fill(QUESTION)
         box.press("Enter")
         chat = page.locator("#chatbot")
         answer = chat.locator('[data-testid="bot"]').first
-        wait_for(lambda: len(answer.inner_text().replace("preparando resposta…", "").strip()) > 3, 60,
-                 "o modelo local não começou a escrever")
+        wait_for(
+            lambda: len(answer.inner_text().replace("preparando resposta…", "").strip()) > 3,
+            60,
+            "o modelo local não começou a escrever",
+        )
         page.locator("#stop-button").click()
         expect(answer).to_contain_text("resposta interrompida", timeout=10 * MS)
         expect(chat).to_contain_text("Fontes consultadas", timeout=10 * MS)
 
     def test_the_deadline_ends_an_endless_answer_marked_with_its_sources(self, endless_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(endless_app, page)
         box.fill("Como encontrar paz quando estou ansioso?")
         box.press("Enter")

@@ -6,16 +6,21 @@ import os
 
 import pytest
 
-from tests.web.test_browser import (CHROMIUM, MISSING, PLAYWRIGHT, ask, browser,  # noqa: F401 (a fixture)
-                                    open_chat, screenshot, start_app)
+from tests.web.test_browser import CHROMIUM, MISSING, PLAYWRIGHT, ask, browser, open_chat, screenshot, start_app  # noqa: F401 (a fixture)
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING),
+]
 
 # Each with the help lines of its kind in the default configuration; violence has the longest list.
-CRISES = {"suicide": ("não aguento mais, quero me matar", ("188", "192", "808 24 24 24", "112")),
-          "violence": ("meu marido está com uma arma e disse que vai matar a gente",
-                       ("190", "100", "180", "112", "800 202 148"))}
+CRISES = {
+    "suicide": ("não aguento mais, quero me matar", ("188", "192", "808 24 24 24", "112")),
+    "violence": (
+        "meu marido está com uma arma e disse que vai matar a gente",
+        ("190", "100", "180", "112", "800 202 148"),
+    ),
+}
 # Long enough to fill the chat before the crisis, so scrolling to the end would hide the reply's top.
 EARLIER = "Como posso perdoar meu irmão que me magoou muitas vezes e nunca pediu perdão?"
 
@@ -47,8 +52,9 @@ def crisis_app(tmp_path_factory):
 @pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
 def test_the_help_lines_are_in_view_when_the_crisis_reply_arrives(crisis_app, browser, width, height, kind):
     message, numbers = CRISES[kind]
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="pt-BR",
-                                  is_mobile=width < 500, has_touch=width < 500)
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale="pt-BR", is_mobile=width < 500, has_touch=width < 500
+    )
     page = context.new_page()
     try:
         box = open_chat(crisis_app, page)

@@ -11,11 +11,24 @@ import pytest
 
 from pastor.web import saved
 from tests.support.helpers import ARTIFACTS, wait_for
-from tests.web.test_browser import (CHROMIUM, MISSING, MS, PLAYWRIGHT, QUESTION, SCRIPTED, ask,  # noqa: F401
-                                    browser, open_chat, screenshot, start_app)
+from tests.web.test_browser import (  # noqa: F401
+    CHROMIUM,
+    MISSING,
+    MS,
+    PLAYWRIGHT,
+    QUESTION,
+    SCRIPTED,
+    ask,
+    browser,
+    open_chat,
+    screenshot,
+    start_app,
+)
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING),
+]
 
 SIZES = [(1280, 800), (1366, 768), (390, 844)]
 RATE_LIMIT_SECONDS = 6  # long enough that a question right after an answer is always inside it
@@ -53,6 +66,7 @@ def assert_seen(locator, what: str, top: bool = False, settle: float = 5.0) -> N
     def seen() -> bool:
         problems.append(locator.evaluate(f"(element) => ({SEEN})([element, {json.dumps(top)}])"))
         return problems[-1] == ""
+
     try:
         wait_for(seen, settle, what, interval=0.1)
     except AssertionError:
@@ -73,8 +87,11 @@ def layout_app(tmp_path_factory):
     script.write_text(json.dumps([SCRIPTED], ensure_ascii=False), encoding="utf-8")
     app = start_app(tmp, PASTOR_FAKE_RESPONSES=str(script), PASTOR_RATE_LIMIT_SECONDS=str(RATE_LIMIT_SECONDS))
     app.data = tmp / "data"
-    wait_for(lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"], 120,
-             f"o índice vetorial não ficou pronto:\n{app.log()}")
+    wait_for(
+        lambda: (r := app.get("/ready")) is not None and r.json()["vectors"]["ready"],
+        120,
+        f"o índice vetorial não ficou pronto:\n{app.log()}",
+    )
     yield app
     app.stop()
 
@@ -82,9 +99,11 @@ def layout_app(tmp_path_factory):
 @pytest.mark.parametrize("width, height", SIZES)
 def test_the_input_notices_mode_line_source_and_top_message_are_in_view(layout_app, browser, width, height):
     from playwright.sync_api import expect
+
     phone = width < 500
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="pt-BR", is_mobile=phone,
-                                  has_touch=phone)
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale="pt-BR", is_mobile=phone, has_touch=phone
+    )
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -141,7 +160,6 @@ def test_the_input_notices_mode_line_source_and_top_message_are_in_view(layout_a
         context.close()
 
 
-
 # Words of a status cell each on one line: a word the table broke ("Versícul|os") has two boxes.
 BROKEN_WORDS = """(cell) => {
   const broken = [];
@@ -162,8 +180,10 @@ BROKEN_WORDS = """(cell) => {
 
 def test_the_status_tab_on_a_phone_keeps_words_whole_and_credits_once(layout_app, browser):
     from playwright.sync_api import expect
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="pt-BR", is_mobile=True,
-                                  has_touch=True)
+
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="pt-BR", is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     try:
         open_chat(layout_app, page)
@@ -187,6 +207,7 @@ def test_the_conversation_comes_back_after_a_reload_in_this_browser_only(layout_
     from playwright.sync_api import expect
 
     from pastor.answer.turnlog import latest_feedback
+
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
     page = context.new_page()
     other = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")

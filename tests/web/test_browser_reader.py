@@ -8,11 +8,23 @@ import os
 import pytest
 
 from tests.support.app_fixtures import FIXTURES, MINI_CORPUS
-from tests.web.test_browser import (CHROMIUM, MISSING, MS, PLAYWRIGHT, browser, open_chat, page,  # noqa: F401
-                                    require_browser, screenshot, start_app)
+from tests.web.test_browser import (  # noqa: F401
+    CHROMIUM,
+    MISSING,
+    MS,
+    PLAYWRIGHT,
+    browser,
+    open_chat,
+    page,
+    require_browser,
+    screenshot,
+    start_app,
+)
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif((CHROMIUM is None or not PLAYWRIGHT) and not os.environ.get("CI"), reason=MISSING),
+]
 
 OLD = FIXTURES / "app" / "por-mini1911.usfx.xml"  # the cited text, a few verses in the 1911 spelling
 OLD_JOHN = "todo aquelle que n'elle crê"
@@ -24,14 +36,20 @@ QUESTION = "o que diz João 3:16?"
 def reader_app(tmp_path_factory):
     """The old-spelling text with its modern translation, no model (the answer quotes the verses)."""
     tmp = tmp_path_factory.mktemp("browser-reader")
-    app = start_app(tmp, PASTOR_CORPUS=str(OLD), PASTOR_EXTRA_CORPORA=str(MINI_CORPUS), LLM_PROVIDER="none",
-                    PASTOR_BACKGROUND_INDEX="false")
+    app = start_app(
+        tmp,
+        PASTOR_CORPUS=str(OLD),
+        PASTOR_EXTRA_CORPORA=str(MINI_CORPUS),
+        LLM_PROVIDER="none",
+        PASTOR_BACKGROUND_INDEX="false",
+    )
     yield app
     app.stop()
 
 
 def ask(page, box, text: str, answers: int):
     from playwright.sync_api import expect
+
     box.fill(text)
     box.press("Enter")
     expect(page.locator("#chatbot button.pastor-copy")).to_have_count(answers, timeout=90 * MS)
@@ -43,13 +61,19 @@ def choice(page, key: str):
 
 def inside_viewport(page, locator) -> bool:
     box, view = locator.bounding_box(), page.viewport_size
-    return box is not None and box["x"] >= 0 and box["y"] >= 0 and \
-        box["x"] + box["width"] <= view["width"] + 1 and box["y"] + box["height"] <= view["height"] + 1
+    return (
+        box is not None
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= view["width"] + 1
+        and box["y"] + box["height"] <= view["height"] + 1
+    )
 
 
 class TestTranslation:
     def test_switching_to_the_modern_text_shows_copies_and_remembers_it(self, reader_app, page):
         from playwright.sync_api import expect
+
         box = open_chat(reader_app, page)
         expect(choice(page, "mini1911")).to_be_checked()
         ask(page, box, QUESTION, answers=1)
@@ -81,6 +105,7 @@ class TestTranslation:
 
     def test_another_browser_starts_on_the_default(self, reader_app, browser):  # noqa: F811
         from playwright.sync_api import expect
+
         context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
         fresh = context.new_page()
         try:
@@ -94,6 +119,7 @@ class TestChapter:
     @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
     def test_a_source_opens_its_chapter_with_the_verse_highlighted(self, reader_app, browser, size):  # noqa: F811
         from playwright.sync_api import expect
+
         context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="pt-BR")
         page = context.new_page()  # noqa: F811
         errors = []

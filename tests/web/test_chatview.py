@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html import unescape
 
-from dataclasses import replace
-
 from pastor.answer_filter.citations import Citation, validate
+from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT
 from pastor.search.results import Source
 from pastor.web import chatview
-from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT
 
 XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> ![rastreio](http://mal.example/p.png)'
 
@@ -33,14 +32,17 @@ def shown(answer: str, sources=SOURCES, turn: str = "t1") -> str:
     """The page's HTML for an answer as the validator leaves it (its text and the citations it kept, placed),
     its sources marked cited as a finished turn has them."""
     checked = validate(answer, {s.id for s in sources if s.kind == "verse"}, {s.id for s in sources if s.kind == "doc"})
-    return chatview.answer_html(checked.text, checked.spans, [s.marked(s.id in checked.cited_ids) for s in sources],
-                                turn)
+    return chatview.answer_html(
+        checked.text, checked.spans, [s.marked(s.id in checked.cited_ids) for s in sources], turn
+    )
 
 
 class TestAnswer:
     def test_each_citation_links_to_its_source_entry(self):
-        assert shown("Veja João 3:16 e também Salmos 23:1.") == \
-            f"Veja {link('t1', 'JHN 3:16', 'João 3:16')} e também {link('t1', 'PSA 23:1', 'Salmos 23:1')}."
+        assert (
+            shown("Veja João 3:16 e também Salmos 23:1.")
+            == f"Veja {link('t1', 'JHN 3:16', 'João 3:16')} e também {link('t1', 'PSA 23:1', 'Salmos 23:1')}."
+        )
 
     def test_citations_are_not_bold(self):
         html = shown("> texto — **João 3:16**")
@@ -58,12 +60,20 @@ class TestAnswer:
 
     def test_a_citation_without_a_source_entry_is_marked_but_not_linked(self):
         spans = [Citation(5, 14, "João 3:16", ("JHN 3:16",))]
-        assert chatview.answer_html("Leia João 3:16", spans, [], "t1") == 'Leia <span class="pastor-cite">João 3:16</span>'
+        assert (
+            chatview.answer_html("Leia João 3:16", spans, [], "t1") == 'Leia <span class="pastor-cite">João 3:16</span>'
+        )
 
     def test_spans_that_overlap_or_pass_the_text_are_not_shown_twice(self):
-        spans = [Citation(5, 14, "João 3:16", ("JHN 3:16",)), Citation(10, 14, "3:16", ("JHN 3:16",)),
-                 Citation(12, 40, "x", ("JHN 3:16",))]
-        assert chatview.answer_html("Leia João 3:16", spans, SOURCES, "t1") == f"Leia {link('t1', 'JHN 3:16', 'João 3:16')}"
+        spans = [
+            Citation(5, 14, "João 3:16", ("JHN 3:16",)),
+            Citation(10, 14, "3:16", ("JHN 3:16",)),
+            Citation(12, 40, "x", ("JHN 3:16",)),
+        ]
+        assert (
+            chatview.answer_html("Leia João 3:16", spans, SOURCES, "t1")
+            == f"Leia {link('t1', 'JHN 3:16', 'João 3:16')}"
+        )
 
     def test_document_references_link_too(self):
         assert link("t1", "faq.json#p0-c1", "faq.json#p0-c1") in shown("Veja faq.json#p0-c1.")
@@ -145,12 +155,15 @@ class TestModeAndNotice:
 class TestNoLinksButCitations:
     """Issue 18, item 6: a model's links and addresses are shown, never clickable."""
 
-    ANSWER = ("Deus cuida de você (João 3:16). [Clique para confirmar sua doação](https://evil.example/pix), "
-              "ou veja https://evil.example/a?b=1, www.evil.example, <https://evil.example/c>, "
-              "pix@evil.example e [aqui][1].\n\n[1]: http://evil.example/ref")
+    ANSWER = (
+        "Deus cuida de você (João 3:16). [Clique para confirmar sua doação](https://evil.example/pix), "
+        "ou veja https://evil.example/a?b=1, www.evil.example, <https://evil.example/c>, "
+        "pix@evil.example e [aqui][1].\n\n[1]: http://evil.example/ref"
+    )
 
     def rendered(self) -> str:
         from markdown_it import MarkdownIt
+
         return MarkdownIt("commonmark").render(shown(self.ANSWER))
 
     def test_the_only_link_is_the_citation(self):
@@ -166,8 +179,14 @@ class TestNoLinksButCitations:
 
     def test_the_addresses_stay_visible(self):
         text = unescape(re.sub(r"<[^>]+>", "", self.rendered()))
-        for address in ("[Clique para confirmar sua doação](https://evil.example/pix)", "https://evil.example/a?b=1",
-                      "www.evil.example", "pix@evil.example", "[aqui][1]", "[1]: http://evil.example/ref"):
+        for address in (
+            "[Clique para confirmar sua doação](https://evil.example/pix)",
+            "https://evil.example/a?b=1",
+            "www.evil.example",
+            "pix@evil.example",
+            "[aqui][1]",
+            "[1]: http://evil.example/ref",
+        ):
             assert address in text
 
     def test_user_text_and_sources_are_inert_too(self):

@@ -9,19 +9,18 @@ import gradio as gr
 import pytest
 
 pytest.register_assert_rewrite("app_fixtures")
-from tests.support.app_fixtures import SpyProvider, app_settings, free_port  # noqa: E402
 from pastor.answer.history import BAD_MESSAGE  # noqa: E402
-from pastor.web import chatview, render  # noqa: E402
-from pastor.web.api import WebAPI  # noqa: E402
-from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
-from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT  # noqa: E402
 from pastor.health import HealthBoard  # noqa: E402
 from pastor.index.resources import SearchResources  # noqa: E402
-from tests.support.helpers import stub_search_status  # noqa: E402
+from pastor.search.prominence import ATTRIBUTION as OPENBIBLE_CREDIT  # noqa: E402
+from pastor.web import chatview, render  # noqa: E402
+from pastor.web.api import WebAPI  # noqa: E402
 from pastor.web.probe import ProviderProbe  # noqa: E402
+from pastor.web.ratelimit import RateLimited, RateLimiter, client_key  # noqa: E402
 from pastor.web.runtime import Runtime  # noqa: E402
 from pastor.web.turns import TurnRegistry  # noqa: E402
-
+from tests.support.app_fixtures import SpyProvider, app_settings, free_port  # noqa: E402
+from tests.support.helpers import stub_search_status  # noqa: E402
 
 XSS = '<script>alert("x")</script> <img src=x onerror=alert(1)> ![rastreio](http://mal.example/p.png)'
 
@@ -107,12 +106,20 @@ class TestEscape:
 
 class TestStatusRendering:
     def status(self, **changes) -> dict:
-        base = {"state": "indexing", "phase": "ready", "bm25_ready": True, "corpus_error": None,
-                "progress": {"done": 512, "total": 31102}, "index": {"rows": 512, "total": 31102, "error": None},
-                "corpus": {"file": "por-almeida1911.usfx.xml", "sha256": "ab" * 32, "verses": 31102},
-                "embedder": {"name": "use-multilingual", "dim": 512}, "prominence": {"enabled": False},
-                "llm": {"provider": "fake", "model": "fake", "reachable": True, "detail": "ok"},
-                "errors": ["indexação: disco | cheio"], "attributions": []}
+        base = {
+            "state": "indexing",
+            "phase": "ready",
+            "bm25_ready": True,
+            "corpus_error": None,
+            "progress": {"done": 512, "total": 31102},
+            "index": {"rows": 512, "total": 31102, "error": None},
+            "corpus": {"file": "por-almeida1911.usfx.xml", "sha256": "ab" * 32, "verses": 31102},
+            "embedder": {"name": "use-multilingual", "dim": 512},
+            "prominence": {"enabled": False},
+            "llm": {"provider": "fake", "model": "fake", "reachable": True, "detail": "ok"},
+            "errors": ["indexação: disco | cheio"],
+            "attributions": [],
+        }
         return {**base, **changes}
 
     def test_indexing_shows_counts_and_progress(self):
@@ -121,9 +128,12 @@ class TestStatusRendering:
         assert "max='31102' value='512'" in render.progress_html(self.status())
 
     def test_the_vectors_done_with_the_adapter_pending_is_not_complete(self):
-        status = self.status(progress={"done": 31102, "total": 31102}, vectors_ready=True,
-                             pending=["temas", "adaptador de consulta"],
-                             adapter={"enabled": False, "detail": "em treinamento (o índice vetorial está pronto)"})
+        status = self.status(
+            progress={"done": 31102, "total": 31102},
+            vectors_ready=True,
+            pending=["temas", "adaptador de consulta"],
+            adapter={"enabled": False, "detail": "em treinamento (o índice vetorial está pronto)"},
+        )
         state = render.state_markdown(status)
         assert "Índice completo" not in state and "Reconstruindo" not in state
         assert "Concluindo a indexação — falta: temas, adaptador de consulta" in state
@@ -136,25 +146,41 @@ class TestStatusRendering:
 
     def test_details_list_corpus_embedder_bm25_llm_and_errors(self):
         details = render.details_markdown(self.status())
-        for expected in ("por-almeida1911.usfx.xml", "ab" * 32, "31.102", "use-multilingual (dimensão 512)",
-                         "pronto", "fake / fake", "sim — ok", "- indexação: disco | cheio"):
+        for expected in (
+            "por-almeida1911.usfx.xml",
+            "ab" * 32,
+            "31.102",
+            "use-multilingual (dimensão 512)",
+            "pronto",
+            "fake / fake",
+            "sim — ok",
+            "- indexação: disco | cheio",
+        ):
             assert expected in details
 
     def test_details_show_the_topics_and_the_query_adapter(self):
-        on = render.details_markdown(self.status(
-            topics={"enabled": True, "entries": 11077, "weight": 1.5},
-            adapter={"enabled": True, "file": "devset.jsonl", "questions": 271, "weight": 2.0}))
+        on = render.details_markdown(
+            self.status(
+                topics={"enabled": True, "entries": 11077, "weight": 1.5},
+                adapter={"enabled": True, "file": "devset.jsonl", "questions": 271, "weight": 2.0},
+            )
+        )
         assert "| Temas (Nave, Torrey) | 11.077 entradas, peso 1.5 |" in on
         assert "| Adaptador de consulta | treinado com 271 perguntas de devset.jsonl |" in on
-        off = render.details_markdown(self.status(
-            adapter={"enabled": False, "detail": "desligado (PASTOR_ADAPTER_QUESTIONS vazio)"}))
+        off = render.details_markdown(
+            self.status(adapter={"enabled": False, "detail": "desligado (PASTOR_ADAPTER_QUESTIONS vazio)"})
+        )
         assert "| Adaptador de consulta | desligado (PASTOR_ADAPTER_QUESTIONS vazio) |" in off
 
     def test_the_local_model_shows_why_it_was_chosen_and_its_download(self):
-        llm = {"provider": "local", "model": "Qwen/Qwen2.5-0.5B-Instruct", "reachable": False,
-               "detail": "baixando Qwen/Qwen2.5-0.5B-Instruct do Hugging Face Hub: 45% (445 de 988 MB)",
-               "choice": "LLM_PROVIDER vazio, nenhuma chave de API e nenhum Ollama com o modelo: modelo local",
-               "setup_hint": "Modelo local Qwen/Qwen2.5-0.5B-Instruct: baixando… aponte PASTOR_LOCAL_MODEL"}
+        llm = {
+            "provider": "local",
+            "model": "Qwen/Qwen2.5-0.5B-Instruct",
+            "reachable": False,
+            "detail": "baixando Qwen/Qwen2.5-0.5B-Instruct do Hugging Face Hub: 45% (445 de 988 MB)",
+            "choice": "LLM_PROVIDER vazio, nenhuma chave de API e nenhum Ollama com o modelo: modelo local",
+            "setup_hint": "Modelo local Qwen/Qwen2.5-0.5B-Instruct: baixando… aponte PASTOR_LOCAL_MODEL",
+        }
         details = render.details_markdown(self.status(llm=llm))
         assert "| Modelo de linguagem | local / Qwen/Qwen2.5-0.5B-Instruct |" in details
         assert "| Por que este modelo | LLM_PROVIDER vazio, nenhuma chave de API" in details
@@ -212,6 +238,7 @@ class TestProviderProbe:
 
     def test_recheck_of_an_unreachable_model_says_so(self):
         from pastor.providers.ollama_provider import OllamaProvider
+
         probe = ProviderProbe(OllamaProvider(base_url=f"http://127.0.0.1:{free_port()}", timeout=5))
         result = probe.recheck()
         assert result["reachable"] is False and "ollama" in result["detail"]
@@ -293,6 +320,7 @@ class TestRuntime:
         engine = StubEngine()
         runtime = self.runtime(tmp_path, engine, REINDEX_TOKEN="segredo", PASTOR_RATE_LIMIT_SECONDS="3")
         from pastor.web.handlers import Handlers
+
         handlers = Handlers(runtime)
         assert "Token de reindexação incorreto" in handlers.reindex("errado")
         assert "Token de reindexação incorreto" in handlers.reindex("errado de novo")  # no "pedida há pouco"
@@ -308,8 +336,13 @@ class TestRuntime:
 
     def test_status_never_holds_the_token_or_keys(self, tmp_path, monkeypatch):
         monkeypatch.setenv("OPENAI_API_KEY", "sk-chave-secreta-de-teste")
-        runtime = self.runtime(tmp_path, StubEngine(), REINDEX_TOKEN="segredo-do-operador", LLM_PROVIDER="openai",
-                               OPENAI_BASE_URL="http://127.0.0.1:9/v1")
+        runtime = self.runtime(
+            tmp_path,
+            StubEngine(),
+            REINDEX_TOKEN="segredo-do-operador",
+            LLM_PROVIDER="openai",
+            OPENAI_BASE_URL="http://127.0.0.1:9/v1",
+        )
         text = json.dumps(runtime.status(), ensure_ascii=False)
         assert "segredo-do-operador" not in text and "sk-chave-secreta-de-teste" not in text
         assert runtime.status()["llm"]["provider"] == "openai"
@@ -324,6 +357,7 @@ class TestRuntime:
 
     def test_an_unknown_provider_stops_the_start_naming_the_variable_and_the_choices(self, tmp_path):
         from pastor.config import ConfigError
+
         with pytest.raises(ConfigError) as caught:
             app_settings(tmp_path, LLM_PROVIDER="gpt")
         message = str(caught.value)
@@ -335,6 +369,7 @@ class TestRuntime:
         from pastor.providers import ProviderError
         from pastor.web import runtime as runtime_module
         from pastor.web.handlers import Handlers
+
         operator_text = "Falta a chave de acesso para openai: defina a variável de ambiente OPENAI_API_KEY."
 
         def broken(settings):
@@ -363,6 +398,7 @@ class TestRuntime:
 def loaded(tmp_path_factory):
     """A runtime on the tiny corpus without vectors (keyword search), loaded synchronously."""
     from pastor.web.handlers import Handlers
+
     provider = SpyProvider(chunk=4)
     settings = app_settings(tmp_path_factory.mktemp("units"), PASTOR_BACKGROUND_INDEX="false")
     runtime = Runtime(settings, provider=provider).start(background=False)
@@ -380,6 +416,7 @@ def app(loaded):
 
 def run_turn(app, message, chat=None, convo=None, session="s1"):
     from pastor.web.handlers import new_conversation
+
     return list(app.handlers.respond(message, chat or [], convo or new_conversation(), request(session)))
 
 
@@ -433,7 +470,7 @@ class TestRespond:
     def test_a_second_question_too_soon_is_refused_with_the_wait(self, app):
         app.runtime.limiter = RateLimiter(30)
         convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
-        (chat, box, _, notice, kept), = run_turn(app, "Como perdoar quem me feriu?", convo=convo)
+        ((chat, box, _, notice, kept),) = run_turn(app, "Como perdoar quem me feriu?", convo=convo)
         assert "Aguarde" in notice and chat == box == kept == gr.skip()
 
     def test_a_new_answer_clears_the_notice(self, app):
@@ -447,6 +484,7 @@ class TestRespond:
 
     def test_the_status_names_the_semantic_router_and_a_crisis_reply_is_marked_for_the_page(self, app):
         from pastor.web import chatview, render
+
         status = app.runtime.status()
         assert "semântico" in status["router"] and status["router"] in render.details_markdown(status)
         calls = app.provider.calls
@@ -477,6 +515,7 @@ class TestRespond:
 
     def test_history_is_capped_at_the_configured_turns(self, app):
         from pastor.web.handlers import new_conversation
+
         convo = new_conversation()
         questions = [f"Estou cansado e sem descanso, dia {i}" for i in range(12)]
         for question in questions:
@@ -490,6 +529,7 @@ class TestStop:
     def long_turn(app, session: str):
         """A turn whose model is writing a long answer slowly: (the handler's generator, the chat shown)."""
         from pastor.web.handlers import new_conversation
+
         app.provider.delay = 0.05
         app.provider.enqueue("Deus está perto de você. " * 40)
         turn = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request(session))
@@ -505,7 +545,10 @@ class TestStop:
         assert app.provider.cancels[-1].is_set()
         assert shown[-2]["content"].endswith(chatview.INTERRUPTED)
         # The sources the turn had found stay visible under the interrupted answer.
-        assert shown[-1]["metadata"]["title"].startswith("📖 Fontes consultadas") and "pastor-source" in shown[-1]["content"]
+        assert (
+            shown[-1]["metadata"]["title"].startswith("📖 Fontes consultadas")
+            and "pastor-source" in shown[-1]["content"]
+        )
         turn.close()  # what Gradio's `cancels=` does to the running generator
         assert app.provider.closed.wait(5)
 
@@ -520,6 +563,7 @@ class TestStop:
 
     def test_a_new_question_cancels_the_running_one(self, app):
         from pastor.web.handlers import new_conversation
+
         app.provider.delay = 0.05
         app.provider.enqueue("Primeira resposta longa. " * 40, "Segunda resposta, Salmos 23:1.")
         first = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request("mesma"))
@@ -538,6 +582,7 @@ class TestStop:
 class TestRegenerate:
     def test_the_last_answer_is_replaced_and_leaves_the_history(self, app):
         from pastor.web.handlers import new_conversation
+
         app.provider.enqueue("Primeira: Isaías 41:10.")
         chat, _, _, _, convo = run_turn(app, "Estou com medo do futuro")[-1]
         assert len(chat) == 3 and convo["last"] == "Estou com medo do futuro"
@@ -552,20 +597,21 @@ class TestRegenerate:
         assert after["turn_ids"][1] != convo["turn_ids"][1]
         assert list(app.handlers.regenerate([], new_conversation(), request()))[0][3]  # nothing to regenerate
 
-
     def test_without_a_model_it_says_why_the_answer_would_not_change(self, tmp_path):
-        from pastor.web.handlers import Handlers, SAME_WITHOUT_MODEL, new_conversation
+        from pastor.web.handlers import SAME_WITHOUT_MODEL, Handlers, new_conversation
+
         runtime = Runtime(app_settings(tmp_path, LLM_PROVIDER="none", PASTOR_BACKGROUND_INDEX="false")).start(
-            background=False)
+            background=False
+        )
         handlers = Handlers(runtime)
-        chat, _, _, _, convo = list(handlers.respond("Estou com medo do futuro", [], new_conversation(),
-                                                     request()))[-1]
+        chat, _, _, _, convo = list(handlers.respond("Estou com medo do futuro", [], new_conversation(), request()))[-1]
         outputs = list(handlers.regenerate(chat, convo, request()))
         assert len(outputs) == 1 and SAME_WITHOUT_MODEL in outputs[0][3]
         assert outputs[0][0] == gr.skip()  # the answer stays as it is
 
     def test_a_model_that_was_down_and_still_is_gives_the_same_reason(self, app, monkeypatch):
         from pastor.web.handlers import SAME_WITHOUT_MODEL
+
         app.provider.enqueue({"error": "unreachable"})
         chat, _, _, _, convo = run_turn(app, "Estou com medo do futuro")[-1]
         assert convo["last_mode"] == "provider_unavailable"
@@ -580,6 +626,7 @@ class TestRegenerate:
 class TestNewConversation:
     def test_resets_chat_mode_notice_history_and_turn_ids(self, app):
         from pastor.web.handlers import new_conversation
+
         chat, mode, notice, convo, row = app.handlers.new_chat(request())
         assert chat == [] and mode == "" and notice == "" and convo == new_conversation()
         assert row["visible"] is False
@@ -613,15 +660,17 @@ class TestFeedback:
         _, convo, _ = app.handlers.like(convo, self.like(2, True))  # the sources accordion counts too
         notice, box, row = app.handlers.comment("Me ajudou muito", convo)
         assert "registrado" in notice and box == "" and row["visible"] is False
-        record, = self.feedback(app, convo["turn_ids"][1])
+        (record,) = self.feedback(app, convo["turn_ids"][1])
         assert record["rating"] == "up" and record["comment"] == "Me ajudou muito"
 
     def test_a_comment_without_a_rating_is_refused(self, app):
         from pastor.web.handlers import new_conversation
+
         assert "Avalie" in app.handlers.comment("texto", new_conversation())[0]
 
     def test_an_unknown_message_says_so(self, app):
         from pastor.web.handlers import new_conversation
+
         notice, _, _ = app.handlers.like(new_conversation(), self.like(5, True))
         assert "Não foi possível" in notice
 
@@ -651,6 +700,7 @@ class TestFeedback:
 class TestErrorPhase:
     def test_the_chat_itself_says_what_is_missing(self, tmp_path):
         from pastor.web.handlers import Handlers, new_conversation
+
         runtime = Runtime(app_settings(tmp_path, PASTOR_CORPUS=str(tmp_path / "sumiu.xml"))).start(background=False)
         outputs = list(Handlers(runtime).respond("Olá", [], new_conversation(), request()))
         chat, box = outputs[-1][0], outputs[-1][1]
@@ -661,9 +711,12 @@ class TestErrorPhase:
 class TestPlainMessages:
     def test_gradio_values_become_plain_messages(self):
         from pastor.web.handlers import plain_messages
+
         chatbot = gr.Chatbot()
-        shown = [{"role": "user", "content": "Oi"},
-                 {"role": "assistant", "content": "Paz", "metadata": {"title": "Fontes", "status": "done"}}]
+        shown = [
+            {"role": "user", "content": "Oi"},
+            {"role": "assistant", "content": "Paz", "metadata": {"title": "Fontes", "status": "done"}},
+        ]
         value = chatbot.preprocess(chatbot.postprocess(shown))
         assert plain_messages(value) == shown
 
@@ -679,8 +732,8 @@ class TestApiChecks:
 
     def test_k_must_be_an_integer_in_range(self):
         from pastor.web.api import _integer
+
         assert _integer(3.0, "k", 1, 50) == 3
         for bad in (0, 51, 2.5, "3", True):
             with pytest.raises(gr.Error):
                 _integer(bad, "k", 1, 50)
-

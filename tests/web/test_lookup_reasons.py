@@ -10,9 +10,25 @@ from pastor.cli import main as cli
 from pastor.config import Settings
 from tests.web.test_security_limits import api_for, request
 
-TEXTS = ["João 3:16", "1. João 4:8", "primeira de João 4 8", "Apocalipse de João 1:1", "Hezequias 3:16", "asdfgh",
-         "Tobias 1:1", "2 Esdras 1:1", "3 Mc 1:1", "4 João 3:16", "Leia Romanos", "João 30:1", "Mateus 5:99",
-         "segunda carta aos Coríntios 5:17", "Sl 22(23)", "Dn 13", "Sl 23:1 e Hezequias 3:16"]
+TEXTS = [
+    "João 3:16",
+    "1. João 4:8",
+    "primeira de João 4 8",
+    "Apocalipse de João 1:1",
+    "Hezequias 3:16",
+    "asdfgh",
+    "Tobias 1:1",
+    "2 Esdras 1:1",
+    "3 Mc 1:1",
+    "4 João 3:16",
+    "Leia Romanos",
+    "João 30:1",
+    "Mateus 5:99",
+    "segunda carta aos Coríntios 5:17",
+    "Sl 22(23)",
+    "Dn 13",
+    "Sl 23:1 e Hezequias 3:16",
+]
 
 
 @pytest.mark.parametrize("text", TEXTS)

@@ -37,8 +37,17 @@ def cluster(tmp_path_factory):
     try:
         job = run_job(folder / "job", store)
         assert job.returncode == 0, job.stderr[-2000:]
-        replicas = [Replica(name, folder, store, redis, PASTOR_FAKE_DELAY=FAKE_DELAY,
-                            PASTOR_RATE_LIMIT_SECONDS=str(RATE_LIMIT_SECONDS)) for name in ("a", "b")]
+        replicas = [
+            Replica(
+                name,
+                folder,
+                store,
+                redis,
+                PASTOR_FAKE_DELAY=FAKE_DELAY,
+                PASTOR_RATE_LIMIT_SECONDS=str(RATE_LIMIT_SECONDS),
+            )
+            for name in ("a", "b")
+        ]
         started += replicas
         for replica in replicas:
             replica.wait_ready()
@@ -56,6 +65,7 @@ def client(url: str, address: str):
     """A gradio_client as one person: its own affinity cookie (set by nginx on the first response)
     and its own address for the rate limit (nginx appends the real peer, a trusted proxy)."""
     from gradio_client import Client
+
     return Client(url + "/", verbose=False, headers={"X-Forwarded-For": address})
 
 
@@ -76,6 +86,7 @@ def test_the_rate_limit_holds_across_replicas(cluster):
     a, b = cluster["replicas"]
     ask(a.url, "10.2.0.1")
     from gradio_client.exceptions import AppError
+
     with pytest.raises(AppError, match="Aguarde"):
         ask(b.url, "10.2.0.1")  # the same person on the other replica, within the window
     assert ask(b.url, "10.2.0.2")["done"]  # someone else is not limited
@@ -90,6 +101,7 @@ def test_feedback_works_on_the_replica_that_did_not_answer(cluster):
     logged = (cluster["folder"] / "b" / "logs" / "turns-b.jsonl").read_text(encoding="utf-8")
     assert final["turn_id"] in logged and '"feedback"' in logged
     from gradio_client.exceptions import AppError
+
     with pytest.raises(AppError, match="não encontrada"):
         client(b.url, "10.3.0.3").predict("a-0000000000000000", "up", "", api_name="/feedback")
 
@@ -109,8 +121,13 @@ def test_a_new_index_version_is_served_by_both_replicas_without_restart(cluster)
 
 
 def test_the_example_client_through_the_balancer(cluster):
-    run = subprocess.run([sys.executable, "examples/client.py", cluster["nginx"].url + "/", "--skip-reindex"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=180)
+    run = subprocess.run(
+        [sys.executable, "examples/client.py", cluster["nginx"].url + "/", "--skip-reindex"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert "OK: todos os endpoints responderam." in run.stdout
 
@@ -144,4 +161,3 @@ def test_a_replica_killed_mid_run(cluster):
     assert len(interrupted) + len(finished) == 16, outcomes  # nothing else: no hang, no other error
     after = [ask(url, f"10.6.0.{i + 1}") for i in range(4)]  # new people, and the ones cut off asking again
     assert all(f["done"] and f["turn_id"].startswith("a-") for f in after)
-

@@ -11,9 +11,9 @@ import sys
 import httpx
 import pytest
 
-from pastor.config import SPEC, SECRET_VARS, Settings
-from pastor.index.engine import Engine
 from pastor.answer.turn_modes import Mode
+from pastor.config import SECRET_VARS, SPEC, Settings
+from pastor.index.engine import Engine
 from pastor.web.page import EXAMPLES
 from tests.support.helpers import ROOT, free_port, wait_for
 
@@ -37,8 +37,9 @@ class App:
 
     def __init__(self, env: dict[str, str]):
         self.url = f"http://127.0.0.1:{env['PASTOR_PORT']}"
-        self.process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
 
     def get(self, path: str):
         try:
@@ -48,9 +49,13 @@ class App:
 
     def ready(self):
         wait_for(lambda: self.get("/live"), 120, "/live não respondeu")
-        wait_for(lambda: (r := self.get("/ready")) is not None and r.status_code == 200, 300,
-                 "/ready não ficou pronto (Bíblia e BM25)")
+        wait_for(
+            lambda: (r := self.get("/ready")) is not None and r.status_code == 200,
+            300,
+            "/ready não ficou pronto (Bíblia e BM25)",
+        )
         from gradio_client import Client
+
         self.client = Client(self.url + "/", verbose=False)
         return self
 
@@ -65,6 +70,7 @@ class App:
                 if "Aguarde" in str(exc):
                     return None
                 raise
+
         return wait_for(attempt, 60, f"o chat não respondeu a {message!r}", interval=0.5)
 
     def stop(self) -> None:
@@ -84,6 +90,7 @@ def start(tmp_path):
         app = App(default_env(tmp_path / "data", **changes)).ready()
         apps.append(app)
         return app
+
     yield run
     for app in apps:
         app.stop()
@@ -98,8 +105,13 @@ def verses_only(final: dict) -> list[str]:
 def test_no_model_anywhere_chooses_the_local_model_and_answers_with_verses(start):
     # A fresh machine: LLM_PROVIDER unset, no key, no Ollama, and the hub unreachable (HF_HUB_OFFLINE=1).
     app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}")
-    llm = wait_for(lambda: (s := app.client.predict(api_name="/status"))["llm"].get("local", {}).get("phase")
-                   == "failed" and s["llm"], 120, "o modelo local não terminou de tentar o download")
+    llm = wait_for(
+        lambda: (
+            (s := app.client.predict(api_name="/status"))["llm"].get("local", {}).get("phase") == "failed" and s["llm"]
+        ),
+        120,
+        "o modelo local não terminou de tentar o download",
+    )
     assert llm["provider"] == "local" and llm["automatic"] and llm["model"] == "Qwen/Qwen2.5-0.5B-Instruct"
     assert "nenhum Ollama" in llm["choice"] and "não foi possível baixar o modelo" in llm["detail"]
     assert "PASTOR_LOCAL_MODEL" in llm["setup_hint"]
@@ -128,6 +140,7 @@ def test_no_model_anywhere_chooses_the_local_model_and_answers_with_verses(start
 
 def test_a_local_model_folder_answers_with_validated_citations(start, wired_model):
     from tests.support.model_fixtures import WIRED_REPLY
+
     app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}", PASTOR_LOCAL_MODEL=str(wired_model))
     wait_for(lambda: app.client.predict(api_name="/status")["llm"]["reachable"], 120, "o modelo local não carregou")
     updates = []
@@ -139,6 +152,7 @@ def test_a_local_model_folder_answers_with_validated_citations(start, wired_mode
             return updates[-1]
         except Exception as exc:  # the rate limit of the previous test's app does not apply here
             raise AssertionError(exc) from exc
+
     fear = attempt()
     assert fear["provider"] == "local" and fear["mode"] in (Mode.RAG, Mode.LEXICAL_FALLBACK)
     assert "Não tenha medo do amanhã" in fear["answer"] and len(updates) > 2  # streamed
@@ -171,8 +185,9 @@ def test_the_example_client_runs_as_the_readme_writes_it(start):
     (a network address without REINDEX_TOKEN) and skipped; a call inside the rate limit waits, no traceback."""
     app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}")
     app.client.predict(api_name="/check_provider")  # the client's own check now falls inside the limit
-    done = subprocess.run([sys.executable, "examples/client.py", app.url + "/"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "examples/client.py", app.url + "/"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout[-3000:] + done.stderr[-3000:]
     assert "-- /check_provider: O modelo foi verificado há pouco. Aguarde" in done.stdout
     assert "== /reindex: pulado, desativado neste app" in done.stdout

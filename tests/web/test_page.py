@@ -22,7 +22,7 @@ def resolve(theme, value: str) -> str:
 
 
 def luminance(hex_colour: str) -> float:
-    channels = [int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    channels = [int(hex_colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -45,8 +45,15 @@ class TestContrast:
     def test_the_page_backgrounds_come_from_gradios_theme(self):
         assert PAGE_LIGHT == "#ffffff" and re.fullmatch(r"#[0-9a-f]{6}", PAGE_DARK)
 
-    @pytest.mark.parametrize("selector, background", [("#mode-label", PAGE_LIGHT), (".dark #mode-label", PAGE_DARK),
-                                                      ("#input-hint", PAGE_LIGHT), (".dark #input-hint", PAGE_DARK)])
+    @pytest.mark.parametrize(
+        "selector, background",
+        [
+            ("#mode-label", PAGE_LIGHT),
+            (".dark #mode-label", PAGE_DARK),
+            ("#input-hint", PAGE_LIGHT),
+            (".dark #input-hint", PAGE_DARK),
+        ],
+    )
     def test_the_mode_line_and_the_hint_reach_4_5_to_1(self, selector, background):
         assert contrast(declared(selector), background) >= 4.5
 
@@ -54,15 +61,25 @@ class TestContrast:
         rules = re.findall(r"#mode-label[^{]*\{([^}]*)\}", CSS)
         assert rules and not any("opacity" in rule for rule in rules)
 
-    @pytest.mark.parametrize("selector", ["a.pastor-cite", ".dark a.pastor-cite", ".pastor-notice",
-                                          ".pastor-notice.pastor-info", ".dark .pastor-notice"])
+    @pytest.mark.parametrize(
+        "selector",
+        [
+            "a.pastor-cite",
+            ".dark a.pastor-cite",
+            ".pastor-notice",
+            ".pastor-notice.pastor-info",
+            ".dark .pastor-notice",
+        ],
+    )
     def test_citations_and_notices_on_their_own_background(self, selector):
         assert contrast(declared(selector), declared(selector, "background")) >= 4.5
 
     def test_dark_rules_hold_one_selector_each(self):
         # Gradio scopes custom CSS and mangles the second selector of a `.dark` list (seen in 6.31).
         css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.DOTALL)
-        lists = [sel.strip() for sel in re.findall(r"([^{}]+)\{", css) if sel.strip().startswith(".dark") and "," in sel]
+        lists = [
+            sel.strip() for sel in re.findall(r"([^{}]+)\{", css) if sel.strip().startswith(".dark") and "," in sel
+        ]
         assert lists == []
 
     def test_the_contrast_formula(self):
@@ -71,8 +88,19 @@ class TestContrast:
 
 
 class TestStrings:
-    @pytest.mark.parametrize("key", ["chatbot.clear", "chatbot.retry", "chatbot.like", "chatbot.dislike",
-                                     "chatbot.copy_message", "common.error", "common.clear", "common.loading"])
+    @pytest.mark.parametrize(
+        "key",
+        [
+            "chatbot.clear",
+            "chatbot.retry",
+            "chatbot.like",
+            "chatbot.dislike",
+            "chatbot.copy_message",
+            "common.error",
+            "common.clear",
+            "common.loading",
+        ],
+    )
     def test_gradios_own_strings_are_portuguese_for_english_browsers_too(self, key):
         translations = i18n.portuguese().translations_dict
         assert {"en", "pt", "pt-BR"} <= set(translations)

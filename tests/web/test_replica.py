@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.replication.store import connect_shared
 from pastor.replication.releases import ReleaseStore
+from pastor.replication.store import connect_shared
 from pastor.web.reindex import REPLICA_REFUSAL
 from pastor.web.replica import MISMATCH, ReplicaIndex
 from pastor.web.runtime import Runtime
@@ -19,8 +19,7 @@ def shared(tmp_path):
 @pytest.fixture
 def replica(make_settings, shared, tmp_path):
     adopted = []
-    settings = make_settings(PASTOR_ROLE="replica", PASTOR_INDEX_URI=shared,
-                             PASTOR_DATA_DIR=str(tmp_path / "replica"))
+    settings = make_settings(PASTOR_ROLE="replica", PASTOR_INDEX_URI=shared, PASTOR_DATA_DIR=str(tmp_path / "replica"))
     return ReplicaIndex(settings, adopted.append), adopted
 
 
@@ -47,6 +46,7 @@ def test_it_serves_a_release_then_swaps_in_the_next_without_a_restart(replica, m
 
 def test_a_release_this_replica_cannot_serve_is_kept_out(replica, make_engine, shared, monkeypatch):
     import pastor.web.replica
+
     index, adopted = replica
     loads = []
     real = pastor.web.replica.build_engine
@@ -71,6 +71,7 @@ def test_a_replica_never_reindexes(make_settings, shared):
 
 def test_replica_settings_are_checked(make_settings):
     from pastor.config import ConfigError
+
     with pytest.raises(ConfigError, match="PASTOR_INDEX_URI"):
         make_settings(PASTOR_ROLE="replica")
     with pytest.raises(ConfigError, match="PASTOR_ROLE"):

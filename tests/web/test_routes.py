@@ -21,8 +21,9 @@ from tests.support.routes import served_routes
 def app(tmp_path_factory):
     """The real ASGI app (not started: no route below needs the engine) with a budget of one
     request a minute per client, so the second request of a client is over it."""
-    app, _ = create_app(app_settings(tmp_path_factory.mktemp("routes"), PASTOR_REQUESTS_PER_MINUTE="1",
-                                     PASTOR_MAX_BODY_BYTES="4096"))
+    app, _ = create_app(
+        app_settings(tmp_path_factory.mktemp("routes"), PASTOR_REQUESTS_PER_MINUTE="1", PASTOR_MAX_BODY_BYTES="4096")
+    )
     return app
 
 
@@ -32,8 +33,9 @@ def test_every_route_is_closed_or_counted_against_the_budget(app):
     outcomes = {}
     for number, route in enumerate(routes):
         assert route.method != "WEBSOCKET", f"{route}: a websocket route is neither closed nor counted"
-        client = TestClient(app, client=(f"10.7.{number // 250}.{number % 250 + 1}", 4000),
-                            raise_server_exceptions=False)
+        client = TestClient(
+            app, client=(f"10.7.{number // 250}.{number % 250 + 1}", 4000), raise_server_exceptions=False
+        )
         if closed(route.path):
             response = client.request(route.method, route.path)
             assert response.status_code == 404, route
@@ -46,22 +48,37 @@ def test_every_route_is_closed_or_counted_against_the_budget(app):
         assert response.status_code == 429 and response.headers["retry-after"] == "60", route
         outcomes[str(route)] = "limitada"
     # The page's and the API's own routes stay open (and counted); the unused ones are closed.
-    for needed in ("GET /", "GET /config", "POST /gradio_api/queue/join", "GET /gradio_api/queue/data",
-                   "POST /gradio_api/call/{api_name}", "GET /gradio_api/heartbeat/{session_hash}",
-                   "GET /live", "GET /ready", "GET /gradio_api/info"):
+    for needed in (
+        "GET /",
+        "GET /config",
+        "POST /gradio_api/queue/join",
+        "GET /gradio_api/queue/data",
+        "POST /gradio_api/call/{api_name}",
+        "GET /gradio_api/heartbeat/{session_hash}",
+        "GET /live",
+        "GET /ready",
+        "GET /gradio_api/info",
+    ):
         assert outcomes[needed] == "limitada", needed
-    for unused in ("POST /gradio_api/upload", "GET /gradio_api/upload_progress", "POST /gradio_api/process_recording",
-                   "GET /gradio_api/file={path_or_url:path}", "POST /gradio_api/component_server"):
+    for unused in (
+        "POST /gradio_api/upload",
+        "GET /gradio_api/upload_progress",
+        "POST /gradio_api/process_recording",
+        "GET /gradio_api/file={path_or_url:path}",
+        "POST /gradio_api/component_server",
+    ):
         assert outcomes[unused] == "fechada", unused
 
 
 def test_a_burst_of_uploads_leaves_no_file(app):
     from gradio.utils import get_upload_folder
+
     temp = Path(get_upload_folder())
     before = set(temp.rglob("*")) if temp.exists() else set()
     client = TestClient(app, client=("10.8.0.1", 4000), raise_server_exceptions=False)
-    statuses = {client.post("/gradio_api/upload", files={"files": (f"f{i}.bin", b"x" * 3000)}).status_code
-                for i in range(20)}
+    statuses = {
+        client.post("/gradio_api/upload", files={"files": (f"f{i}.bin", b"x" * 3000)}).status_code for i in range(20)
+    }
     chunked = client.post("/gradio_api/upload", content=iter([b"x" * 3000] * 4))
     assert statuses == {404} and chunked.status_code == 404
     assert (set(temp.rglob("*")) if temp.exists() else set()) == before
@@ -77,12 +94,14 @@ def test_an_over_limit_body_on_an_open_route_is_413(tmp_path):
 
 def test_an_app_that_catches_the_refusal_still_answers_413():
     """Gradio's upload route caught the refusal and answered 500 (issue 18); the 413 wins now."""
+
     async def swallow(request):
         try:
             await request.body()
         except Exception:
             return JSONResponse({"detail": "erro interno"}, status_code=500)
         return JSONResponse({"ok": True})
+
     app = BodyLimit(Starlette(routes=[Route("/eco", swallow, methods=["POST"])]), max_bytes=1000)
     client = TestClient(app, raise_server_exceptions=False)
     response = client.post("/eco", content=iter([b"x" * 600] * 3))
@@ -102,6 +121,7 @@ class TestBudget:
 
     def test_forgets_clients_whose_bucket_refilled(self, monkeypatch):
         import pastor.web.ratelimit as ratelimit
+
         monkeypatch.setattr(ratelimit, "PRUNE_ABOVE", 10)
         now = [0.0]
         budget = Budget(60, burst=2, clock=lambda: now[0])

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
+from pastor.web.status_model import search_status_json as status_json
 from tests.support.app_fixtures import LiveServer, app_settings, wait_vectors
 from tests.support.helpers import wait_for
-from pastor.web.status_model import search_status_json as status_json
 
 QUESTIONS = ("Estou com medo do futuro", "Como perdoar quem me feriu?", "Deus amou o mundo")
 
@@ -69,5 +69,7 @@ def test_the_same_hybrid_results_before_during_and_after_a_failed_reindex_then_a
 
     held.failure = None
     client.predict("", api_name="/reindex")
-    wait_for(lambda: not engine.indexing and engine.resources.index.status.error is None, 120, "a reindexação não terminou")
+    wait_for(
+        lambda: not engine.indexing and engine.resources.index.status.error is None, 120, "a reindexação não terminou"
+    )
     assert searches(client) == before  # the new table, the same vectors

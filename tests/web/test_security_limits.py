@@ -16,14 +16,13 @@ from starlette.testclient import TestClient
 from pastor.answer.chat import ChatService
 from pastor.bible.translations import Translations
 from pastor.health import HealthBoard
-from pastor.search.retrieval import Retriever
-from pastor.web.schemas import chat_json
+from pastor.index.resources import SearchResources
 from pastor.web.api import WebAPI
 from pastor.web.http_guard import BodyLimit
 from pastor.web.reindex import REINDEX_DISABLED
 from pastor.web.runtime import Runtime
+from pastor.web.schemas import chat_json
 from tests.support.app_fixtures import MINI_CORPUS, SpyProvider, app_settings
-from pastor.index.resources import SearchResources
 from tests.support.helpers import retriever_over, stub_search_status
 
 AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)
@@ -65,13 +64,15 @@ class TestAmplification:
 
     def test_distinct_references_are_capped_too(self, almeida):
         from pastor.bible.lookup import lookup
+
         text = "; ".join(f"Sl {n}:1" for n in range(1, 31))
         result = lookup(text, almeida, max_references=10)
         assert len(result["references"]) == 10 and "20 referências" in result["note"]
 
     def test_a_chat_turn_gets_at_most_40_verses_and_says_so(self, tmp_path, almeida):
-        chat = ChatService(retriever_over(almeida, embedder=None, index=None, lexical=None), almeida,
-                           SpyProvider(chunk=50))
+        chat = ChatService(
+            retriever_over(almeida, embedder=None, index=None, lexical=None), almeida, SpyProvider(chunk=50)
+        )
         final = chat.ask(AMPLIFICATION[:4000])
         assert len(final.result.sources) == 40
         assert any("ficaram de fora" in note for note in final.result.notes)
@@ -80,11 +81,15 @@ class TestAmplification:
 
 # == rate limits ====================================================================================
 class TestRateLimits:
-    @pytest.mark.parametrize("call", [
-        lambda api, r: api.search("Deus é amor", 6, "all", r),
-        lambda api, r: api.lookup("João 3:16", r),
-        lambda api, r: api.reindex("", r),
-    ], ids=["search", "lookup", "reindex"])
+    @pytest.mark.parametrize(
+        "call",
+        [
+            lambda api, r: api.search("Deus é amor", 6, "all", r),
+            lambda api, r: api.lookup("João 3:16", r),
+            lambda api, r: api.reindex("", r),
+        ],
+        ids=["search", "lookup", "reindex"],
+    )
     def test_a_second_request_too_soon_is_refused(self, tmp_path, mini_bible, call):
         api = api_for(tmp_path, mini_bible, PASTOR_RATE_LIMIT_SECONDS="30")
         try:
@@ -100,6 +105,7 @@ class TestRateLimits:
 
     def test_feedback_is_limited(self, tmp_path, mini_bible):
         from pastor.answer.turnlog import TurnLog
+
         api = api_for(tmp_path, mini_bible, PASTOR_RATE_LIMIT_SECONDS="30")
         api.runtime.turnlog = TurnLog(tmp_path / "logs")
         api.runtime.turnlog.write({"turn_id": "t1"})
@@ -128,6 +134,7 @@ class TestBodyLimit:
         @app.post("/eco")
         async def eco(req: Request):
             return {"bytes": len(await req.body())}
+
         app.add_middleware(BodyLimit, max_bytes=1024)
         return TestClient(app)
 
@@ -144,6 +151,7 @@ class TestBodyLimit:
 
     def test_the_app_installs_it(self, tmp_path):
         from pastor.web.server import create_app
+
         app, _ = create_app(app_settings(tmp_path, PASTOR_MAX_BODY_BYTES="2048"))
         assert any(m.cls is BodyLimit and m.kwargs["max_bytes"] == 2048 for m in app.user_middleware)
 
@@ -153,8 +161,9 @@ class TestDeadline:
     def test_a_trickling_model_is_cut_off_with_a_portuguese_message(self, mini_bible):
         provider = SpyProvider(chunk=1, delay=0.2)
         provider.enqueue("Deus está perto de você, leia João 3:16. " * 20)
-        chat = ChatService(retriever_over(mini_bible, embedder=None, index=None, lexical=None), mini_bible,
-                           provider, deadline=0.5)
+        chat = ChatService(
+            retriever_over(mini_bible, embedder=None, index=None, lexical=None), mini_bible, provider, deadline=0.5
+        )
         final = chat.ask("o que diz João 3:16?")
         # Nothing the validator could release reached the reader: the verses, not an error.
         assert final.result.mode == "provider_unavailable" and "(timeout)" in final.result.reason
@@ -164,6 +173,7 @@ class TestDeadline:
     def test_llm_timeout_is_the_deadline(self, tmp_path, engine):
         from pastor.wiring import build_chat
         from tests.support.core_fixtures import settings_for
+
         chat = build_chat(settings_for(tmp_path, LLM_TIMEOUT="7"), engine, SpyProvider())
         assert chat.deadline == 7
 
@@ -193,14 +203,21 @@ class TestReindexSafety:
 
     def test_the_button_is_disabled_with_the_reason(self, tmp_path):
         from pastor.web.page import build_blocks
+
         runtime = self.runtime(tmp_path, PASTOR_HOST="0.0.0.0")
         config = json.dumps(build_blocks(runtime).get_config_file(), ensure_ascii=False, default=str)
         assert "REINDEX_TOKEN" in config
 
     def test_a_corpus_put_in_place_after_start_is_found_by_reindex(self, tmp_path, fake_models):
         corpus = tmp_path / "corpus" / "mini.usfx.xml"
-        runtime = Runtime(app_settings(tmp_path / "data", PASTOR_CORPUS=str(corpus), EMBEDDING_MODEL="fake-bow",
-                                       PASTOR_BACKGROUND_INDEX="false"))
+        runtime = Runtime(
+            app_settings(
+                tmp_path / "data",
+                PASTOR_CORPUS=str(corpus),
+                EMBEDDING_MODEL="fake-bow",
+                PASTOR_BACKGROUND_INDEX="false",
+            )
+        )
         runtime.start(background=False)
         assert runtime.phase == "error"
         corpus.parent.mkdir()
@@ -224,9 +241,15 @@ class TestNoLeaks:
         assert secret not in records[0].getMessage()
 
     def test_status_holds_no_absolute_path_and_no_url_credentials(self, tmp_path):
-        runtime = Runtime(app_settings(tmp_path, PASTOR_CORPUS=str(tmp_path / "falta.usfx.xml"),
-                                       LLM_PROVIDER="openai", OPENAI_BASE_URL="http://usuario:senha-da-url@127.0.0.1:9/v1",
-                                       PASTOR_BACKGROUND_INDEX="false"))
+        runtime = Runtime(
+            app_settings(
+                tmp_path,
+                PASTOR_CORPUS=str(tmp_path / "falta.usfx.xml"),
+                LLM_PROVIDER="openai",
+                OPENAI_BASE_URL="http://usuario:senha-da-url@127.0.0.1:9/v1",
+                PASTOR_BACKGROUND_INDEX="false",
+            )
+        )
         runtime.start(background=False)
         runtime.probe.get()
         if runtime.probe._thread is not None:
@@ -251,8 +274,15 @@ def test_a_stop_during_a_silent_model_ends_the_wait(mini_bible):
 
 def test_the_banner_says_search_keeps_its_vectors_during_a_rebuild():
     from pastor.web import render
-    status = {"phase": "ready", "state": "indexing", "vectors_ready": True, "bm25_ready": True,
-              "progress": {"done": 8, "total": 25}, "index": {"rows": 8, "total": 25}}
+
+    status = {
+        "phase": "ready",
+        "state": "indexing",
+        "vectors_ready": True,
+        "bm25_ready": True,
+        "progress": {"done": 8, "total": 25},
+        "index": {"rows": 8, "total": 25},
+    }
     assert "continua usando o índice atual" in render.banner_markdown(status)
     assert "palavras-chave" not in render.state_markdown(status)
     assert "palavras-chave" in render.banner_markdown({**status, "vectors_ready": False})

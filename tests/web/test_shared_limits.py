@@ -6,8 +6,8 @@ import pytest
 
 from pastor.config import Settings
 from pastor.web.ratelimit import RateLimited, RateLimiter
-from pastor.web.runtime import endpoint_limiters
 from pastor.web.ratelimit_redis import RedisRateLimiter, limiter_factory
+from pastor.web.runtime import endpoint_limiters
 from tests.support.cluster import Redis
 from tests.support.helpers import free_port
 
@@ -42,6 +42,7 @@ def test_the_window_ends_and_endpoints_keep_their_own_keys(redis_url):
     with pytest.raises(RateLimited):
         question.hit("10.0.0.3")
     import time
+
     time.sleep(0.25)
     question.hit("10.0.0.3")
 
@@ -63,5 +64,7 @@ def test_an_unreachable_redis_falls_back_to_this_replicas_memory():
 def test_the_endpoint_limiters_come_from_the_factory(redis_url):
     made = []
     limits = endpoint_limiters(3, lambda name, seconds, what: made.append((name, seconds)) or RateLimiter(seconds))
-    assert set(limits) == {n for n, _ in made} == {"search", "lookup", "feedback", "status", "check_provider", "reindex"}
+    assert (
+        set(limits) == {n for n, _ in made} == {"search", "lookup", "feedback", "status", "check_provider", "reindex"}
+    )
     assert dict(made)["reindex"] == 60

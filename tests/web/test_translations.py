@@ -10,7 +10,7 @@ from pastor.answer.chat import ChatService
 from pastor.answer.filters import AnswerFilter
 from pastor.bible.translations import Translations, UnknownTranslation, declared
 from pastor.bible.usfx import load_bible
-from pastor.config import ConfigError, ROOT, Settings
+from pastor.config import ROOT, ConfigError, Settings
 from pastor.providers.fake import FakeProvider
 from pastor.search.results import Source
 from pastor.web.reader import chapter_html
@@ -29,9 +29,13 @@ def texts() -> Translations:
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     """The app on the old-spelling text with its modern translation; no vectors (lookup and BM25 suffice)."""
-    settings = app_settings(tmp_path_factory.mktemp("translations"), PASTOR_CORPUS=str(OLD),
-                            PASTOR_EXTRA_CORPORA=str(MINI_CORPUS), PASTOR_BACKGROUND_INDEX="false",
-                            LLM_PROVIDER="none")
+    settings = app_settings(
+        tmp_path_factory.mktemp("translations"),
+        PASTOR_CORPUS=str(OLD),
+        PASTOR_EXTRA_CORPORA=str(MINI_CORPUS),
+        PASTOR_BACKGROUND_INDEX="false",
+        LLM_PROVIDER="none",
+    )
     server = LiveServer(settings).start()
     server.runtime.wait_loaded(60)
     yield server
@@ -60,7 +64,10 @@ class TestSetting:
 
     def test_the_shipped_translations_carry_their_titles_and_credits(self):
         shipped = declared([ROOT / "corpus/por-almeida1911.usfx.xml.gz", ROOT / "corpus/por-blivre.usfx.xml.gz"])
-        assert [(key, title) for key, title, _ in shipped] == [("almeida1911", "Almeida 1911"), ("blivre", "Bíblia Livre")]
+        assert [(key, title) for key, title, _ in shipped] == [
+            ("almeida1911", "Almeida 1911"),
+            ("blivre", "Bíblia Livre"),
+        ]
         assert "Diego Santos" in shipped[1][2] and "CC BY 4.0" in shipped[1][2]
 
 
@@ -76,8 +83,12 @@ class TestTexts:
 
     def test_a_verse_the_translation_lacks_keeps_the_cited_text(self, tmp_path):
         lacking = tmp_path / "por-curta.usfx.xml"
-        lacking.write_text(MINI_CORPUS.read_text(encoding="utf-8").replace(
-            '<v id="16"/>Porque Deus amou', '<v id="17"/>Porque Deus amou'), encoding="utf-8")
+        lacking.write_text(
+            MINI_CORPUS.read_text(encoding="utf-8").replace(
+                '<v id="16"/>Porque Deus amou', '<v id="17"/>Porque Deus amou'
+            ),
+            encoding="utf-8",
+        )
         both = Translations(load_bible(OLD), [load_bible(lacking)])
         assert OLD_JOHN in both.text("JHN 3:16", "curta")
 
@@ -91,7 +102,9 @@ class TestReaderHandlers:
     @pytest.fixture
     def reader(self, texts, tmp_path):
         from types import SimpleNamespace
+
         from pastor.web.reader import Reader
+
         settings = app_settings(tmp_path, PASTOR_CORPUS=str(OLD), PASTOR_EXTRA_CORPORA=str(MINI_CORPUS))
         return Reader(SimpleNamespace(settings=settings, engine=SimpleNamespace(translations=texts)))
 
@@ -123,10 +136,12 @@ class TestValidatorIsTheSame:
     def test_citations_and_removals_match(self, texts, answer):
         outcomes = []
         for key in texts.keys:
-            sources = [Source(i, texts.cited.by_id[i].reference, texts.text(i, key))
-                       for i in ("JHN 3:16", "PSA 23:1", "PSA 23:4", "EPH 4:32")]
+            sources = [
+                Source(i, texts.cited.by_id[i].reference, texts.text(i, key))
+                for i in ("JHN 3:16", "PSA 23:1", "PSA 23:4", "EPH 4:32")
+            ]
             validator = AnswerFilter("", sources)
-            shown = "".join(validator.feed(answer[i:i + 5]) for i in range(0, len(answer), 5)) + validator.finish()
+            shown = "".join(validator.feed(answer[i : i + 5]) for i in range(0, len(answer), 5)) + validator.finish()
             outcomes.append((shown, list(validator.citations), list(validator.removed)))
         assert outcomes[0] == outcomes[1]
         assert outcomes[0][1]  # something was cited, so the comparison means something
@@ -134,8 +149,11 @@ class TestValidatorIsTheSame:
     def test_a_whole_turn_differs_only_in_the_quoted_text(self, texts, tmp_path):
         from tests.answer.test_chat import load_engine
         from tests.support.core_fixtures import HashEmbedder, settings_for
-        engine = load_engine(settings_for(tmp_path / "data", PASTOR_CORPUS=str(OLD),
-                                          PASTOR_EXTRA_CORPORA=str(MINI_CORPUS)), HashEmbedder())
+
+        engine = load_engine(
+            settings_for(tmp_path / "data", PASTOR_CORPUS=str(OLD), PASTOR_EXTRA_CORPORA=str(MINI_CORPUS)),
+            HashEmbedder(),
+        )
         finals = {}
         for key in engine.translations.keys:
             provider = FakeProvider(chunk=4)
@@ -155,9 +173,15 @@ class TestCrisis:
     def test_the_comforting_verses_are_quoted_in_the_reader_s_translation(self, texts, tmp_path):
         from tests.answer.test_chat import load_engine
         from tests.support.core_fixtures import HashEmbedder, settings_for
-        engine = load_engine(settings_for(tmp_path / "data", PASTOR_CORPUS=str(OLD),
-                                          PASTOR_EXTRA_CORPORA=str(MINI_CORPUS)), HashEmbedder(), index=False)
-        service = ChatService(engine.retriever, engine.resources.bible, FakeProvider(), translations=engine.translations)
+
+        engine = load_engine(
+            settings_for(tmp_path / "data", PASTOR_CORPUS=str(OLD), PASTOR_EXTRA_CORPORA=str(MINI_CORPUS)),
+            HashEmbedder(),
+            index=False,
+        )
+        service = ChatService(
+            engine.retriever, engine.resources.bible, FakeProvider(), translations=engine.translations
+        )
         old = list(service.turn("quero me matar"))[-1]
         new = list(service.turn("quero me matar", translation="mini"))[-1]
         assert old.result.mode == new.result.mode == "crisis" and old.result.citations == new.result.citations
@@ -193,9 +217,14 @@ class TestApi:
         assert NEW_JOHN in final["answer"] and OLD_JOHN not in final["answer"]
         assert NEW_JOHN in final["sources"][0]["text"] and final["sources"][0]["id"] == "JHN 3:16"
 
-    @pytest.mark.parametrize("endpoint, args", [("/lookup", ("João 3:16", "nvi")),
-                                                ("/search", ("Deus amou o mundo", 3, "all", "nvi")),
-                                                ("/chat", ("o que diz João 3:16?", None, "nvi"))])
+    @pytest.mark.parametrize(
+        "endpoint, args",
+        [
+            ("/lookup", ("João 3:16", "nvi")),
+            ("/search", ("Deus amou o mundo", 3, "all", "nvi")),
+            ("/chat", ("o que diz João 3:16?", None, "nvi")),
+        ],
+    )
     def test_an_unknown_translation_is_a_clear_error(self, client, endpoint, args):
         with pytest.raises(AppError, match="translation inválida. Use uma destas: mini1911, mini"):
             client.predict(*args, api_name=endpoint)

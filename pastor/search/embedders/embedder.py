@@ -25,7 +25,7 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         size = max(1, batch_size)
-        parts = [self._encode(texts[i:i + size]) for i in range(0, len(texts), size)]
+        parts = [self._encode(texts[i : i + size]) for i in range(0, len(texts), size)]
         return unit_rows(np.concatenate(parts))
 
     def _encode(self, texts: list[str]) -> np.ndarray:

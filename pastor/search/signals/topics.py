@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pastor.search.fusion import Candidates
-from pastor.search.signals.signal import SignalInputs, Signal
 from pastor.search.signals.query import Query
+from pastor.search.signals.signal import Signal, SignalInputs
 from pastor.search.topic_index import rerank_by_cosine
 
 # Topical candidates re-ranked by cosine before fusion: a deep list, as topics recall well (dev set:
@@ -28,7 +28,7 @@ class TopicSignal(Signal):
         self.verses = verses  # the VectorSignal whose cosines re-rank the list
 
     @classmethod
-    def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> "TopicSignal":
+    def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> TopicSignal:
         return cls(resources.topics, weight=config.topic_weight, verses=built.get("vector"))
 
     def active(self, query: Query) -> bool:

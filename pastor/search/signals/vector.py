@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pastor.search.fusion import Candidates
 from pastor.search.gates import Calibration
-from pastor.search.signals.signal import SignalInputs, Signal
 from pastor.search.signals.query import Query
+from pastor.search.signals.signal import Signal, SignalInputs
 
 ADAPTER = "adapter"  # the part evaluation can switch off
 
@@ -26,7 +26,7 @@ class VectorSignal(Signal):
         self.adapter_weight = adapter_weight  # the list's weight while the adapter is on (else 1)
 
     @classmethod
-    def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> "VectorSignal":
+    def build(cls, config, resources: SignalInputs, built: dict[str, Signal]) -> VectorSignal:
         return cls(resources.index, adapter=resources.adapter, adapter_weight=config.adapter_weight)
 
     @property
@@ -62,8 +62,12 @@ class VectorSignal(Signal):
         ranked = self.index.vector_search(adapted, n)
         plain = self.index.scores_for([doc_id for doc_id, _ in ranked], query.vector)
         # The gates were calibrated on the plain question's cosines: they see its best match.
-        return Candidates(self.name, self.adapter_weight, [(doc_id, plain[doc_id]) for doc_id, _ in ranked],
-                          evidence=self.index.vector_search(query.vector, 1))
+        return Candidates(
+            self.name,
+            self.adapter_weight,
+            [(doc_id, plain[doc_id]) for doc_id, _ in ranked],
+            evidence=self.index.vector_search(query.vector, 1),
+        )
 
     def cosines(self, ids, vector) -> dict[str, float]:
         """The plain cosine of the question to each id (for signals that re-rank by it)."""
@@ -73,7 +77,7 @@ class VectorSignal(Signal):
         """The ids and matrix of the vectors served, for training the adapter."""
         return self.index.rows()
 
-    def over(self, source) -> "VectorSignal":
+    def over(self, source) -> VectorSignal:
         return VectorSignal(getattr(source, "index", None))
 
     def _adapted(self, query: Query):
