@@ -14,6 +14,47 @@ from tests.support.helpers import FIXTURES, ROOT
 # once with its Portuguese reason instead of waiting on the network. Tests of the download set their own.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+# The tiers (`pytest -m unit` is `make test-fast`, about two minutes on 2 cores):
+# - e2e: everything under tests/e2e/ (a real browser, several replicas behind nginx, Redis and an object store);
+# - integration: a test marked `slow`, or one that takes a fixture that loads something real (the real corpus,
+#   the real embedder, a running server, a model folder);
+# - unit: every other test (no real embedder, corpus index, browser or subprocess).
+REAL_FIXTURES = frozenset(
+    {
+        "almeida",
+        "blivre",
+        "almeida_path",
+        "blivre_path",
+        "real_embedder",
+        "live",
+        "server",
+        "client",
+        "wired_model",
+        "endless_model",
+        "real_engine",
+        "real_router",
+    }
+)
+TIERS = ("unit", "integration", "e2e")
+
+
+def tier_of(item) -> str:
+    if "e2e" in Path(str(item.fspath)).parts:
+        return "e2e"
+    if (
+        item.get_closest_marker("slow")
+        or item.get_closest_marker("integration")
+        or REAL_FIXTURES & set(getattr(item, "fixturenames", ()))
+    ):
+        return "integration"
+    return "unit"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        item.add_marker(getattr(pytest.mark, tier_of(item)))
+
+
 # Fixture plugins, registered once for the whole suite.
 pytest_plugins = ["tests.support.core_fixtures", "tests.support.app_fixtures", "tests.support.model_fixtures"]
 

@@ -83,8 +83,7 @@ def _package_of_file(path: Path) -> str:
     return rel.parts[0] if len(rel.parts) > 1 else rel.parts[0]
 
 
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_imports_only_point_down_the_stack(path):
+def _check_imports_only_point_down_the_stack(path):
     package = _package_of_file(path)
     if package not in ALLOWED:
         return  # pastor/__init__.py and __main__.py sit above everything
@@ -96,8 +95,7 @@ def test_imports_only_point_down_the_stack(path):
     assert not upward, f"{path.relative_to(PACKAGE)} importa para cima: {upward}"
 
 
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_no_pastor_import_inside_a_function(path):
+def _check_no_pastor_import_inside_a_function(path):
     """Imports at the top say what a module depends on; one hidden in a function hides a cycle or a
     layer violation until that function runs."""
     rel = str(path.relative_to(PACKAGE))
@@ -131,16 +129,12 @@ def test_every_package_is_known():
     assert packages | modules <= set(ALLOWED)
 
 
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_modules_stay_small(path):
+def _check_modules_stay_small(path):
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(PACKAGE)} tem {lines} linhas (máximo {MAX_LINES})"
 
 
-@pytest.mark.parametrize(
-    "path", [p for p in _modules() if p.name == "__init__.py"], ids=lambda p: str(p.relative_to(PACKAGE))
-)
-def test_every_package_says_what_it_holds(path):
+def _check_every_package_says_what_it_holds(path):
     assert ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
 
 
@@ -177,12 +171,11 @@ def _loose_returns(path: Path) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(
-    "path",
-    [p for p in _modules() if _package_of_file(p) in ("search", "answer")],
-    ids=lambda p: str(p.relative_to(PACKAGE)),
-)
-def test_search_and_answer_return_typed_objects_not_response_dicts(path):
+# The packages that hand typed objects up the stack (the care, search, index and answer layers).
+TYPED_PACKAGES = ("search", "index", "answer", "answer_filter", "care")
+
+
+def _check_search_and_answer_return_typed_objects_not_response_dicts(path):
     allowed = NOT_RESPONSES.get(str(path.relative_to(PACKAGE)), set())
     loose = [name for name in _loose_returns(path) if name not in allowed]
     assert not loose, (
@@ -277,18 +270,12 @@ def _outside_the_retriever():
                 yield path
 
 
-@pytest.mark.parametrize("path", list(_outside_the_retriever()), ids=lambda p: str(p.relative_to(PACKAGE.parent)))
-def test_nothing_outside_the_retriever_assigns_its_attributes(path):
+def _check_nothing_outside_the_retriever_assigns_its_attributes(path):
     lines = _assignments_to_a_retriever(ast.parse(path.read_text(encoding="utf-8")))
     assert not lines, f"{path.name}: atribui a um retriever nas linhas {lines}; use o método do sinal (use_adapter)"
 
 
-@pytest.mark.parametrize(
-    "path",
-    [p for p in _outside_the_retriever() if p.is_relative_to(PACKAGE)],
-    ids=lambda p: str(p.relative_to(PACKAGE)),
-)
-def test_nothing_reaches_through_a_retriever(path):
+def _check_nothing_reaches_through_a_retriever(path):
     lines = _reaches_through_a_retriever(ast.parse(path.read_text(encoding="utf-8")))
     assert not lines, f"{path.name}: atravessa o retriever nas linhas {lines}"
 
@@ -342,8 +329,7 @@ def _imported_names(path: Path) -> set[str]:
     return {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
 
 
-@pytest.mark.parametrize("path", sorted((PACKAGE / "web").glob("*.py")), ids=lambda p: p.name)
-def test_the_web_never_reads_references_out_of_an_answer(path):
+def _check_the_web_never_reads_references_out_of_an_answer(path):
     readers = _imported_names(path) & REFERENCE_READERS
     assert not readers, f"web/{path.name} importa {sorted(readers)}: os links vêm de TurnResult.citation_spans"
 
@@ -366,3 +352,76 @@ def test_no_two_modules_share_a_name():
         if path.name not in ("__init__.py", "__main__.py"):
             by_name.setdefault(path.stem, []).append(str(path.relative_to(PACKAGE)))
     assert {name: paths for name, paths in by_name.items() if len(paths) > 1} == {}
+
+
+# --- The per-module rules above, each run over every module it covers as one table-wide test --------
+
+
+def _failures(check, paths) -> list[str]:
+    """Every path `check` fails on, with its message: one test lists them all (a module is not a separate
+    behaviour, and thousands of parametrized cases cost collection time for nothing)."""
+    failures = []
+    for path in paths:
+        try:
+            check(path)
+        except AssertionError as error:
+            failures.append(str(error).splitlines()[0] or str(path))
+    return failures
+
+
+def test_the_table_rules_fail_on_a_bad_module(tmp_path):
+    """`_failures` reports what a check asserts: it can fail."""
+    big = tmp_path / "big.py"
+    big.write_text("x = 1\n" * (MAX_LINES + 1), encoding="utf-8")
+    assert len(_failures(lambda path: _check_modules_stay_small_at(path, tmp_path), [big])) == 1
+
+
+def _check_modules_stay_small_at(path: Path, root: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(root)} tem {lines} linhas (máximo {MAX_LINES})"
+
+
+def test_imports_only_point_down_the_stack():
+    assert _failures(_check_imports_only_point_down_the_stack, _modules()) == []
+
+
+def test_no_pastor_import_inside_a_function():
+    assert _failures(_check_no_pastor_import_inside_a_function, _modules()) == []
+
+
+def test_modules_stay_small():
+    assert _failures(_check_modules_stay_small, _modules()) == []
+
+
+def test_every_package_says_what_it_holds():
+    assert _failures(_check_every_package_says_what_it_holds, [p for p in _modules() if p.name == "__init__.py"]) == []
+
+
+def test_search_and_answer_return_typed_objects_not_response_dicts():
+    assert (
+        _failures(
+            _check_search_and_answer_return_typed_objects_not_response_dicts,
+            [p for p in _modules() if _package_of_file(p) in ("search", "answer")],
+        )
+        == []
+    )
+
+
+def test_nothing_outside_the_retriever_assigns_its_attributes():
+    assert _failures(_check_nothing_outside_the_retriever_assigns_its_attributes, list(_outside_the_retriever())) == []
+
+
+def test_nothing_reaches_through_a_retriever():
+    assert (
+        _failures(
+            _check_nothing_reaches_through_a_retriever,
+            [p for p in _outside_the_retriever() if p.is_relative_to(PACKAGE)],
+        )
+        == []
+    )
+
+
+def test_the_web_never_reads_references_out_of_an_answer():
+    assert (
+        _failures(_check_the_web_never_reads_references_out_of_an_answer, sorted((PACKAGE / "web").glob("*.py"))) == []
+    )

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, MISSING, PLAYWRIGHT, ask, browser, open_chat, screenshot, start_app  # noqa: F401 (a fixture)
+from tests.e2e.test_browser import CHROMIUM, MISSING, PLAYWRIGHT, ask, browser, open_chat, screenshot, start_app  # noqa: F401 (a fixture)
 
 pytestmark = [
     pytest.mark.slow,

@@ -11,7 +11,7 @@ import pytest
 
 from pastor.web import saved
 from tests.support.helpers import ARTIFACTS, wait_for
-from tests.web.test_browser import (  # noqa: F401
+from tests.e2e.test_browser import (  # noqa: F401
     CHROMIUM,
     MISSING,
     MS,

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from tests.support.app_fixtures import FIXTURES, MINI_CORPUS
-from tests.web.test_browser import (  # noqa: F401
+from tests.e2e.test_browser import (  # noqa: F401
     CHROMIUM,
     MISSING,
     MS,
