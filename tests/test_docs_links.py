@@ -2,7 +2,7 @@
 
 The documents checked: README.md, ARCHITECTURE.md, docs/*.md and bench/README.md. A relative link or
 image must name a file or folder that exists (relative to the document); an anchor into a Markdown file
-(`docs/api.md#endpoints`, `#the-two-commands`) must name one of its headings, slugged as GitHub does.
+(`docs/api.md#command-line`, `#the-two-commands`) must name one of its headings, slugged as GitHub does.
 External links (http, https, mailto) are not fetched.
 """
 
@@ -116,6 +116,15 @@ def test_the_documents_checked_exist():
     for path in documents():
         assert path.is_file(), path
     assert len(documents()) > 3, "docs/*.md is empty"
+
+
+def test_every_page_of_docs_is_linked_from_the_readme():
+    linked = {(ROOT / target.partition("#")[0]).resolve()
+              for _, target in targets((ROOT / "README.md").read_text(encoding="utf-8"))
+              if not SCHEME.match(target) and target.partition("#")[0]}
+    orphans = [str(page.relative_to(ROOT)) for page in sorted((ROOT / "docs").glob("*.md"))
+               if page.resolve() not in linked]
+    assert not orphans, f"pages of docs/ the README does not link to: {orphans}"
 
 
 def test_readme_is_at_most_300_lines():
