@@ -266,17 +266,17 @@ class TestGetSettings:
             config.get_settings.cache_clear()
 
 
-# --- The README ----------------------------------------------------------------------------------
+# --- The settings table (docs/configuration.md) ---------------------------------------------------
 
 
-def test_readme_configuration_table_is_the_declarations():
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    assert config.markdown_table() in readme, (
-        "a tabela Configuration do README difere de pastor/config.py; gere-a com "
+def test_configuration_table_is_the_declarations():
+    page = (REPO_ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert config.markdown_table() in page, (
+        "a tabela de docs/configuration.md difere de pastor/config.py; gere-a com "
         "python -c 'from pastor.config import markdown_table; print(markdown_table())'"
     )
     for spec in SPEC:
-        assert f"| `{spec.var}` |" in readme
+        assert f"| `{spec.var}` |" in page
 
 
 def test_the_provider_names_a_setting_accepts_are_the_providers_that_exist():

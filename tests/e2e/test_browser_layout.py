@@ -129,7 +129,7 @@ def test_the_input_notices_mode_line_source_and_top_message_are_in_view(layout_a
         expect(notice).to_contain_text("Escreva uma mensagem", timeout=10 * MS)
         assert_seen(notice, "o aviso de mensagem vazia")
         assert_seen(box, "a caixa de mensagem com o aviso")
-        # What the window shows, exactly (docs/layout-<size>.png in the README are these).
+        # What the window shows, exactly (docs/layout-<size>.png in docs/page.md are these).
         page.screenshot(path=str(ARTIFACTS / f"layout-{width}x{height}.png"))
         box.fill("Estou cansado. " * 300)
         box.press("Enter")
