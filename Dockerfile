@@ -24,7 +24,7 @@ COPY pastor ./pastor
 # The data the defaults name (relative to /app), its NOTICE.md, and the example church documents
 # (indexed only with PASTOR_DOCS_DIR=corpus/docs/example).
 COPY corpus ./corpus
-# The data sets the app learns from at start (datasets/manifest.jsonl: the router's and the scope's training
+# The data sets the app learns from at start (sets/manifest.jsonl: the router's and the scope's training
 # messages, the questions the query adapter learns from, PASTOR_ADAPTER_QUESTIONS); benches and tests stay out.
 COPY datasets ./datasets
 

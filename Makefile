@@ -22,7 +22,7 @@ test:  ## every tier, as CI runs it
 	$(PYTHON) -m pytest -q
 
 bench-retrieval:  ## retrieval figures on the dev and test question sets
-	$(PYTHON) -m pastor eval datasets/retrieval/testset.jsonl
+	$(PYTHON) -m pastor eval sets/retrieval/testset.jsonl
 
 bench-routing:  ## routing figures on the independent dev set
 	$(PYTHON) bench/bench_routing.py

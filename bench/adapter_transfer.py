@@ -1,6 +1,6 @@
 """Does the query adapter carry across authors? Train on one author's dev questions, measure on the other's.
 
-Usage: python bench/adapter_transfer.py [datasets/retrieval/devset.jsonl] [--split 171]
+Usage: python bench/adapter_transfer.py [sets/retrieval/devset.jsonl] [--split 171]
 Lines 1–171 of the dev set were written by the project's first author, lines 172–271 by a second author
 who saw neither the code nor the other sets (bench/README.md). Each half trains an adapter
 (`pastor.search.adapter.train`, the defaults the app uses) that is measured on the other half, beside
@@ -26,7 +26,7 @@ from pastor.wiring import build_engine  # noqa: E402
 
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    path = args[0] if args else "datasets/retrieval/devset.jsonl"
+    path = args[0] if args else "sets/retrieval/devset.jsonl"
     if "testset" in Path(path).name:
         sys.exit("o conjunto de teste só mede: use o dev")
     split = int(sys.argv[sys.argv.index("--split") + 1]) if "--split" in sys.argv else 171

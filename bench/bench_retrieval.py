@@ -121,7 +121,7 @@ def main() -> None:
     from pastor.wiring import build_engine
 
     engine = build_engine(get_settings())
-    questions = [q.question for q in load_questions(ROOT / "datasets" / "retrieval" / "devset.jsonl")]
+    questions = [q.question for q in load_questions(ROOT / "sets" / "retrieval" / "devset.jsonl")]
     for q in questions[:5]:
         engine.retriever.search(q)  # warm-up
     timings = {"search": [], "embed": [], "bm25": [], "topics": []}

@@ -56,7 +56,7 @@ def pastoral_report(router: Router, show_errors: bool) -> None:
     got = [router.route(text) for _, _, text in rows]
     taken = Counter(g.name for g in got if g.name != "ordinary")
     print(
-        f"\npastoral questions (datasets/retrieval/devset.jsonl, dev): {len(rows)}; routed away from the search: "
+        f"\npastoral questions (sets/retrieval/devset.jsonl, dev): {len(rows)}; routed away from the search: "
         + (", ".join(f"{name} {n}" for name, n in sorted(taken.items())) or "none")
     )
     if show_errors:
@@ -77,12 +77,12 @@ def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_er
     if not fresh:
         print(
             f"\n{title}: every message is a training message (a retired held-out set, "
-            "datasets/notes/routing_training.md): the figures below are the fit, not a test"
+            "sets/notes/routing_training.md): the figures below are the fit, not a test"
         )
     elif len(fresh) < len(rows):
         print(
             f"\n{title}: {len(rows) - len(fresh)} of {len(rows)} messages are also training messages "
-            "(datasets/notes/routing_training.md); the figures on the other "
+            "(sets/notes/routing_training.md); the figures on the other "
             f"{len(fresh)} follow the table"
         )
     got = [router.route(text).name for _, _, text in rows]
@@ -236,7 +236,7 @@ def main() -> None:
         f"and {ROUND14.name} only held_out; rounds 3 to 6 and 9 to 12 are training messages now)",
     )
     parser.add_argument(
-        "--old", action="store_true", help="also the pattern author's set (datasets/routing/routing_set.jsonl)"
+        "--old", action="store_true", help="also the pattern author's set (sets/routing/routing_set.jsonl)"
     )
     args = parser.parse_args()
     semantic = None

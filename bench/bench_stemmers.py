@@ -3,7 +3,7 @@
     python bench/bench_stemmers.py [--corpus corpus/por-almeida1911.usfx.xml.gz] [--no-eval]
 
 Prints, for rslp / snowball / none: distinct tokens over the whole corpus and the time to
-tokenize it with a cold stemmer cache; then lexical-only retrieval on datasets/retrieval/devset.jsonl for
+tokenize it with a cold stemmer cache; then lexical-only retrieval on sets/retrieval/devset.jsonl for
 each stemmer, for the stop-word list with and without "nao", and without modernize
 (figures only, asserts nothing).
 """
@@ -76,7 +76,7 @@ def dev_eval(ids: list[str], texts: list[str], questions: list[Question]) -> Non
         results["bm25 rslp, no modernize"] = evaluate(lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
     finally:
         normalize_module.modernize = modernize
-    print(f"\nlexical only, datasets/retrieval/devset.jsonl ({len(questions)} questions):\n")
+    print(f"\nlexical only, sets/retrieval/devset.jsonl ({len(questions)} questions):\n")
     print(format_table(results))
 
 

@@ -1,13 +1,13 @@
 """Issue 12, second round: the retrieval ideas measured on the dev set, adopted or not (figures printed).
 
 Usage: PASTOR_CORPUS=… PASTOR_EXTRA_CORPORA=… PASTOR_PROMINENCE=… PASTOR_DATA_DIR=… \
-       python bench/explore_retrieval.py [datasets/retrieval/devset.jsonl]
+       python bench/explore_retrieval.py [sets/retrieval/devset.jsonl]
 Every variant re-fuses cached candidates of the same engine, so only the idea under test changes:
 the query side of the vectors (raw / synonym-expanded / pseudo-relevance feedback from topic labels or
 from the top fused verses), the topical list's parameters (entries, temperature, re-ranking), fusion depth and RRF k, per-question-type
 weights, and a learned re-ranking of the fused top 50 (logistic regression, 5-fold cross-validation by
 question; scikit-learn comes with sentence-transformers and is used here only).
-Never run it on datasets/retrieval/testset.jsonl: that set only reports."""
+Never run it on sets/retrieval/testset.jsonl: that set only reports."""
 
 from __future__ import annotations
 
@@ -257,7 +257,7 @@ def learned_rerank(lab: Lab, lists: list[dict]) -> None:
 
 
 def main() -> None:
-    path = sys.argv[1] if len(sys.argv) > 1 else "datasets/retrieval/devset.jsonl"
+    path = sys.argv[1] if len(sys.argv) > 1 else "sets/retrieval/devset.jsonl"
     if "testset" in Path(path).name:
         sys.exit("o conjunto de teste só mede: explore no dev")
     lab = Lab(path)

@@ -1,9 +1,9 @@
 """Tune fusion (vector/lexical/topic weights, prominence λ, RRF k, depth) and the evidence gates on the dev sets.
 
 Usage: PASTOR_CORPUS=… PASTOR_DATA_DIR=… [PASTOR_PROMINENCE=…] [PASTOR_EXTRA_CORPORA=…] \
-       python bench/tune_retrieval.py [datasets/retrieval/devset.jsonl datasets/retrieval/offtopic_dev.jsonl]
+       python bench/tune_retrieval.py [sets/retrieval/devset.jsonl sets/retrieval/offtopic_dev.jsonl]
 Vector, BM25 and topical candidates are computed once per question; only fusion and gates are repeated.
-Never tune on datasets/retrieval/testset.jsonl or datasets/retrieval/offtopic_test.jsonl: those are for reporting."""
+Never tune on sets/retrieval/testset.jsonl or sets/retrieval/offtopic_test.jsonl: those are for reporting."""
 
 from __future__ import annotations
 
@@ -127,8 +127,8 @@ def tune_gates(engine, cached, offtopic) -> None:
 
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    dev = args[0] if args else "datasets/retrieval/devset.jsonl"
-    off = args[1] if len(args) > 1 else "datasets/retrieval/offtopic_dev.jsonl"
+    dev = args[0] if args else "sets/retrieval/devset.jsonl"
+    off = args[1] if len(args) > 1 else "sets/retrieval/offtopic_dev.jsonl"
     engine = build_engine(get_settings())
     # A retriever of its own, so the question can be searched (and the adapter trained) unexpanded.
     config = RetrievalConfig.from_settings(

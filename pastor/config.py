@@ -348,6 +348,14 @@ class Settings:
         minimum=0.0,
         help="weight of the topical list in the fusion (vector list: 1)",
     )
+    pastors_weight: float = setting(
+        "PASTOR_PASTORS_WEIGHT",
+        "3.0",
+        float,
+        minimum=0.0,
+        help="weight of the pastors' list in the fusion: the verses pastors opened for the nearest messages of "
+        "the blind authors' sets (vector list: 1; 0 = off)",
+    )
     per_chapter: int = setting(
         "PASTOR_PER_CHAPTER",
         "2",
@@ -357,7 +365,7 @@ class Settings:
     )
     adapter_questions: Path | None = setting(
         "PASTOR_ADAPTER_QUESTIONS",
-        "datasets/retrieval/devset.jsonl",
+        "sets/retrieval/devset.jsonl",
         _optional_path,
         help="questions + gold verses the query adapter learns from; empty = off",
     )

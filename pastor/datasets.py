@@ -1,4 +1,4 @@
-"""The project's data sets, each file kept once under `datasets/` and listed in its manifest by role and digest."""
+"""The project's data sets, each file kept once under `sets/` and listed in its manifest by role and digest."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pathlib import Path
 
 from pastor.errors import PastorError
 
-DATASETS = Path(__file__).resolve().parent.parent / "datasets"
+# The folder is `sets/`, not `datasets/`: on the path of `python app.py` that name would shadow the `datasets`
+# package, and transformers, finding it, imports it and fails.
+DATASETS = Path(__file__).resolve().parent.parent / "sets"
 MANIFEST = DATASETS / "manifest.jsonl"
 # train: what a component learns from; dev: read while building (thresholds, tuning); held_out: run once per
 # round and reported as it came; retired: a held-out set already run and reported, now learnt from too.
@@ -23,14 +25,14 @@ class DatasetError(PastorError, ValueError):
 
 @dataclass(frozen=True)
 class Dataset:
-    """One file of `datasets/` as the manifest lists it."""
+    """One file of `sets/` as the manifest lists it."""
 
-    path: str  # relative to datasets/
+    path: str  # relative to sets/
     role: str  # one of ROLES
     author: str  # who wrote it (a blind helper's persona, the project, a public source)
     date: str
     sha256: str
-    note: str  # its provenance note under datasets/notes/, or a sentence
+    note: str  # its provenance note under sets/notes/, or a sentence
 
     @property
     def file(self) -> Path:
@@ -56,7 +58,7 @@ def manifest(path: Path = MANIFEST) -> list[Dataset]:
 
 
 def files(folder: str, roles: tuple[str, ...], suffix: str = ".jsonl") -> list[Path]:
-    """The files under `datasets/<folder>/` with one of `roles`, in manifest order: retiring a set into
+    """The files under `sets/<folder>/` with one of `roles`, in manifest order: retiring a set into
     training is one line of the manifest, not a copy."""
     return [
         d.file for d in manifest() if d.path.startswith(f"{folder}/") and d.role in roles and d.path.endswith(suffix)
@@ -64,11 +66,11 @@ def files(folder: str, roles: tuple[str, ...], suffix: str = ".jsonl") -> list[P
 
 
 def dataset(path: str) -> Path:
-    """A listed file by its path under datasets/ (an unlisted one is an error: each file is kept once, listed)."""
+    """A listed file by its path under sets/ (an unlisted one is an error: each file is kept once, listed)."""
     for entry in manifest():
         if entry.path == path:
             return entry.file
-    raise DatasetError(f"{path}: não está em datasets/manifest.jsonl")
+    raise DatasetError(f"{path}: não está em sets/manifest.jsonl")
 
 
 def digest(path: Path) -> str:

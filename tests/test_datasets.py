@@ -1,4 +1,4 @@
-"""The data sets: each file kept once under datasets/, listed in the manifest with its author, role and digest."""
+"""The data sets: each file kept once under sets/, listed in the manifest with its author, role and digest."""
 
 from __future__ import annotations
 

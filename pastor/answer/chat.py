@@ -13,12 +13,13 @@ from pastor.answer import degraded, prompts
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.answer.filters import AnswerFilter
-from pastor.answer.followup import searched_without_model
+from pastor.answer.followup import PREVIOUS_CHARS, searched_without_model
 from pastor.answer.halt import Halt
 from pastor.answer.history import History
 from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
 from pastor.answer.turn_modes import Mode
 from pastor.answer_filter.citations import NO_ANCHOR_NOTE
+from pastor.bible.references import find_references
 from pastor.care import crisis as safety
 from pastor.care.advice import out_of_scope_reply
 from pastor.care.router import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
@@ -106,7 +107,10 @@ class ChatService:
         except DeadlineExceeded:  # the rewrite took the whole turn: search with the previous question, show the verses
             query, rewrite_timed_out = searched_without_model(history, turn.message), True
         t0 = time.perf_counter()
-        result = turn.retrieval = self._in_translation(self.retriever.search(query, k=self.top_k), translation)
+        shown = self._shown_before(history)
+        result = turn.retrieval = self._in_translation(
+            self.retriever.search(query, k=self.top_k, exclude=shown), translation
+        )
         turn.lap("retrieval_ms", t0)
         update = turn.update
         update.set(
@@ -149,6 +153,23 @@ class ChatService:
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
+
+    def _shown_before(self, history: History) -> frozenset[str]:
+        """The verses the conversation already showed, which a follow-up does not show again: those the answers
+        cited, and those the previous question's search gave (a verses-only turn keeps only the question)."""
+        previous = history.previous_question(PREVIOUS_CHARS)
+        if not previous:
+            return frozenset()
+        cited = {
+            verse
+            for message in history.messages
+            if message.role == "assistant"
+            for match in find_references(message.content)
+            if match.reference is not None and not match.error
+            for verse in match.reference.verse_ids()
+        }
+        earlier = self.retriever.search(previous, k=self.top_k)
+        return frozenset(cited | {source.id for source in earlier.results if source.kind == "verse"})
 
     def ask(self, message: str, history: History | list[dict] | None = None) -> TurnUpdate:
         """The final update of one turn (for the CLI)."""

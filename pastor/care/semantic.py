@@ -57,7 +57,7 @@ NEIGHBOURS = 3
 SENTENCE_PENALTY = 0.6
 # The crisis score a message needs, chosen leaving one of 14 authors out (`python bench/bench_routing.py --cv`):
 # 0.9 found 98.3% of the crises (1.0: 97.7%) for 3.1% false alarms (2.7%; both 1.6-1.8% without the author of
-# long everyday stories), and took no more of datasets/retrieval/devset.jsonl's pastoral questions to the crisis reply (15).
+# long everyday stories), and took no more of sets/retrieval/devset.jsonl's pastoral questions to the crisis reply (15).
 # With all 18 authors (round 13): 0.9 finds 98.4% (2862/2909) with 2.6% false alarms; 1.0 finds 97.8% with 2.3%.
 CRISIS_SCORE = 0.9
 # A short follow-up ("mas e se eu não conseguir?") means what the previous turn meant: by its words alone

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pastor.bible.usfx import Bible, load_bible
+from pastor.classify.cache import CLASSIFIERS_DIR
 from pastor.config import Settings
 from pastor.health import HealthBoard
 from pastor.index.doc_index import DocumentSource
@@ -13,7 +14,10 @@ from pastor.index.lexcache import TokenCache, cache_key
 from pastor.index.verse_index import VerseIndex
 from pastor.search import embedders
 from pastor.search.bm25 import LexicalIndex
+from pastor.search.pastor_choices import PastorChoices, training_choices
 from pastor.search.prominence import load_prominence
+from pastor.search.retrieval import RetrievalConfig
+from pastor.search.signals.query import QueryEncoder
 from pastor.search.signals.signal import SignalInputs
 from pastor.search.storage import describe
 from pastor.search.topic_index import NAMES_PT, TopicIndex
@@ -41,6 +45,7 @@ class SearchResources:
     index: VerseIndex | None = None
     topics: TopicIndex | None = None
     docs: DocumentSource | None = None
+    pastors: PastorChoices | None = None
 
     def signal_inputs(self, adapter=None) -> SignalInputs:
         """What the retriever's signals are built from: these resources and the query `adapter`."""
@@ -53,6 +58,7 @@ class SearchResources:
             prominence=self.prominence,
             documents=[self.docs] if self.docs is not None else [],
             adapter=adapter,
+            pastors=self.pastors,
         )
 
 
@@ -73,7 +79,19 @@ def load_resources(settings: Settings, health: HealthBoard, embedder=None) -> Se
     res.embedder, res.index = load_vectors(settings, res, health, embedder)
     res.topics = load_topics(settings, res, health)
     res.docs = load_documents(settings, res.embedder)
+    res.pastors = load_pastor_choices(settings, res.embedder)
     return res
+
+
+def load_pastor_choices(settings: Settings, embedder) -> PastorChoices | None:
+    """The blind authors' choices, embedded as a question is (their vectors are computed when first needed,
+    in the background at the app's start); None without an embedder or with the signal's weight at 0."""
+    if embedder is None or settings.pastors_weight <= 0:
+        return None
+    config = RetrievalConfig.from_settings(settings)  # the questions' own encoding, so neighbours compare alike
+    encoder = QueryEncoder(embedder, config.expand_queries, config.modernize)
+    name = getattr(embedder, "name", type(embedder).__name__)
+    return PastorChoices(training_choices(), encoder.vector, name, settings.data_dir / CLASSIFIERS_DIR)
 
 
 def load_lexical(settings: Settings, res: SearchResources, health: HealthBoard) -> LexicalIndex:

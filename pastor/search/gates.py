@@ -32,7 +32,7 @@ class Gate:
     """Thresholds are z-scores against the embedder's own unrelated-pair band, not raw cosines,
     because each model has its own band of similarities."""
 
-    # Chosen on datasets/retrieval/devset.jsonl + datasets/retrieval/offtopic_dev.jsonl (bench/tune_retrieval.py).
+    # Chosen on sets/retrieval/devset.jsonl + sets/retrieval/offtopic_dev.jsonl (bench/tune_retrieval.py).
     best_z: float = 3.5  # the best vector match must stand this far above unrelated pairs
     hit_z: float = 2.0  # each vector-only hit must stand this far above
     lexical_coverage: float = 0.67  # share of content words the best lexical hit must contain

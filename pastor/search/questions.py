@@ -18,7 +18,7 @@ from pastor.errors import PastorError
 _VERSE_ID = re.compile(r"([1-3A-Z]{3}) ([1-9]\d*):([1-9]\d*)")
 
 
-# A question set is a few hundred lines (datasets/retrieval/devset.jsonl: 52 KB); 100 times that is no question set.
+# A question set is a few hundred lines (sets/retrieval/devset.jsonl: 52 KB); 100 times that is no question set.
 MAX_QUESTION_BYTES = 5_000_000
 
 

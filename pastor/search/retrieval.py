@@ -12,6 +12,7 @@ from pastor.search.diversity import spread_chapters, wants_passage
 from pastor.search.fusion import Candidates, fuse
 from pastor.search.gates import Calibration, Evidence, Gate
 from pastor.search.modes import SearchMode
+from pastor.search.need import need_text
 from pastor.search.results import NotFound, SearchResult, Source
 from pastor.search.signals import Query, QueryEncoder, Signal, SignalInputs
 from pastor.text.pastoral_vocabulary import is_pastoral
@@ -38,6 +39,7 @@ class RetrievalConfig:
     prominence_weight: float
     lexical_weight: float
     topic_weight: float
+    pastors_weight: float
     adapter_weight: float
     modernize: bool
     expand_queries: bool = True
@@ -111,9 +113,11 @@ class Retriever:
         off: frozenset[str] = frozenset(),
         diversify: bool = True,
         gated: bool = True,
+        exclude: frozenset[str] = frozenset(),
     ) -> SearchResult:
         """Search. `off` (signal or part names), `diversify` and `gated=False` exist so evaluation can
-        isolate each signal and measure ranking apart from the gates."""
+        isolate each signal and measure ranking apart from the gates; `exclude` holds verse ids already shown in
+        the conversation, which a follow-up does not show again (an explicit reference still looks them up)."""
         question = question.strip()
         found = lookup(question, self.bible, max_references=MAX_REFERENCES, max_verses=MAX_REFERENCE_VERSES)
         not_found = tuple(NotFound(item["text"], item["reason"]) for item in found["not_found"])
@@ -132,11 +136,14 @@ class Retriever:
             return SearchResult(SearchMode.NO_EVIDENCE, not_found[0].reason, (), (), not_found)
         if self.config.smalltalk and is_conversational(question):
             return SearchResult(SearchMode.CONVERSATIONAL, CONVERSATION_REASON)
-        query = Query(question, self.encoder.words(question), frozenset(off))
-        return self._hybrid(query, k, source, diversify, gated)
+        need = need_text(question)  # a story pasted twice, emoji, a long story: read for the need it tells
+        query = Query(need, self.encoder.words(need), frozenset(off))
+        return self._hybrid(query, k, source, diversify, gated, exclude)
 
     # -- hybrid search -------------------------------------------------------------------------
-    def _hybrid(self, query: Query, k: int, source: str, diversify: bool, gated: bool) -> SearchResult:
+    def _hybrid(
+        self, query: Query, k: int, source: str, diversify: bool, gated: bool, exclude: frozenset[str] = frozenset()
+    ) -> SearchResult:
         if self.encoder.embedder is not None and any(s.needs_vector and s.active(query) for s in self.signals):
             query.vector = self.encoder.vector(query.text)
         # Each source is fused on its own: BM25 scores and ranks of verses and of the church's
@@ -164,7 +171,7 @@ class Retriever:
             return SearchResult(mode, reason)
         sources: list[Source] = []
         for fused, slots, spread in per_source:
-            kept = [s for s in fused if self._keep(s, mode, gated)]
+            kept = [s for s in fused if s.id not in exclude and self._keep(s, mode, gated)]
             if spread and self.config.per_chapter > 0:
                 kept = spread_chapters(kept, slots, self.config.per_chapter)
             sources += [self._resolve(s) for s in kept[:slots]]

@@ -206,7 +206,7 @@ class TestSomeoneElseHurting:
 
 
 class TestIndirectSignals:
-    """Indirect forms from the routing set's dev split (datasets/routing/routing_set.jsonl)."""
+    """Indirect forms from the routing set's dev split (sets/routing/routing_set.jsonl)."""
 
     @pytest.mark.parametrize(
         "text, expected",

@@ -26,8 +26,8 @@ from pastor.evaluation.ranking import (
 from pastor.search.questions import Question, QuestionSetError, load_questions
 
 SETS = {
-    "devset": ROOT / "datasets" / "retrieval" / "devset.jsonl",
-    "testset": ROOT / "datasets" / "retrieval" / "testset.jsonl",
+    "devset": ROOT / "sets" / "retrieval" / "devset.jsonl",
+    "testset": ROOT / "sets" / "retrieval" / "testset.jsonl",
 }
 ALMEIDA = ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"  # shipped with the repository
 

@@ -25,6 +25,7 @@ def app_env(data_dir: Path, **overrides: str) -> dict[str, str]:
         "PASTOR_PROMINENCE": str(PROMINENCE),
         "PASTOR_TOPICS": "",  # the topical index is tested in tests/search; here it would only cost CPU
         "PASTOR_ADAPTER_QUESTIONS": "",  # likewise the query adapter (tests/search/test_adapter.py)
+        "PASTOR_PASTORS_WEIGHT": "0",  # the pastors' signal: tests/search/test_pastor_choices.py
         "EMBEDDING_MODEL": "use-multilingual",
         "LLM_PROVIDER": "fake",
         "PASTOR_RATE_LIMIT_SECONDS": "0",

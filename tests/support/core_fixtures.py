@@ -98,6 +98,7 @@ def settings_for(data_dir: Path, **env: str) -> Settings:
         "PASTOR_PROMINENCE": "",
         "PASTOR_TOPICS": "",
         "PASTOR_ADAPTER_QUESTIONS": "",
+        "PASTOR_PASTORS_WEIGHT": "0",  # the pastors' signal: tests/search/test_pastor_choices.py
         "EMBEDDING_MODEL": FAKE_MODEL,
         "PASTOR_SEMANTIC_ROUTER": "false",  # the hashing embedder has no meaning to route by
         "LLM_PROVIDER": "fake",

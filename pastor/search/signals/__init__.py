@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pastor.search.signals.lexical import LexicalSignal
+from pastor.search.signals.pastors import PastorsSignal
 from pastor.search.signals.query import Query, QueryEncoder
 from pastor.search.signals.signal import Signal, SignalInputs
 from pastor.search.signals.topics import TopicSignal
@@ -10,7 +11,7 @@ from pastor.search.signals.vector import VectorSignal
 
 # Adding a signal: a module with a `Signal` subclass, and its class here. The retriever fuses them in
 # this order; the API, the evaluation table and the status read their names from here.
-REGISTRY: tuple[type[Signal], ...] = (VectorSignal, LexicalSignal, TopicSignal)
+REGISTRY: tuple[type[Signal], ...] = (VectorSignal, LexicalSignal, TopicSignal, PastorsSignal)
 NAMES: tuple[str, ...] = tuple(cls.name for cls in REGISTRY)
 
 

@@ -22,6 +22,7 @@ class SignalInputs:
     prominence: object | None = None  # Prominence
     documents: Sequence[object] = field(default_factory=tuple)  # DocumentSource
     adapter: object | None = None  # QueryAdapter
+    pastors: object | None = None  # PastorChoices
 
 
 class Signal:
