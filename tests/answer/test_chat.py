@@ -67,12 +67,14 @@ def chat(chat_engine, provider, log) -> ChatService:
 
 @pytest.fixture
 def queries(chat_engine, monkeypatch) -> list[str]:
-    """The queries the chat sends to retrieval, in order."""
+    """The queries the chat searches for its turns, in order (not the earlier question a follow-up searches
+    again to know which verses the conversation showed: that search excludes nothing)."""
     seen: list[str] = []
     search = chat_engine.retriever.search
 
     def spy(query, *args, **kwargs):
-        seen.append(query)
+        if "exclude" in kwargs:
+            seen.append(query)
         return search(query, *args, **kwargs)
 
     monkeypatch.setattr(chat_engine.retriever, "search", spy)
@@ -345,7 +347,16 @@ class TestFollowUp:
         _, final = run(chat, "e o que mais a Bíblia diz sobre isso?", HISTORY)
         assert queries == ["Como posso perdoar meu irmão? e o que mais a Bíblia diz sobre isso?"]
         assert final.result.query == queries[0]
-        assert any(s.id in ("EPH 4:32", "MAT 6:14", "MAT 18:21", "MAT 18:22") for s in final.result.sources)
+
+    def test_a_follow_up_never_shows_again_a_verse_the_conversation_showed(self, chat_engine):
+        """Issue 31: "e o que mais a Bíblia diz sobre isso?" gets other verses, not the six just shown."""
+        chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, NoneProvider())
+        _, first = run(chat, HISTORY[0]["content"])
+        shown = {s.id for s in first.result.sources}
+        history = [*HISTORY, {"role": "assistant", "content": "Veja Efésios 4:32."}]
+        _, final = run(chat, "e o que mais a Bíblia diz sobre isso?", history)
+        again = shown | {"EPH 4:32"}
+        assert shown and not again & {s.id for s in final.result.sources}
 
     def test_without_a_model_a_question_that_stands_alone_is_searched_alone(self, chat_engine, queries):
         chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, NoneProvider())

@@ -49,6 +49,7 @@ def env(tmp_path, monkeypatch, fake_models):
         "PASTOR_EXTRA_CORPORA": "",
         "PASTOR_TOPICS": "",
         "PASTOR_ADAPTER_QUESTIONS": "",
+        "PASTOR_PASTORS_WEIGHT": "0",
         "EMBEDDING_MODEL": FAKE_MODEL,
         "PASTOR_EMBED_BATCH": "8",
         "LLM_PROVIDER": "fake",
@@ -184,7 +185,7 @@ class TestEval:
     def test_json_per_mode(self, env, capsys, questions):
         main_json(capsys, "index", "--json")
         results = main_json(capsys, "eval", str(questions), "--json", "--k", "3")
-        assert list(results) == ["hybrid", "vector", "lexical", "topic"]
+        assert list(results) == ["hybrid", "vector", "lexical", "topic", "pastors"]
         for mode, row in results.items():
             assert set(row) == METRICS | {"hit@3"}, mode
             assert row["n"] == 3

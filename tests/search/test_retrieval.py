@@ -235,6 +235,8 @@ class TestSignals:
             "lexical_score",
             "topic_rank",
             "topic_score",
+            "pastors_rank",
+            "pastors_score",
             "kind",
         }
         assert hit["score"] == round(hit["score"], 6)
