@@ -11,7 +11,7 @@ import numpy as np
 
 from pastor.documents import read_folder
 from pastor.index.buildlock import BuildLock, ReadOnlyData
-from pastor.index.verse_index import SEARCH_TEXT_VERSION
+from pastor.index.verse_manifest import SEARCH_TEXT_VERSION
 from pastor.search.bm25 import LexicalIndex
 from pastor.search.rows import embed_text
 from pastor.search.sources import VectorTable
