@@ -2,7 +2,7 @@
 
 Usage (figures are printed; nothing is asserted), with the defaults (Almeida 1911 + Bíblia Livre + prior)
 or any other setup given by the usual variables:
-  [PASTOR_CORPUS=…] [PASTOR_EXTRA_CORPORA=…] [PASTOR_PROMINENCE=…] python bench/bench_retrieval.py \
+  [PASTOR_CORPUS=…] [PASTOR_EXTRA_CORPORA=…] [PASTOR_PROMINENCE=…] python -m bench.bench_retrieval \
       [--build] [--data-dir DIR]
 --build rebuilds the index from scratch in a subprocess (time + peak RSS of that process); without it
 an existing index in DIR (default: PASTOR_DATA_DIR) is used."""
@@ -20,7 +20,6 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 def run(code: str, env: dict) -> tuple[float, float, str, float]:

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from pastor.care.router import Router  # noqa: E402
-from pastor.datasets import dataset  # noqa: E402
+from pastor.care.router import Router
+from pastor.datasets import dataset
 
 HERE = Path(__file__).resolve().parent
 INDEPENDENT = dataset("routing/routing_set_independent.jsonl")  # written by someone who saw no code, patterns or sets

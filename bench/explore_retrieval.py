@@ -1,7 +1,7 @@
 """Issue 12, second round: the retrieval ideas measured on the dev set, adopted or not (figures printed).
 
 Usage: PASTOR_CORPUS=… PASTOR_EXTRA_CORPORA=… PASTOR_PROMINENCE=… PASTOR_DATA_DIR=… \
-       python bench/explore_retrieval.py [datasets/retrieval/devset.jsonl]
+       python -m bench.explore_retrieval [datasets/retrieval/devset.jsonl]
 Every variant re-fuses cached candidates of the same engine, so only the idea under test changes:
 the query side of the vectors (raw / synonym-expanded / pseudo-relevance feedback from topic labels or
 from the top fused verses), the topical list's parameters (entries, temperature, re-ranking), fusion depth and RRF k, per-question-type
@@ -17,18 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pastor.config import get_settings  # noqa: E402
-from pastor.evaluation.ranking import hit_at_k, mrr_at_k  # noqa: E402
-from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
-from pastor.search.fusion import Candidates, fuse  # noqa: E402
+from pastor.config import get_settings
+from pastor.evaluation.ranking import hit_at_k, mrr_at_k
+from pastor.search.diversity import spread_chapters, wants_passage
+from pastor.search.fusion import Candidates, fuse
 from pastor.search.questions import load_questions
-from pastor.search.results import Source as Hit  # noqa: E402
-from pastor.search.rows import embed_text  # noqa: E402
-from pastor.search.topic_index import rerank_by_cosine  # noqa: E402
-from pastor.text.synonyms import expand  # noqa: E402
-from pastor.wiring import build_engine  # noqa: E402
+from pastor.search.results import Source as Hit
+from pastor.search.rows import embed_text
+from pastor.search.topic_index import rerank_by_cosine
+from pastor.text.synonyms import expand
+from pastor.wiring import build_engine
 
 DEPTH = 100  # candidates cached per signal
 

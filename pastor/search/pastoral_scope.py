@@ -13,7 +13,7 @@ EXAMPLES = dataset("routing/scope_examples.tsv")
 SCOPES = ("pastoral", "off_topic")
 # Pastoral when P(pastoral) of the trained scope classifier is at least this. Chosen on the dev sets
 # (datasets/retrieval/devset.jsonl, datasets/retrieval/offtopic_dev.jsonl, the dev split of datasets/routing/routing_set_independent.jsonl):
-# `python bench/bench_retrieval.py --gates-only --sweep` answers every pastoral question from 0.1 to 0.9 and
+# `python -m bench.bench_retrieval --gates-only --sweep` answers every pastoral question from 0.1 to 0.9 and
 # refuses every question of offtopic_dev from 0.8 (95% from 0.3 to 0.7); the gate asks the scope only when
 # the vocabulary and the best vector match have not decided.
 THRESHOLD = 0.8
