@@ -45,7 +45,8 @@ def variants(previous: str, message: str) -> dict[str, str]:
 
 def new_subjects() -> list[tuple[str, dict]]:
     """The cost side: dev-set questions that stand alone, each asked after the previous dev question of
-    another topic (joining them to it can only hurt). datasets/retrieval/devset.jsonl is a dev set: tuning may see it."""
+    another topic (joining them to it can only hurt). datasets/retrieval/devset.jsonl is a dev set: tuning may
+    see it."""
     questions = [json.loads(line) for line in DEVSET.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [
         (questions[i - 1]["question"], questions[i])

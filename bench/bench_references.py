@@ -40,6 +40,7 @@ OSIS = dict(
         "Tob Jdt Wis Sir Bar 1Macc 2Macc 3Macc 4Macc 1Esd 2Esd EpJer GkEsth Sus Bel SgThree PrAzar PrMan".split(),
         [b.code for b in canon.books()]
         + "TOB JDT WIS SIR BAR 1MA 2MA 3MA 4MA 1ES 2ES LJE ESG SUS BEL S3Y PAZ MAN".split(),
+        strict=True,
     )
 )
 OUTCOMES = ("resolved", "exact", "wrong-book", "refused", "missed")

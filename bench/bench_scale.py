@@ -79,7 +79,8 @@ def throughput(folder: Path, store, redis, args) -> None:
                     nginx.stop()
             for n, (rate, latencies, errors) in rows.items():
                 print(
-                    f"fake delay {delay} s, {n} réplica(s): {rate:.2f} chats/s, p50 {statistics.median(latencies):.2f} s, "
+                    f"fake delay {delay} s, {n} réplica(s): {rate:.2f} chats/s, "
+                    f"p50 {statistics.median(latencies):.2f} s, "
                     f"p95 {p95(latencies):.2f} s, erros {errors}/{args.chats}"
                 )
             print(

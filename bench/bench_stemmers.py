@@ -59,19 +59,23 @@ def vocabulary(texts: list[str]) -> None:
         print(f"| {name} | {len({s for ss in stems for s in ss})} | {took:.2f} s |")
 
 
+def top_50(index: LexicalIndex):
+    """A search for `evaluate`: the ids of the index's 50 best BM25 matches of a question."""
+    return lambda q: [d for d, _ in index.search(q, 50)]
+
+
 def dev_eval(ids: list[str], texts: list[str], questions: list[Question]) -> None:
     variants = {f"bm25 {name}": {"stemmer": name} for name in STEMMERS}
     variants["bm25 rslp, 'nao' kept"] = {"stemmer": "rslp", "stopwords": STOPWORDS - {"nao"}}
     results = {}
     for label, options in variants.items():
-        index = LexicalIndex(ids, texts, **options)
-        results[label] = evaluate(lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
+        results[label] = evaluate(top_50(LexicalIndex(ids, texts, **options)), questions, k=6)
     # The same without the 1911 -> modern spelling step, to see what it buys.
     modernize = normalize_module.modernize
     normalize_module.modernize = lambda text: text
     try:
         index = LexicalIndex(ids, texts, stemmer="rslp")
-        results["bm25 rslp, no modernize"] = evaluate(lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
+        results["bm25 rslp, no modernize"] = evaluate(top_50(index), questions, k=6)
     finally:
         normalize_module.modernize = modernize
     print(f"\nlexical only, datasets/retrieval/devset.jsonl ({len(questions)} questions):\n")

@@ -4,9 +4,9 @@ Usage: PASTOR_CORPUS=… PASTOR_EXTRA_CORPORA=… PASTOR_PROMINENCE=… PASTOR_D
        python -m bench.explore_retrieval [datasets/retrieval/devset.jsonl]
 Every variant re-fuses cached candidates of the same engine, so only the idea under test changes:
 the query side of the vectors (raw / synonym-expanded / pseudo-relevance feedback from topic labels or
-from the top fused verses), the topical list's parameters (entries, temperature, re-ranking), fusion depth and RRF k, per-question-type
-weights, and a learned re-ranking of the fused top 50 (logistic regression, 5-fold cross-validation by
-question; scikit-learn comes with sentence-transformers and is used here only).
+from the top fused verses), the topical list's parameters (entries, temperature, re-ranking), fusion depth and
+RRF k, per-question-type weights, and a learned re-ranking of the fused top 50 (logistic regression, 5-fold
+cross-validation by question; scikit-learn comes with sentence-transformers and is used here only).
 Never run it on datasets/retrieval/testset.jsonl: that set only reports."""
 
 from __future__ import annotations
@@ -80,8 +80,8 @@ class Lab:
 
     def score(self, rankings, questions=None) -> str:
         questions = questions or self.questions
-        hit = np.mean([hit_at_k(r, q["gold"], 6) for r, q in zip(rankings, questions)])
-        mrr = np.mean([mrr_at_k(r, q["gold"], 10) for r, q in zip(rankings, questions)])
+        hit = np.mean([hit_at_k(r, q["gold"], 6) for r, q in zip(rankings, questions, strict=False)])
+        mrr = np.mean([mrr_at_k(r, q["gold"], 10) for r, q in zip(rankings, questions, strict=False)])
         return f"{hit:.3f} / {mrr:.3f}"
 
 
@@ -131,7 +131,7 @@ def rocchio(lab: Lab, lists: list[dict]) -> None:
     lab.vectors.scores_for([lab.vectors.ids[0]], lab.questions[0]["exp"])  # builds the id → rows map
     for n, beta in itertools.product([3, 5, 10], [0.3, 0.6, 1.0]):
         out = []
-        for q, base in zip(lab.questions, lists):
+        for q, base in zip(lab.questions, lists, strict=True):
             first = [h.id for h in lab.fused(q, base, weights={"vector": 1, "lexical": 1, "topic": 1.5})[:n]]
             centroid = np.mean([lab.vectors.matrix[lab.vectors._rows[i]].mean(0) for i in first], 0)
             vector = unit(q["exp"] + beta * unit(centroid))
@@ -152,7 +152,7 @@ def topic_grid(lab: Lab, lists: list[dict]) -> None:
     print("\n## Topical list: entries kept, softmax temperature, cosine re-ranking weight (topic alone, fused)")
     for top_entries, temperature, rerank in itertools.product([6, 12, 20, 40], [0.04, 0.08, 0.15], [0, 2.0, 4.0]):
         alone, fused = [], []
-        for q, base in zip(lab.questions, lists):
+        for q, base in zip(lab.questions, lists, strict=True):
             topic = lab.topic_list(q, q["exp"], top_entries=top_entries, temperature=temperature, rerank=rerank)
             alone.append([i for i, _ in topic])
             fused.append(
@@ -172,7 +172,7 @@ def fusion_grid(lab: Lab, lists: list[dict]) -> None:
     ):
         out = [
             lab.ids(q, lab.fused(q, base, weights={"vector": 1, "lexical": wl, "topic": wt}, k=k, depth=depth, lam=lam))
-            for q, base in zip(lab.questions, lists)
+            for q, base in zip(lab.questions, lists, strict=True)
         ]
         rows.append((lab.score(out), depth, k, wl, wt, lam))
     for figures, *params in sorted(rows, key=lambda r: -sum(map(float, r[0].split(" / "))))[:10]:
@@ -189,7 +189,7 @@ def per_type(lab: Lab, lists: list[dict]) -> None:
         return "keyword (1–2 words)" if words <= 2 else "long (10+ words)" if words >= 10 else "short"
 
     for name in ("keyword (1–2 words)", "short", "long (10+ words)"):
-        pairs = [(q, base) for q, base in zip(lab.questions, lists) if kind(q) == name]
+        pairs = [(q, base) for q, base in zip(lab.questions, lists, strict=True) if kind(q) == name]
         qs = [q for q, _ in pairs]
         rows = []
         for wv, wl, wt in itertools.product([0.5, 1.0, 1.5], [0.5, 1.0, 1.5], [1.0, 1.5, 2.0, 3.0]):
@@ -233,8 +233,10 @@ def learned_rerank(lab: Lab, lists: list[dict]) -> None:
     from sklearn.linear_model import LogisticRegression
 
     print("\n## Learned re-ranking of the fused top 50 (5-fold cross-validation by question)")
-    data = [features(lab, q, base) for q, base in zip(lab.questions, lists)]
-    labels = [np.array([float(i in set(q["gold"])) for i in pool]) for (pool, _), q in zip(data, lab.questions)]
+    data = [features(lab, q, base) for q, base in zip(lab.questions, lists, strict=True)]
+    labels = [
+        np.array([float(i in set(q["gold"])) for i in pool]) for (pool, _), q in zip(data, lab.questions, strict=True)
+    ]
     everyone = np.arange(len(data))
 
     def ranked(j, scores):

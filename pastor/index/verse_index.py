@@ -204,9 +204,7 @@ class VerseIndex:
         serving = self.status if self.ready else None
         name = BESIDE.get(live.get("table", TABLE), TABLE)
         pending = self.read_manifest(self.next_path)
-        if not (
-            pending.get("table") == name and matches(pending, expected) and self.table_problem(name, None) is None
-        ):
+        if not (pending.get("table") == name and matches(pending, expected) and self.table_problem(name, None) is None):
             self._drop_table(name)  # a stale or broken leftover: start the new table afresh
             self.next_path.unlink(missing_ok=True)
         status, vectors = self._fill(name, self.next_path, expected, rows, progress, cancel)

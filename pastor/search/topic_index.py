@@ -218,7 +218,7 @@ class Sparse:
     def combine(self, rows: np.ndarray, factors: np.ndarray, columns: int) -> np.ndarray:
         """Σ factor × row over the given rows, as a dense vector of `columns` values."""
         out = np.zeros(columns, dtype=np.float32)
-        for row, factor in zip(rows, factors):
+        for row, factor in zip(rows, factors, strict=True):
             start, end = self.indptr[row], self.indptr[row + 1]
             np.add.at(out, self.indices[start:end], factor * self.data[start:end])
         return out

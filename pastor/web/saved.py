@@ -1,4 +1,5 @@
-"""The conversation kept in the person's own browser (Gradio's BrowserState): what is saved, and checked on its way back."""
+"""The conversation kept in the person's own browser (Gradio's BrowserState): what is saved, and checked on its
+way back."""
 
 from __future__ import annotations
 

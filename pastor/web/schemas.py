@@ -42,6 +42,10 @@ class ChatUpdate(TypedDict, total=False):
     notes: list[str]  # Portuguese notes about the answer (keyword search only, references left out…)
 
 
+# The two fields each signal adds to a hit, and their types.
+_PARTS = (("rank", int), ("score", float))
+
+
 # One rank and one score per registered signal (`vector_rank`, `vector_score`, …): a new signal shows
 # up here, in the API's description and in the evaluation table without another edit.
 SearchHit = TypedDict(
@@ -51,7 +55,7 @@ SearchHit = TypedDict(
         "reference": str,
         "text": str,
         "score": float,
-        **{f"{name}_{part}": kind | None for name in SIGNALS for part, kind in (("rank", int), ("score", float))},
+        **{f"{name}_{part}": kind | None for name in SIGNALS for part, kind in _PARTS},
         "kind": str,
     },
 )
