@@ -83,6 +83,12 @@ class Scanner:
         number = match and _NUM.match(self.text, match.end())
         return bool(number and len(number.group()) <= _MAX_DIGITS)
 
+    def peeked_number(self) -> int:
+        """The number `peek_number_after` saw, once its separator is taken: always there."""
+        number = self.number()
+        assert number is not None, "read only after peek_number_after found it"
+        return number
+
     def parse(self) -> tuple[Segment, ...] | None:
         said_chapter = bool(self.take(_CHAPTER_WORD))
         self.take(re.compile(r"\s*"))
@@ -136,7 +142,7 @@ class Scanner:
         end = chapter
         if self.peek_number_after(_RANGE):
             self.take(_RANGE)
-            end = self.number()
+            end = self.peeked_number()
         return Segment(chapter, None, end, None)
 
     def range_from(self, chapter: int, verse: int) -> Segment:
@@ -145,10 +151,9 @@ class Scanner:
         save = self.pos
         self.take(_RANGE)
         end = self.number()
-        if self.peek_number_after(self.chapter_verse):  # `1:1-2:3`, `5,20-6,2`
+        if end is not None and self.peek_number_after(self.chapter_verse):  # `1:1-2:3`, `5,20-6,2`
             self.take(self.chapter_verse)
-            end_verse = self.number()
-            return Segment(chapter, verse, end, end_verse)
+            return Segment(chapter, verse, end, self.peeked_number())
         if end is None:
             self.pos = save
             return Segment(chapter, verse, chapter, verse)
@@ -167,7 +172,7 @@ class Scanner:
             return None
         if self.peek_number_after(self.chapter_verse):
             self.take(self.chapter_verse)
-            return self.range_from(number, self.number())
+            return self.range_from(number, self.peeked_number())
         if sep.group(1) == ";" or last.whole_chapter:
             if sep.group(1) == ";" or sep.group(1) == "e":
                 return self.chapters_from(number)  # `Sl 23; 91`, `Gn 1; 3-4`

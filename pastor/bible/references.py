@@ -34,7 +34,8 @@ class Reference:
 
     def format(self) -> str:
         """Canonical form: `João 3:16`, `Salmos 23:1-3`, `Gênesis 1:1-2:3`, `Mateus 5:3,5`, `Salmos 23`."""
-        parts, chapter = [], None
+        parts: list[str] = []
+        chapter: int | None = None
         for seg in self.segments:
             if seg.whole_chapter:
                 text = (
@@ -168,9 +169,9 @@ def _read_reference(text: str, folded: str, found: re.Match, after: int = 0) -> 
     key = canon.alias_key(alias)
     original = text[found.start() : found.end(1)]
     deutero = canon.deuterocanon_aliases().get(key)
-    if deutero:
-        book = canon.by_code()["GEN"]  # placeholder shape for scanning; never returned
-    elif (book := canon.resolve_book(original)) is None:
+    # A deuterocanonical name scans with a placeholder shape (Genesis), never returned.
+    book = canon.by_code()["GEN"] if deutero else canon.resolve_book(original)
+    if book is None:
         return None
     scanner = Scanner(folded, found.end(), book)
     segments = scanner.parse()
@@ -222,7 +223,7 @@ def _unnumbered_reading(text: str, folded: str, found: re.Match, alias: str) -> 
     lead = _ORDINAL_WORD.match(alias)
     if lead is None and not text[text.rfind("\n", 0, found.start()) + 1 : found.start()].strip():
         lead = _LIST_NUMBER.match(alias)
-    return bool(lead) and bool(book_pattern().match(folded, found.start() + lead.end()))
+    return lead is not None and bool(book_pattern().match(folded, found.start() + lead.end()))
 
 
 def parse_reference(text: str) -> Reference:
@@ -232,7 +233,9 @@ def parse_reference(text: str) -> Reference:
         raise ValueError(f"Referência não reconhecida: {text!r}")
     if found[0].error:
         raise ValueError(found[0].error)
-    return found[0].reference
+    reference = found[0].reference
+    assert reference is not None, "a match without an error has its reference"
+    return reference
 
 
 def _format_id(verse_id: str) -> str:
