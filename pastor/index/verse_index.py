@@ -195,7 +195,7 @@ class VerseIndex:
             self.manifest_path.unlink(missing_ok=True)
             self._serve(VectorTable(), {})
         status, vectors = self._fill(name, self.manifest_path, expected, rows, progress, cancel)
-        if status.state == "complete":
+        if status.state == "complete" and vectors is not None:  # a complete fill returns its vectors
             self._serve(vectors, status.manifest)
         return status
 
@@ -208,7 +208,7 @@ class VerseIndex:
             self._drop_table(name)  # a stale or broken leftover: start the new table afresh
             self.next_path.unlink(missing_ok=True)
         status, vectors = self._fill(name, self.next_path, expected, rows, progress, cancel)
-        if status.state != "complete":
+        if status.state != "complete" or vectors is None:  # a complete fill returns its vectors
             self.status = serving or status
             return status
         write_json(self.manifest_path, status.manifest)  # the swap: one atomic rename

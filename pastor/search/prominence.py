@@ -265,7 +265,7 @@ def _read_rows(path: Path, coords: dict[str, Coord]) -> Iterator[_Row]:
         for ref in refs:
             if ref not in coords:
                 coords[ref] = _coord(ref, books, where)
-        yield _Row(*(coords[ref] for ref in refs), votes)
+        yield _Row(coords[refs[0]], coords[refs[1]], coords[refs[2]], votes)
 
 
 def _open_text(path: Path) -> Iterator[str]:

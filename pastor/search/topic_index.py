@@ -167,6 +167,7 @@ class TopicIndex:
     # -- search --------------------------------------------------------------------------------
     def entry_scores(self, vector: np.ndarray, question: str) -> np.ndarray:
         """Cosine of the question to every label, plus a bonus for Portuguese names it contains."""
+        assert self.vectors is not None, "the labels are embedded (`ready`) before they are searched"
         sims = self.vectors @ np.asarray(vector, dtype=np.float32)
         stems = self._stems(question)
         joined = " " + " ".join(stems) + " "
@@ -178,7 +179,7 @@ class TopicIndex:
     def search(self, vector: np.ndarray, question: str, n: int) -> list[tuple[str, float]]:
         """Verses scored by Σ over the best-matching entries of softmax(similarity) × weight in the
         entry, times how classic the verse is (entries citing it, cross-reference votes)."""
-        if not self.ready or n <= 0:
+        if self.weights is None or not self.ready or n <= 0:
             return []
         sims = self.entry_scores(vector, question)
         m = min(self.top_entries, len(sims))
