@@ -1,6 +1,6 @@
 """Does the query adapter carry across authors? Train on one author's dev questions, measure on the other's.
 
-Usage: python bench/adapter_transfer.py [sets/retrieval/devset.jsonl] [--split 171]
+Usage: python -m bench.adapter_transfer [sets/retrieval/devset.jsonl] [--split 171]
 Lines 1–171 of the dev set were written by the project's first author, lines 172–271 by a second author
 who saw neither the code nor the other sets (bench/README.md). Each half trains an adapter
 (`pastor.search.adapter.train`, the defaults the app uses) that is measured on the other half, beside
@@ -11,17 +11,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pastor.config import get_settings  # noqa: E402
-from pastor.evaluation.ranking import (  # noqa: E402
-    Evaluation,
-    eval_modes,  # noqa: E402
-    evaluate,
-    load_questions,
-)
-from pastor.search.adapter import train  # noqa: E402
-from pastor.wiring import build_engine  # noqa: E402
+from pastor.config import get_settings
+from pastor.evaluation.ranking import Evaluation, eval_modes, evaluate
+from pastor.search.adapter import train
+from pastor.search.questions import load_questions
+from pastor.wiring import build_engine
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Benchmark: abusive inputs against the running app (prints sizes, times and RSS; asserts nothing).
 
-    python bench/bench_abuse.py [--corpus corpus/por-almeida1911.usfx.xml.gz] [--only NAME ...]
+    python -m bench.bench_abuse [--corpus corpus/por-almeida1911.usfx.xml.gz] [--only NAME ...]
 
 Starts the app in this process (full corpus, fake model, keyword search: vectors are not needed
 here), then sends: the amplification message ("Sl 1-150" × 500) to /lookup, /search and /chat; a
@@ -24,12 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.bench_limits import LIMIT_BENCHES, serve
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 AMPLIFICATION = "; ".join(["Sl 1-150"] * 500)
-
-from bench.bench_limits import LIMIT_BENCHES, serve  # noqa: E402
 
 
 def default_corpus() -> Path:

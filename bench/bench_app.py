@@ -1,6 +1,6 @@
 """Benchmark: `python app.py` start-up on the full corpus and concurrent chats (prints figures, asserts nothing).
 
-    python bench/bench_app.py [--corpus corpus/por-almeida1911.usfx.xml.gz] [--data-dir DIR]
+    python -m bench.bench_app [--corpus corpus/por-almeida1911.usfx.xml.gz] [--data-dir DIR]
                               [--runs 3] [--chats 20] [--fake-delay 0]
 
 Without --data-dir the vector index is built first (`python -m pastor index`, a few minutes on 2 cores)

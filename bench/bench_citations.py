@@ -6,20 +6,16 @@ from __future__ import annotations
 import difflib
 import json
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pastor.answer.filters import AnswerFilter  # noqa: E402
-from pastor.answer.prompts import build_messages  # noqa: E402
-from pastor.answer_filter import shapes  # noqa: E402
-from pastor.answer_filter.citations import validate  # noqa: E402
-from pastor.answer_filter.streaming import StreamingValidator  # noqa: E402
-from pastor.bible.canon import by_code  # noqa: E402
-from pastor.datasets import dataset  # noqa: E402
-from pastor.search.results import Source  # noqa: E402
+from pastor.answer.filters import AnswerFilter
+from pastor.answer.prompts import build_messages
+from pastor.answer_filter import shapes
+from pastor.answer_filter.citations import validate
+from pastor.answer_filter.streaming import StreamingValidator
+from pastor.bible.canon import by_code
+from pastor.datasets import dataset
+from pastor.search.results import Source
 
 ALLOWED = {
     "JHN 3:16",

@@ -1,6 +1,6 @@
 """Benchmark: full-corpus load time and reference lookup latency (prints figures, asserts nothing).
 
-    python bench/bench_corpus.py [--runs 3] [--repeat 20] [--corpus-dir corpus]
+    python -m bench.bench_corpus [--runs 3] [--repeat 20] [--corpus-dir corpus]
 
 Targets: a corpus loads in under 3 s; a lookup after load takes well under a second.
 """
@@ -14,11 +14,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from pastor.bible.lookup import lookup
+from pastor.bible.usfx import load_bible
 
-from pastor.bible.lookup import lookup  # noqa: E402
-from pastor.bible.usfx import load_bible  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 FILES = ("por-almeida1911.usfx.xml.gz", "por-blivre.usfx.xml.gz")  # shipped; plain copies load alike
 

@@ -1,17 +1,12 @@
 """USE multilingual throughput by BLAS threads: CPU and wall seconds to embed the same verses.
 
-Usage: python bench/bench_embed_threads.py [--n 2000] [--threads 1 2]
+Usage: python -m bench.bench_embed_threads [--n 2000] [--threads 1 2]
 Prints figures only. The index embeds with one thread (pastor/search/embedders/use.py) because of them."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 def main() -> None:

@@ -2,8 +2,8 @@
 previous question (what the chat does when no model can rewrite), and of the previous question alone.
 
 Usage (figures are printed; nothing is asserted), on the built index of PASTOR_DATA_DIR (default data/):
-  python bench/bench_followups.py              # the dev split (tune on this one only)
-  python bench/bench_followups.py --held-out   # the held_out split: once per round, after changes are frozen
+  python -m bench.bench_followups              # the dev split (tune on this one only)
+  python -m bench.bench_followups --held-out   # the held_out split: once per round, after changes are frozen
 
 The set (`sets/retrieval/followup_pairs.jsonl`, written blind: see bench/README.md) pairs a first message with a
 follow-up that only makes sense after it, and the verses a pastor would open for the follow-up in that
@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 PAIRS = ROOT / "sets" / "retrieval" / "followup_pairs.jsonl"
 DEVSET = ROOT / "sets" / "retrieval" / "devset.jsonl"
@@ -46,7 +45,8 @@ def variants(previous: str, message: str) -> dict[str, str]:
 
 def new_subjects() -> list[tuple[str, dict]]:
     """The cost side: dev-set questions that stand alone, each asked after the previous dev question of
-    another topic (joining them to it can only hurt). sets/retrieval/devset.jsonl is a dev set: tuning may see it."""
+    another topic (joining them to it can only hurt). sets/retrieval/devset.jsonl is a dev set: tuning may
+    see it."""
     questions = [json.loads(line) for line in DEVSET.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [
         (questions[i - 1]["question"], questions[i])

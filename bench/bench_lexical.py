@@ -1,6 +1,6 @@
 """Benchmark: BM25 build time and query latency, rank-bm25 vs bm25s (prints figures, asserts nothing).
 
-    python bench/bench_lexical.py [--repeat 5] [--n 50] [--corpus corpus/por-almeida1911.usfx.xml.gz]
+    python -m bench.bench_lexical [--repeat 5] [--n 50] [--corpus corpus/por-almeida1911.usfx.xml.gz]
 
 Both libraries get the same tokens (pastor.text.normalize.tokenize, RSLP), so the figures compare
 the scoring only; `LexicalIndex` adds the query's tokenization on top of rank-bm25.
@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from pastor.bible.usfx import load_bible
+from pastor.search.bm25 import LexicalIndex
+from pastor.text.normalize import tokenize
 
-from pastor.bible.usfx import load_bible  # noqa: E402
-from pastor.search.bm25 import LexicalIndex  # noqa: E402
-from pastor.text.normalize import tokenize  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT_CORPUS = ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"  # shipped
 

@@ -1,7 +1,7 @@
 """Benchmark parts for issue 18 (run by bench/bench_abuse.py, or alone with `--only`): every call
 bounded, every route limited or closed, an append-only turn log, linear ingestion, bounded inputs.
 
-    python bench/bench_abuse.py --only rewrite routes comments markdown questions
+    python -m bench.bench_abuse --only rewrite routes comments markdown questions
 
 Prints figures; asserts nothing."""
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 import collections
 import json
 import os
-import sys
 import tempfile
 import threading
 import time
@@ -18,11 +17,8 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.support.helpers import MINI_CORPUS, free_port, wait_for  # noqa: E402
-from tests.support.loopback_servers import LoopbackServer, OpenAIProtocol, Script  # noqa: E402
+from tests.support.helpers import MINI_CORPUS, free_port, wait_for
+from tests.support.loopback_servers import LoopbackServer, OpenAIProtocol, Script
 
 
 def show(name: str, text: str) -> None:

@@ -6,8 +6,8 @@ For each shape and runtime a child process (clean peak RSS) optionally loads the
 the model, and runs the app's real prompt: the system prompt, 6 retrieved verses from the shipped Almeida
 1911, the question and a short history, tokenised with Qwen2.5's own BPE (quicktok ships it; test-only).
 
-    python bench/bench_local_model.py                        # 0.5B and 1.5B, torch bf16 + fp32, ORT int4
-    python bench/bench_local_model.py --shapes 0.5b --runtimes torch-bf16 --with-index data
+    python -m bench.bench_local_model                        # 0.5B and 1.5B, torch bf16 + fp32, ORT int4
+    python -m bench.bench_local_model --shapes 0.5b --runtimes torch-bf16 --with-index data
 
 Prints, per row: prompt tokens, time to first token (cold, then with the system prompt cached as the app
 does from its second turn), tokens/s while generating, peak RSS. Targets (2 cores): first token <= 10 s,
@@ -28,7 +28,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 # The published configs of Qwen2.5-0.5B-Instruct and Qwen2.5-1.5B-Instruct (config.json on the hub).
 SHAPES = {
@@ -241,7 +240,8 @@ def child(args) -> None:
 def run_one(shape: str, runtime: str, args) -> dict:
     command = [
         sys.executable,
-        __file__,
+        "-m",
+        "bench.bench_local_model",
         "--child",
         "--shape",
         shape,

@@ -11,9 +11,9 @@ verse match too), *wrong-book* when it names another book, *refused* when it get
 *missed* when nothing is found. A deuterocanonical line must be refused; read as one of the 66 books and
 shown, it is a wrong book.
 
-    python bench/bench_references.py             # all lists, held_out included
-    python bench/bench_references.py --dev-only  # while working: the held_out part is not run
-    python bench/bench_references.py --errors    # also list what dev and the two tables get wrong
+    python -m bench.bench_references             # all lists, held_out included
+    python -m bench.bench_references --dev-only  # while working: the held_out part is not run
+    python -m bench.bench_references --errors    # also list what dev and the two tables get wrong
 """
 
 from __future__ import annotations
@@ -21,16 +21,13 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pastor.bible import book_names, canon  # noqa: E402
-from pastor.bible.references import find_references  # noqa: E402
-from pastor.datasets import dataset  # noqa: E402
+from pastor.bible import book_names, canon
+from pastor.bible.references import find_references
+from pastor.datasets import dataset
 
 HERE = Path(__file__).resolve().parent
 HELD_OUT = dataset("references/reference_forms.jsonl")
@@ -43,6 +40,7 @@ OSIS = dict(
         "Tob Jdt Wis Sir Bar 1Macc 2Macc 3Macc 4Macc 1Esd 2Esd EpJer GkEsth Sus Bel SgThree PrAzar PrMan".split(),
         [b.code for b in canon.books()]
         + "TOB JDT WIS SIR BAR 1MA 2MA 3MA 4MA 1ES 2ES LJE ESG SUS BEL S3Y PAZ MAN".split(),
+        strict=True,
     )
 )
 OUTCOMES = ("resolved", "exact", "wrong-book", "refused", "missed")

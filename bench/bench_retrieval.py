@@ -2,7 +2,7 @@
 
 Usage (figures are printed; nothing is asserted), with the defaults (Almeida 1911 + Bíblia Livre + prior)
 or any other setup given by the usual variables:
-  [PASTOR_CORPUS=…] [PASTOR_EXTRA_CORPORA=…] [PASTOR_PROMINENCE=…] python bench/bench_retrieval.py \
+  [PASTOR_CORPUS=…] [PASTOR_EXTRA_CORPORA=…] [PASTOR_PROMINENCE=…] python -m bench.bench_retrieval \
       [--build] [--data-dir DIR]
 --build rebuilds the index from scratch in a subprocess (time + peak RSS of that process); without it
 an existing index in DIR (default: PASTOR_DATA_DIR) is used."""
@@ -20,7 +20,6 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 def run(code: str, env: dict) -> tuple[float, float, str, float]:
@@ -90,7 +89,8 @@ def main() -> None:
             (
                 "import shutil, time; from pastor.config import get_settings; from pastor.wiring import build_engine;"
                 "r = build_engine(get_settings()).resources; shutil.rmtree(r.topics.dir, ignore_errors=True);"
-                "t = time.perf_counter(); r.topics.build(r.bible); print(len(r.topics.labels), round(time.perf_counter() - t, 1))"
+                "t = time.perf_counter(); r.topics.build(r.bible); "
+                "print(len(r.topics.labels), round(time.perf_counter() - t, 1))"
             )
             if os.environ.get("PASTOR_TOPICS", "x")
             else None
@@ -99,7 +99,8 @@ def main() -> None:
             wall, rss, out, _ = run(code, env)
             entries, seconds = out.split()
             print(
-                f"topic index build: {entries} labels embedded in {seconds} s, {wall:.1f} s process, peak RSS {rss:.0f} MB"
+                f"topic index build: {entries} labels embedded in {seconds} s, {wall:.1f} s process, "
+                f"peak RSS {rss:.0f} MB"
             )
 
     # Restart with an unchanged index: a fresh process until search is ready (vectors + BM25).
@@ -189,7 +190,8 @@ def _gate_sets(held_out: bool) -> list[tuple[str, str, list[str]]]:
 
 
 def sweep_scope(engine) -> None:
-    """The pastoral scope's P(pastoral) bar chosen on dev: pastoral answered and off-topic refused for each candidate."""
+    """The pastoral scope's P(pastoral) bar chosen on dev: pastoral answered and off-topic refused for each
+    candidate."""
     assert engine.retriever.vectors_ready and engine.retriever.scope is not None, "índice e escopo semântico prontos"
     from pastor.search.assembly import build_retriever  # after the environment is set, as main's imports
 
@@ -227,7 +229,7 @@ def gates(engine, held_out: bool) -> None:
     pooled = Counter()  # (route, split) → [right, total]: the targets are on all held-out questions together
     for route, name, questions in _gate_sets(held_out):
         modes = [engine.retriever.search(q).mode for q in questions]
-        refused = [q for q, m in zip(questions, modes) if m == "no_evidence"]
+        refused = [q for q, m in zip(questions, modes, strict=True) if m == "no_evidence"]
         right = len(questions) - len(refused) if route == "pastoral" else len(refused)
         what = "pastoral answered" if route == "pastoral" else "off-topic refused"
         print(f"gates on {name}: {what} {right / len(questions):.1%} (n={len(questions)})")

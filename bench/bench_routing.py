@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from pastor.care.router import Router  # noqa: E402
-from pastor.datasets import dataset  # noqa: E402
+from pastor.care.router import Router
+from pastor.datasets import dataset
 
 HERE = Path(__file__).resolve().parent
 INDEPENDENT = dataset("routing/routing_set_independent.jsonl")  # written by someone who saw no code, patterns or sets
@@ -60,7 +57,7 @@ def pastoral_report(router: Router, show_errors: bool) -> None:
         + (", ".join(f"{name} {n}" for name, n in sorted(taken.items())) or "none")
     )
     if show_errors:
-        for (_, _, text), g in zip(rows, got):
+        for (_, _, text), g in zip(rows, got, strict=True):
             if g.name != "ordinary":
                 print(f"  {g.name:>14} ({g.by}) {text}")
 
@@ -86,7 +83,7 @@ def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_er
             f"{len(fresh)} follow the table"
         )
     got = [router.route(text).name for _, _, text in rows]
-    counts = Counter((gold, g) for (gold, _, _), g in zip(rows, got))
+    counts = Counter((gold, g) for (gold, _, _), g in zip(rows, got, strict=True))
     print(f"\n{title}: {len(rows)} messages — router: {router.active}")
     print(f"{'route':<15} {'n':>4} {'precision':>9} {'recall':>7}")
     for route in ROUTES:
@@ -94,7 +91,7 @@ def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_er
         predicted = sum(n for (_, g), n in counts.items() if g == route)
         hit = counts[(route, route)]
         print(f"{route:<15} {true:>4} {hit / predicted if predicted else 0:>9.1%} {hit / true if true else 0:>7.1%}")
-    not_crisis = [(written, g) for (gold, written, _), g in zip(rows, got) if gold != "crisis"]
+    not_crisis = [(written, g) for (gold, written, _), g in zip(rows, got, strict=True) if gold != "crisis"]
     alarms = Counter(written for written, g in not_crisis if g == "crisis")
     total = Counter(written for written, _ in not_crisis)
     print(
@@ -103,12 +100,12 @@ def report(router: Router, rows: list[tuple[str, str, str]], title: str, show_er
         + ", ".join(f"{w} {alarms[w]}/{n}" for w, n in sorted(total.items()))
     )
     if show_errors:
-        for (gold, written, text), g in zip(rows, got):
+        for (gold, written, text), g in zip(rows, got, strict=True):
             if g != gold:
                 print(f"  {written:>14} → {g:<14} {text}")
     if fresh and len(fresh) < len(rows):
         seen = {id(row) for row in fresh}  # the rows routed above, not routed again
-        kept = [(row, g == "crisis") for row, g in zip(rows, got) if id(row) in seen]
+        kept = [(row, g == "crisis") for row, g in zip(rows, got, strict=True) if id(row) in seen]
         print(f"without the training messages ({len(fresh)}): {_figures(*_counts(kept))}")
 
 
@@ -156,7 +153,7 @@ class MemoEmbedder:
     def encode(self, texts):
         missing = [t for t in dict.fromkeys(texts) if t not in self._seen]
         if missing:
-            self._seen.update(zip(missing, self.embedder.encode(missing)))
+            self._seen.update(zip(missing, self.embedder.encode(missing), strict=True))
         return np.array([self._seen[t] for t in texts])
 
 

@@ -1,7 +1,7 @@
 """Beyond one machine (issue 23): chats/s and p95 through nginx for 1 and 2 replicas (same run), vector
 search against the object store vs local disk, and how long replicas take to serve a new index.
 
-    python bench/bench_scale.py [--chats 40] [--concurrency 20] [--delays 0,0.05] [--data-dir data]
+    python -m bench.bench_scale [--chats 40] [--concurrency 20] [--delays 0,0.05] [--data-dir data]
 
 Everything runs on this machine: moto's S3 server, redis-server, nginx and the replicas (the tiny
 test corpus, the fake model; `--delays` is the fake model's pause between 3-character chunks: 0 is
@@ -20,11 +20,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "examples"))
+from tests.support.cluster import Nginx, ObjectStore, Redis, Replica, run_job, wait_release
 
-from tests.support.cluster import Nginx, ObjectStore, Redis, Replica, run_job, wait_release  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def p95(values: list[float]) -> float:
@@ -34,8 +32,9 @@ def p95(values: list[float]) -> float:
 
 def chats(url: str, count: int, concurrency: int, tag: int) -> tuple[float, list[float], int]:
     """`count` chats, `concurrency` at a time, each a new person: (chats/s, latencies, errors)."""
-    import client as example
     from gradio_client import Client
+
+    from examples import client as example  # examples/client.py: the documented way to call the API
 
     def one(i: int):
         person = Client(url + "/", verbose=False, headers={"X-Forwarded-For": f"10.{tag}.{i // 200}.{i % 200 + 1}"})
@@ -80,7 +79,8 @@ def throughput(folder: Path, store, redis, args) -> None:
                     nginx.stop()
             for n, (rate, latencies, errors) in rows.items():
                 print(
-                    f"fake delay {delay} s, {n} réplica(s): {rate:.2f} chats/s, p50 {statistics.median(latencies):.2f} s, "
+                    f"fake delay {delay} s, {n} réplica(s): {rate:.2f} chats/s, "
+                    f"p50 {statistics.median(latencies):.2f} s, "
                     f"p95 {p95(latencies):.2f} s, erros {errors}/{args.chats}"
                 )
             print(

@@ -1,6 +1,6 @@
 """Benchmark: vocabulary size and tokenize time per stemmer, and BM25-only dev-set figures.
 
-    python bench/bench_stemmers.py [--corpus corpus/por-almeida1911.usfx.xml.gz] [--no-eval]
+    python -m bench.bench_stemmers [--corpus corpus/por-almeida1911.usfx.xml.gz] [--no-eval]
 
 Prints, for rslp / snowball / none: distinct tokens over the whole corpus and the time to
 tokenize it with a cold stemmer cache; then lexical-only retrieval on sets/retrieval/devset.jsonl for
@@ -12,22 +12,20 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from pastor.bible.usfx import load_bible
+from pastor.datasets import dataset
+from pastor.evaluation.ranking import evaluate, format_table
+from pastor.search.bm25 import LexicalIndex
+from pastor.search.questions import Question, load_questions
+from pastor.text import normalize as normalize_module
+from pastor.text.normalize import _modern_token, fold, normalize
+from pastor.text.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer
+from pastor.text.stopwords import STOPWORDS
 
-from pastor.bible.usfx import load_bible  # noqa: E402
-from pastor.datasets import dataset  # noqa: E402
-from pastor.evaluation.ranking import evaluate, format_table, load_questions  # noqa: E402
-from pastor.search.bm25 import LexicalIndex  # noqa: E402
-from pastor.search.questions import Question
-from pastor.text import normalize as normalize_module  # noqa: E402
-from pastor.text.normalize import _modern_token, fold, normalize  # noqa: E402
-from pastor.text.stemmer import NoStemmer, RSLPStemmer, SnowballStemmer  # noqa: E402
-from pastor.text.stopwords import STOPWORDS  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT_CORPUS = ROOT / "corpus" / "por-almeida1911.usfx.xml.gz"  # shipped
 STEMMERS = {"rslp": RSLPStemmer, "snowball": SnowballStemmer, "none": NoStemmer}
@@ -61,19 +59,23 @@ def vocabulary(texts: list[str]) -> None:
         print(f"| {name} | {len({s for ss in stems for s in ss})} | {took:.2f} s |")
 
 
+def top_50(index: LexicalIndex):
+    """A search for `evaluate`: the ids of the index's 50 best BM25 matches of a question."""
+    return lambda q: [d for d, _ in index.search(q, 50)]
+
+
 def dev_eval(ids: list[str], texts: list[str], questions: list[Question]) -> None:
     variants = {f"bm25 {name}": {"stemmer": name} for name in STEMMERS}
     variants["bm25 rslp, 'nao' kept"] = {"stemmer": "rslp", "stopwords": STOPWORDS - {"nao"}}
     results = {}
     for label, options in variants.items():
-        index = LexicalIndex(ids, texts, **options)
-        results[label] = evaluate(lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
+        results[label] = evaluate(top_50(LexicalIndex(ids, texts, **options)), questions, k=6)
     # The same without the 1911 -> modern spelling step, to see what it buys.
     modernize = normalize_module.modernize
     normalize_module.modernize = lambda text: text
     try:
         index = LexicalIndex(ids, texts, stemmer="rslp")
-        results["bm25 rslp, no modernize"] = evaluate(lambda q: [d for d, _ in index.search(q, 50)], questions, k=6)
+        results["bm25 rslp, no modernize"] = evaluate(top_50(index), questions, k=6)
     finally:
         normalize_module.modernize = modernize
     print(f"\nlexical only, sets/retrieval/devset.jsonl ({len(questions)} questions):\n")

@@ -1,12 +1,12 @@
 """Issue 12, second round: the retrieval ideas measured on the dev set, adopted or not (figures printed).
 
 Usage: PASTOR_CORPUS=… PASTOR_EXTRA_CORPORA=… PASTOR_PROMINENCE=… PASTOR_DATA_DIR=… \
-       python bench/explore_retrieval.py [sets/retrieval/devset.jsonl]
+       python -m bench.explore_retrieval [sets/retrieval/devset.jsonl]
 Every variant re-fuses cached candidates of the same engine, so only the idea under test changes:
 the query side of the vectors (raw / synonym-expanded / pseudo-relevance feedback from topic labels or
-from the top fused verses), the topical list's parameters (entries, temperature, re-ranking), fusion depth and RRF k, per-question-type
-weights, and a learned re-ranking of the fused top 50 (logistic regression, 5-fold cross-validation by
-question; scikit-learn comes with sentence-transformers and is used here only).
+from the top fused verses), the topical list's parameters (entries, temperature, re-ranking), fusion depth and
+RRF k, per-question-type weights, and a learned re-ranking of the fused top 50 (logistic regression, 5-fold
+cross-validation by question; scikit-learn comes with sentence-transformers and is used here only).
 Never run it on sets/retrieval/testset.jsonl: that set only reports."""
 
 from __future__ import annotations
@@ -17,18 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pastor.config import get_settings  # noqa: E402
-from pastor.evaluation.ranking import hit_at_k, mrr_at_k  # noqa: E402
-from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
-from pastor.search.fusion import Candidates, fuse  # noqa: E402
+from pastor.config import get_settings
+from pastor.evaluation.ranking import hit_at_k, mrr_at_k
+from pastor.search.diversity import spread_chapters, wants_passage
+from pastor.search.fusion import Candidates, fuse
 from pastor.search.questions import load_questions
-from pastor.search.results import Source as Hit  # noqa: E402
-from pastor.search.rows import embed_text  # noqa: E402
-from pastor.search.topic_index import rerank_by_cosine  # noqa: E402
-from pastor.text.synonyms import expand  # noqa: E402
-from pastor.wiring import build_engine  # noqa: E402
+from pastor.search.results import Source as Hit
+from pastor.search.rows import embed_text
+from pastor.search.topic_index import rerank_by_cosine
+from pastor.text.synonyms import expand
+from pastor.wiring import build_engine
 
 DEPTH = 100  # candidates cached per signal
 
@@ -82,8 +80,8 @@ class Lab:
 
     def score(self, rankings, questions=None) -> str:
         questions = questions or self.questions
-        hit = np.mean([hit_at_k(r, q["gold"], 6) for r, q in zip(rankings, questions)])
-        mrr = np.mean([mrr_at_k(r, q["gold"], 10) for r, q in zip(rankings, questions)])
+        hit = np.mean([hit_at_k(r, q["gold"], 6) for r, q in zip(rankings, questions, strict=False)])
+        mrr = np.mean([mrr_at_k(r, q["gold"], 10) for r, q in zip(rankings, questions, strict=False)])
         return f"{hit:.3f} / {mrr:.3f}"
 
 
@@ -133,7 +131,7 @@ def rocchio(lab: Lab, lists: list[dict]) -> None:
     lab.vectors.scores_for([lab.vectors.ids[0]], lab.questions[0]["exp"])  # builds the id → rows map
     for n, beta in itertools.product([3, 5, 10], [0.3, 0.6, 1.0]):
         out = []
-        for q, base in zip(lab.questions, lists):
+        for q, base in zip(lab.questions, lists, strict=True):
             first = [h.id for h in lab.fused(q, base, weights={"vector": 1, "lexical": 1, "topic": 1.5})[:n]]
             centroid = np.mean([lab.vectors.matrix[lab.vectors._rows[i]].mean(0) for i in first], 0)
             vector = unit(q["exp"] + beta * unit(centroid))
@@ -154,7 +152,7 @@ def topic_grid(lab: Lab, lists: list[dict]) -> None:
     print("\n## Topical list: entries kept, softmax temperature, cosine re-ranking weight (topic alone, fused)")
     for top_entries, temperature, rerank in itertools.product([6, 12, 20, 40], [0.04, 0.08, 0.15], [0, 2.0, 4.0]):
         alone, fused = [], []
-        for q, base in zip(lab.questions, lists):
+        for q, base in zip(lab.questions, lists, strict=True):
             topic = lab.topic_list(q, q["exp"], top_entries=top_entries, temperature=temperature, rerank=rerank)
             alone.append([i for i, _ in topic])
             fused.append(
@@ -174,7 +172,7 @@ def fusion_grid(lab: Lab, lists: list[dict]) -> None:
     ):
         out = [
             lab.ids(q, lab.fused(q, base, weights={"vector": 1, "lexical": wl, "topic": wt}, k=k, depth=depth, lam=lam))
-            for q, base in zip(lab.questions, lists)
+            for q, base in zip(lab.questions, lists, strict=True)
         ]
         rows.append((lab.score(out), depth, k, wl, wt, lam))
     for figures, *params in sorted(rows, key=lambda r: -sum(map(float, r[0].split(" / "))))[:10]:
@@ -191,7 +189,7 @@ def per_type(lab: Lab, lists: list[dict]) -> None:
         return "keyword (1–2 words)" if words <= 2 else "long (10+ words)" if words >= 10 else "short"
 
     for name in ("keyword (1–2 words)", "short", "long (10+ words)"):
-        pairs = [(q, base) for q, base in zip(lab.questions, lists) if kind(q) == name]
+        pairs = [(q, base) for q, base in zip(lab.questions, lists, strict=True) if kind(q) == name]
         qs = [q for q, _ in pairs]
         rows = []
         for wv, wl, wt in itertools.product([0.5, 1.0, 1.5], [0.5, 1.0, 1.5], [1.0, 1.5, 2.0, 3.0]):
@@ -235,8 +233,10 @@ def learned_rerank(lab: Lab, lists: list[dict]) -> None:
     from sklearn.linear_model import LogisticRegression
 
     print("\n## Learned re-ranking of the fused top 50 (5-fold cross-validation by question)")
-    data = [features(lab, q, base) for q, base in zip(lab.questions, lists)]
-    labels = [np.array([float(i in set(q["gold"])) for i in pool]) for (pool, _), q in zip(data, lab.questions)]
+    data = [features(lab, q, base) for q, base in zip(lab.questions, lists, strict=True)]
+    labels = [
+        np.array([float(i in set(q["gold"])) for i in pool]) for (pool, _), q in zip(data, lab.questions, strict=True)
+    ]
     everyone = np.arange(len(data))
 
     def ranked(j, scores):

@@ -1,7 +1,7 @@
 """Tune fusion (vector/lexical/topic weights, prominence λ, RRF k, depth) and the evidence gates on the dev sets.
 
 Usage: PASTOR_CORPUS=… PASTOR_DATA_DIR=… [PASTOR_PROMINENCE=…] [PASTOR_EXTRA_CORPORA=…] \
-       python bench/tune_retrieval.py [sets/retrieval/devset.jsonl sets/retrieval/offtopic_dev.jsonl]
+       python -m bench.tune_retrieval [sets/retrieval/devset.jsonl sets/retrieval/offtopic_dev.jsonl]
 Vector, BM25 and topical candidates are computed once per question; only fusion and gates are repeated.
 Never tune on sets/retrieval/testset.jsonl or sets/retrieval/offtopic_test.jsonl: those are for reporting."""
 
@@ -12,19 +12,17 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pastor.answer.turn_modes import Mode  # noqa: E402
-from pastor.config import get_settings  # noqa: E402
-from pastor.evaluation.ranking import hit_at_k, mrr_at_k  # noqa: E402
-from pastor.search.assembly import build_retriever  # noqa: E402
-from pastor.search.diversity import spread_chapters, wants_passage  # noqa: E402
-from pastor.search.fusion import Candidates, fuse  # noqa: E402
-from pastor.search.gates import Gate  # noqa: E402
+from pastor.answer.turn_modes import Mode
+from pastor.config import get_settings
+from pastor.evaluation.ranking import hit_at_k, mrr_at_k
+from pastor.search.assembly import build_retriever
+from pastor.search.diversity import spread_chapters, wants_passage
+from pastor.search.fusion import Candidates, fuse
+from pastor.search.gates import Gate
 from pastor.search.questions import load_questions
-from pastor.search.retrieval import RetrievalConfig  # noqa: E402
-from pastor.search.signals import Query, VectorSignal  # noqa: E402
-from pastor.wiring import build_engine  # noqa: E402
+from pastor.search.retrieval import RetrievalConfig
+from pastor.search.signals import Query, VectorSignal
+from pastor.wiring import build_engine
 
 
 def candidates(engine, question: str, n: int = 100, adapter=None):

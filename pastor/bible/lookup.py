@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pastor.bible.references import Reference, find_references, format_verse_id
 from pastor.bible.unmatched import explain
 
@@ -20,7 +22,9 @@ def lookup(
     `explain_all` (the CLI and API, where the whole text is meant as references) also says why the
     rest names nothing: unknown books, a book without chapter, or no reference at all; chat leaves
     it off, as a message is mostly not references."""
-    references, not_found, seen = [], [], set()
+    references: list[dict[str, Any]] = []
+    not_found: list[dict[str, Any]] = []
+    seen: set[str] = set()
     verses_left, skipped_refs, skipped_verses = max_verses, 0, 0
     matches = find_references(text)
     for match in matches:
@@ -33,8 +37,12 @@ def lookup(
             continue
         # The translation's own numbering decides (Bíblia Livre has Apocalipse 12:18 but no
         # Salmos 46:3); only a book outside the canon is refused before looking.
-        error = match.error if match.reference is None else match.reference.check(bible)
-        ids, error = ([], error) if error else _present_ids(match.reference, bible)
+        reference = match.reference
+        if reference is None:  # no such book, or one outside the canon: the match says why
+            not_found.append({"text": match.text, "reason": match.error})
+            continue
+        error = reference.check(bible)
+        ids, error = ([], error) if error else _present_ids(reference, bible)
         if error:
             not_found.append({"text": match.text, "reason": error})
             continue
@@ -46,7 +54,7 @@ def lookup(
         verses_left -= len(verses)
         references.append(
             {
-                "reference": match.reference.format(),
+                "reference": reference.format(),
                 "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in verses],
             }
         )

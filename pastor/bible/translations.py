@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from pastor.bible.usfx import Bible
 from pastor.config import translation_key
 from pastor.errors import PastorError
 from pastor.text.notice import notice_for
@@ -19,7 +20,7 @@ class Translation:
     key: str  # what the page, the API and PASTOR_TRANSLATION name it by
     title: str  # the reader's name for it: the NOTICE section title ("Almeida 1911", "Bíblia Livre")
     credit: str  # the attribution its licence asks for while it is shown ("" when none)
-    bible: object  # the loaded `Bible`
+    bible: Bible  # the loaded text
 
 
 class Translations:
@@ -82,7 +83,7 @@ class Translations:
         ]
         return {**found, "references": references}
 
-    def chapter(self, verse_id: str, key: str | None = "") -> list[tuple[str, int, str]]:
+    def chapter(self, verse_id: str, key: str | None = "") -> list[tuple[str, int, str | None]]:
         """(id, verse number, text) of the chapter around a verse, in the translation's text, numbered
         like the cited Bible (so the verse ids of the sources are found). Empty for an unknown id."""
         verse = self.cited.by_id.get(verse_id)

@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from pastor.bible import canon
-from pastor.bible.references import BOOK_START
+from pastor.bible.reference_scanner import BOOK_START
 from pastor.text.fold import fold
 
 NOTHING_RECOGNISED = "nenhuma referência bíblica reconhecida no texto (livro não reconhecido)."

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from lxml import etree
 
@@ -155,7 +156,7 @@ class Bible:
 
 def count_differences(bible: Bible) -> list[dict]:
     """Chapters whose verse count differs from the canonical Protestant versification."""
-    diffs = []
+    diffs: list[dict[str, Any]] = []
     for book in canon.books():
         found = bible.counts.get(book.code)
         if found is None:

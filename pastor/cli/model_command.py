@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import cast
 
 from pastor.config import get_settings
 from pastor.providers import ProviderError, build
-from pastor.providers.local_provider import state_text
+from pastor.providers.local_provider import LocalProvider, state_text
 
 PROGRESS_EVERY = 1.0  # seconds between progress lines
 
@@ -38,7 +39,7 @@ def cmd_model(args) -> int:
     if args.model:
         settings = settings.replace(local_model=args.model)
     try:
-        provider = build("local", settings, {})
+        provider = cast(LocalProvider, build("local", settings, {}))  # "local" builds a LocalProvider
     except ProviderError as exc:
         print(f"erro: {exc.user_message}", file=sys.stderr)
         return 2

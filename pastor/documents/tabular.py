@@ -31,7 +31,9 @@ class CsvReader(Reader):
                         "confira separadores e aspas"
                     )
                 self.check_parts(len(parts) + 1)
-                body = "; ".join(f"{key}: {value.strip()}" for key, value in zip(header, row) if value.strip())
+                body = "; ".join(
+                    f"{key}: {value.strip()}" for key, value in zip(header, row, strict=True) if value.strip()
+                )
                 parts.append(Part(title=f"{name} › linha {rows.line_num}", sections=(Section(name, body),)))
         except csv.Error as exc:
             raise DocumentError(f"CSV malformado na linha {rows.line_num}: {exc}") from None

@@ -11,7 +11,7 @@ import numpy as np
 
 from pastor.documents import read_folder
 from pastor.index.buildlock import BuildLock, ReadOnlyData
-from pastor.index.verse_index import SEARCH_TEXT_VERSION
+from pastor.index.verse_manifest import SEARCH_TEXT_VERSION
 from pastor.search.bm25 import LexicalIndex
 from pastor.search.rows import embed_text
 from pastor.search.sources import VectorTable
@@ -200,7 +200,7 @@ class DocumentSource:
     def _load(self, table) -> None:
         data = table.to_arrow()
         ids = data.column("ref").to_pylist()
-        self._texts = dict(zip(ids, data.column("text").to_pylist()))
+        self._texts = dict(zip(ids, data.column("text").to_pylist(), strict=True))
         search = data.column("search_text").to_pylist()
         self.lexical = LexicalIndex(ids, search, stemmer=self.settings.stemmer) if ids else None
         self.index = VectorTable.from_arrow(data, self.embedder.dim, "ref") if self.embedder else VectorTable()

@@ -52,7 +52,7 @@ class Engine:
     def start_indexing(self, *, rebuild: bool = False, background: bool = True) -> bool:
         """Start (or resume) the index pipeline; False when one runs or there is nothing to build."""
         res = self.resources
-        if self.indexer is None or (res.index is None and res.docs is None and res.topics is None):
+        if self.indexer is None or res is None or (res.index is None and res.docs is None and res.topics is None):
             return False
         return self.indexer.start(rebuild=rebuild, background=background)
 
@@ -62,6 +62,7 @@ class Engine:
 
     # -- status ------------------------------------------------------------------------------------
     def status(self) -> SearchStatus:
+        assert self.resources is not None, "the engine is loaded (`load`) before its status is read"
         return search_status(
             self.settings,
             self.resources,

@@ -10,7 +10,7 @@ from pastor.config import Settings
 from pastor.health import Health, HealthBoard
 from pastor.index.doc_index import DocumentsStatus
 from pastor.index.resources import SearchResources
-from pastor.index.verse_index import IndexStatus
+from pastor.index.verse_manifest import IndexStatus
 from pastor.text.notice import credit_for
 
 

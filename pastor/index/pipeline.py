@@ -13,7 +13,7 @@ from pastor.health import HealthBoard
 from pastor.index.adapter_setup import load_adapter
 from pastor.index.doc_index import RefreshReport
 from pastor.index.resources import SearchResources
-from pastor.index.verse_index import IndexStatus
+from pastor.index.verse_manifest import IndexStatus
 
 
 @dataclass(frozen=True)

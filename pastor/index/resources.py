@@ -14,8 +14,9 @@ from pastor.index.lexcache import TokenCache, cache_key
 from pastor.index.verse_index import VerseIndex
 from pastor.search import embedders
 from pastor.search.bm25 import LexicalIndex
+from pastor.search.embedders.embedder import Embedder
 from pastor.search.pastor_choices import PastorChoices, training_choices
-from pastor.search.prominence import load_prominence
+from pastor.search.prominence import Prominence, load_prominence
 from pastor.search.retrieval import RetrievalConfig
 from pastor.search.signals.query import QueryEncoder
 from pastor.search.signals.signal import SignalInputs
@@ -40,8 +41,8 @@ class SearchResources:
     bible: Bible
     extras: list[Bible] = field(default_factory=list)
     lexical: LexicalIndex | None = None
-    prominence: object | None = None
-    embedder: object | None = None
+    prominence: Prominence | None = None
+    embedder: Embedder | None = None
     index: VerseIndex | None = None
     topics: TopicIndex | None = None
     docs: DocumentSource | None = None

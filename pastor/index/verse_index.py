@@ -2,35 +2,33 @@
 
 A rebuild over a complete index builds a second table beside it and swaps the manifest (one
 atomic rename) when the new table is complete, so search keeps its vectors and their calibration
-meanwhile, and after a rebuild that fails (its partial table is removed)."""
+meanwhile, and after a rebuild that fails (its partial table is removed).
+
+Its parts: the manifest (`verse_manifest.py`), the LanceDB tables (`verse_tables.py`), their numpy
+mirror (`verse_mirror.py`), the vectors being served (`verse_serving.py`) and their calibration
+(`calibration.py`); this class builds, opens and swaps them."""
 
 from __future__ import annotations
 
-import json
-import shutil
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from pastor.bible.usfx import Bible
 from pastor.errors import PastorError
 from pastor.index.buildlock import BuildBusy, BuildLock, ReadOnlyData
+from pastor.index.calibration import calibrate
+from pastor.index.verse_manifest import BESIDE, TABLE, IndexStatus, expected_manifest, matches, read_manifest
+from pastor.index.verse_mirror import NumpyMirror
+from pastor.index.verse_serving import ServedVectors
+from pastor.index.verse_tables import VerseTables
 from pastor.search.rows import Row, build_rows, embed_text  # noqa: F401 (re-exported)
 from pastor.search.sources import VectorTable, top_by_cosine  # noqa: F401 (re-exported)
-from pastor.search.storage import connect, describe, save_array, table_names, write_json
-from pastor.text.datafile import logical_name
-
-MANIFEST_VERSION = 1
-TABLE = "verses"
-# A rebuild beside a complete index fills the other table of the pair, then swaps.
-BESIDE = {"verses": "verses_b", "verses_b": "verses"}
-
-# How search text is derived from verse text; bump when that changes so old tables rebuild.
-SEARCH_TEXT_VERSION = "modern-fold-1"
+from pastor.search.storage import describe, write_json
 
 WAITING_NOTICE = "outra indexação deste diretório de dados está em andamento; aguardando ela terminar"
 READ_ONLY_NOTICE = "diretório de dados somente leitura: o índice existente é usado como está, sem reindexar"
@@ -40,15 +38,6 @@ Progress = Callable[[int, int], None]
 
 class IndexBuildError(PastorError):
     """The index cannot be built or opened; the message is for users."""
-
-
-@dataclass
-class IndexStatus:
-    state: str  # "missing" | "indexing" | "complete" | "partial" | "error"
-    rows: int = 0
-    total: int = 0
-    error: str | None = None
-    manifest: dict = field(default_factory=dict)
 
 
 class VerseIndex:
@@ -65,95 +54,31 @@ class VerseIndex:
         self.lock = threading.Lock()
         self.status = IndexStatus("missing")
         self.notice: str | None = None  # integrity news for the status page (corruption, waiting)
-        self.vectors = VectorTable()  # the search side; LanceDB stays the store
-        # The manifest of the vectors in memory (its calibration drives the gates). `status` follows
-        # a build; this changes only when a complete table replaces the one being served.
-        self.serving: dict = {}
+        self.tables = VerseTables(self.dir, embedder.dim)
+        self.mirror = NumpyMirror(self.dir, embedder.dim)
+        # The vectors in memory and their manifest (its calibration drives the gates). `status` follows
+        # a build; they change only when a complete table replaces the one being served.
+        self.served = ServedVectors()
 
     # -- manifest -----------------------------------------------------------------------------
     def expected(self, bible: Bible, extras: Sequence[Bible] = ()) -> dict:
-        return {
-            "version": MANIFEST_VERSION,
-            "corpus": {"file": logical_name(bible.path), "sha256": bible.sha256, "verses": len(bible.verses)},
-            "extras": [{"file": logical_name(b.path), "sha256": b.sha256} for b in extras],
-            "embedder": {"name": self.embedder.name, "dim": self.embedder.dim},
-            "params": {
-                "window": self.window,
-                "search_text": SEARCH_TEXT_VERSION,
-                "modernize": self.modernize,
-                "metric": "cosine",
-            },
-        }
+        return expected_manifest(bible, extras, self.embedder, window=self.window, modernize=self.modernize)
 
     def read_manifest(self, path: Path | None = None) -> dict:
-        try:
-            data = json.loads((path or self.manifest_path).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
-
-    @staticmethod
-    def _same(manifest: dict, expected: dict) -> bool:
-        return all(manifest.get(k) == v for k, v in expected.items())
+        return read_manifest(path or self.manifest_path)
 
     # -- tables --------------------------------------------------------------------------------
-    def _db(self):
-        return connect(self.dir)
-
-    def _schema(self):
-        import pyarrow as pa
-
-        return pa.schema(
-            [
-                ("id", pa.string()),
-                ("book", pa.string()),
-                ("book_name", pa.string()),
-                ("chapter", pa.int32()),
-                ("verse", pa.int32()),
-                ("translation", pa.string()),
-                ("text", pa.string()),
-                ("search_text", pa.string()),
-                ("vector", pa.list_(pa.float32(), self.embedder.dim)),
-            ]
-        )
-
-    def _open_table(self, create: bool, name: str | None = None):
-        name = name or self.read_manifest().get("table", TABLE)
-        db = self._db()
-        if name in table_names(db):
-            return db.open_table(name)
-        if not create:
-            return None
-        return db.create_table(name, schema=self._schema())
-
-    def _vector_files(self, name: str) -> tuple[Path, Path]:
-        return self.dir / f"{name}.vectors.npy", self.dir / f"{name}.ids.json"
+    def _open_table(self, create: bool, name: str | None = None) -> Any:
+        return self.tables.open(name or self.read_manifest().get("table", TABLE), create=create)
 
     def _drop_table(self, name: str) -> None:
         """Remove a table and its numpy copy, even when LanceDB can no longer open it."""
-        db = self._db()
-        try:
-            if name in table_names(db):
-                db.drop_table(name)
-        except Exception:  # a corrupted table may refuse to be dropped: its folder goes instead
-            pass
-        shutil.rmtree(self.dir / "lancedb" / f"{name}.lance", ignore_errors=True)
-        for path in self._vector_files(name):
-            path.unlink(missing_ok=True)
+        self.tables.drop(name)
+        self.mirror.remove(name)
 
     def table_problem(self, name: str, total: int | None) -> str | None:
-        """Why the stored table cannot be trusted, or None. Reads the id column of every fragment,
-        so a truncated data file or a lost `_versions` folder is found, not only a lost table."""
-        try:
-            table = self._open_table(create=False, name=name)
-            if table is None:
-                return "a tabela de vetores não existe"
-            rows = table.search().select(["id"]).limit(None).to_arrow().num_rows
-        except Exception as exc:
-            return f"tabela ilegível ({type(exc).__name__})"
-        if total is not None and rows != total:
-            return f"a tabela tem {rows} linhas, esperado {total}"
-        return None
+        """Why the stored table cannot be trusted, or None (see `VerseTables.problem`)."""
+        return self.tables.problem(name, total)
 
     def inspect(self, bible: Bible, extras: Sequence[Bible] = ()) -> IndexStatus:
         """State of what is on disk, without building anything."""
@@ -162,7 +87,7 @@ class VerseIndex:
         total = len(bible.verses) * (1 + len(extras))
         if not manifest:
             return IndexStatus("missing", 0, total)
-        if not self._same(manifest, expected):
+        if not matches(manifest, expected):
             return IndexStatus("partial", 0, total, "parâmetros mudaram; o índice será reconstruído", manifest)
         try:
             table = self._open_table(create=False, name=manifest.get("table", TABLE))
@@ -220,7 +145,7 @@ class VerseIndex:
 
     def _serves(self, expected: dict) -> bool:
         """Whether the vectors in memory are a complete index for `expected`."""
-        return self.ready and self.serving.get("state") == "complete" and self._same(self.serving, expected)
+        return self.ready and self.serving.get("state") == "complete" and matches(self.serving, expected)
 
     def _failed(self, exc: Exception) -> None:
         """After a failed build: with vectors in memory, they keep serving (the reason on the
@@ -249,7 +174,7 @@ class VerseIndex:
         expected = self.expected(bible, extras)
         live = self.read_manifest()
         name = live.get("table", TABLE)
-        if live.get("state") == "complete" and self._same(live, expected) and not rebuild:
+        if live.get("state") == "complete" and matches(live, expected) and not rebuild:
             problem = self.table_problem(name, live.get("total"))
             if problem is None:
                 if (
@@ -265,12 +190,12 @@ class VerseIndex:
         rows = build_rows(bible, extras, self.window, self.modernize)
         if live.get("state") == "complete":
             return self._build_beside(live, expected, rows, progress, cancel)
-        if live and (rebuild or not self._same(live, expected) or self.table_problem(name, None)):
+        if live and (rebuild or not matches(live, expected) or self.table_problem(name, None)):
             self._drop_table(name)
             self.manifest_path.unlink(missing_ok=True)
             self._serve(VectorTable(), {})
         status, vectors = self._fill(name, self.manifest_path, expected, rows, progress, cancel)
-        if status.state == "complete":
+        if status.state == "complete" and vectors is not None:  # a complete fill returns its vectors
             self._serve(vectors, status.manifest)
         return status
 
@@ -279,13 +204,11 @@ class VerseIndex:
         serving = self.status if self.ready else None
         name = BESIDE.get(live.get("table", TABLE), TABLE)
         pending = self.read_manifest(self.next_path)
-        if not (
-            pending.get("table") == name and self._same(pending, expected) and self.table_problem(name, None) is None
-        ):
+        if not (pending.get("table") == name and matches(pending, expected) and self.table_problem(name, None) is None):
             self._drop_table(name)  # a stale or broken leftover: start the new table afresh
             self.next_path.unlink(missing_ok=True)
         status, vectors = self._fill(name, self.next_path, expected, rows, progress, cancel)
-        if status.state != "complete":
+        if status.state != "complete" or vectors is None:  # a complete fill returns its vectors
             self.status = serving or status
             return status
         write_json(self.manifest_path, status.manifest)  # the swap: one atomic rename
@@ -314,7 +237,7 @@ class VerseIndex:
                 return self.status, None
             batch = rows[start : start + self.batch_size]
             vectors = self.embedder.encode([r.search_text for r in batch])
-            table.add(self._arrow(batch, vectors))
+            table.add(self.tables.arrow(batch, vectors))
             status.rows = start + len(batch)
             manifest["rows"] = status.rows
             write_json(path, manifest)
@@ -333,48 +256,40 @@ class VerseIndex:
         self.status = IndexStatus("complete", len(rows), len(rows), None, manifest)
         return self.status, vectors
 
-    def _arrow(self, batch: list[Row], vectors: np.ndarray):
-        import pyarrow as pa
-
-        columns = {name: [getattr(r, name) for r in batch] for name in Row.__dataclass_fields__}
-        flat = pa.array(np.asarray(vectors, dtype=np.float32).ravel())
-        columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, self.embedder.dim)
-        return pa.table(columns, schema=self._schema())
-
     # -- search --------------------------------------------------------------------------------
+    @property
+    def vectors(self) -> VectorTable:
+        """The vectors being served."""
+        return self.served.vectors
+
+    @property
+    def serving(self) -> dict:
+        """The manifest of the vectors being served."""
+        return self.served.manifest
+
     def _serve(self, vectors: VectorTable, manifest: dict) -> None:
         """Search from now on with `vectors`, gated by `manifest`'s calibration: swapped together."""
-        self.vectors, self.serving = vectors, manifest
+        self.served.serve(vectors, manifest)
 
     @property
     def calibration(self) -> dict | None:
         """The calibration of the vectors being served (not of a build in progress)."""
-        return self.serving.get("calibration")
+        return self.served.calibration
 
     def _load_matrix(self, name: str) -> VectorTable:
-        """The table's vectors for memory: exact search by one matrix product (see `VectorTable`)."""
-        table = self._open_table(create=False, name=name)
-        loaded = VectorTable.from_arrow(table.to_arrow().select(["id", "vector"]), self.embedder.dim)
-        # A copy as plain numpy, named after its table: a restart then reads 64 MB instead of
-        # importing and opening LanceDB (importing lancedb alone measured 3.5 s here).
-        vectors, id_file = self._vector_files(name)
-        save_array(vectors, loaded.matrix)
-        write_json(id_file, loaded.ids)
+        """The table's vectors for memory, copied to the numpy mirror a restart reads (`verse_mirror.py`)."""
+        loaded = self.tables.vectors(name)
+        self.mirror.save(name, loaded)
         return loaded
 
     def _load_cached_matrix(self, manifest: dict) -> bool:
         """The numpy copy of a complete table, when it matches the manifest's row count. The
         table itself is not opened: if it was damaged, search still works from this copy and
         the next build (at start, in the background) finds the damage and rebuilds."""
-        vectors, id_file = self._vector_files(manifest.get("table", TABLE))
-        try:
-            ids = json.loads(id_file.read_text(encoding="utf-8"))
-            matrix = np.load(vectors)
-        except (OSError, ValueError):
+        vectors = self.mirror.load(manifest.get("table", TABLE), manifest.get("total"))
+        if vectors is None:
             return False
-        if len(ids) != manifest.get("total") or matrix.shape != (len(ids), self.embedder.dim):
-            return False
-        self._serve(VectorTable(ids, matrix), manifest)
+        self._serve(vectors, manifest)
         return True
 
     def open(self, bible: Bible, extras: Sequence[Bible] = ()) -> IndexStatus:
@@ -382,7 +297,7 @@ class VerseIndex:
         manifest = self.read_manifest()
         if (
             manifest.get("state") == "complete"
-            and self._same(manifest, self.expected(bible, extras))
+            and matches(manifest, self.expected(bible, extras))
             and self._load_cached_matrix(manifest)
         ):
             self.status = IndexStatus("complete", manifest["total"], manifest["total"], None, manifest)
@@ -403,39 +318,21 @@ class VerseIndex:
 
     @property
     def ready(self) -> bool:
-        return self.vectors.ready
+        return self.served.ready
 
     def vector_search(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
         """Top-n verse ids by cosine, de-duplicated across translations (best row wins)."""
-        return self.vectors.vector_search(vector, n)
+        return self.served.vector_search(vector, n)
 
     def scores_for(self, ids: Sequence[str], vector: np.ndarray) -> dict[str, float]:
         """The cosine of the query to each given verse id being served (ids without a row left out)."""
-        return self.vectors.scores_for(ids, vector)
+        return self.served.scores_for(ids, vector)
 
-    def rows(self) -> tuple[list[str], np.ndarray]:
+    def rows(self) -> tuple[list[str], np.ndarray | None]:
         """The ids and the matrix of the vectors being served (one row per verse and translation)."""
-        return self.vectors.ids, self.vectors.matrix
+        return self.served.rows()
 
     def calibrate(self, pairs: int = 4000, seed: int = 7, vectors: VectorTable | None = None) -> dict:
         """Cosine distribution of random unrelated verse pairs (different books) of `vectors`
-        (default: the ones being served)."""
-        rng = np.random.default_rng(seed)
-        vectors = self.vectors if vectors is None else vectors
-        ids, matrix = vectors.ids, vectors.matrix
-        n = len(ids)
-        a, b = rng.integers(0, n, pairs), rng.integers(0, n, pairs)
-        keep = np.array([ids[i].split()[0] != ids[j].split()[0] for i, j in zip(a, b)])
-        if not keep.any():  # a one-book corpus: pairs of different verses are the best stand-in
-            keep = np.array([ids[i] != ids[j] for i, j in zip(a, b)])
-        if not keep.any():  # a single verse: no band at all, so the vector gates never pass
-            return {"pairs": 0, "mean": 0.0, "std": 0.0, "p50": 0.0, "p95": 0.0, "p99": 0.0}
-        sims = np.einsum("ij,ij->i", matrix[a[keep]], matrix[b[keep]])
-        return {
-            "pairs": int(keep.sum()),
-            "mean": float(sims.mean()),
-            "std": float(sims.std()),
-            "p50": float(np.percentile(sims, 50)),
-            "p95": float(np.percentile(sims, 95)),
-            "p99": float(np.percentile(sims, 99)),
-        }
+        (default: the ones being served); see `calibration.py`."""
+        return calibrate(self.vectors if vectors is None else vectors, pairs, seed)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from types import ModuleType
 from urllib.parse import urlsplit
 
 import httpx
 
+httpx2: ModuleType
 try:  # openai and anthropic ship their own httpx fork; groq and ollama use httpx.
     import httpx2
 except ImportError:  # pragma: no cover - depends on the installed SDK versions
@@ -29,9 +31,10 @@ MESSAGES = {
 def _chain(exc: BaseException) -> list[BaseException]:
     """The exception and its causes: SDKs wrap transport errors with `raise … from err`."""
     seen: list[BaseException] = []
-    while exc is not None and exc not in seen:
-        seen.append(exc)
-        exc = exc.__cause__ or exc.__context__
+    current: BaseException | None = exc
+    while current is not None and current not in seen:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
     return seen
 
 

@@ -58,13 +58,13 @@ class LocalProvider(Provider):
         max_new_tokens: int = 400,
         temperature: float = 0.3,
         max_prompt_tokens: int = 1536,
-        store: ModelStore | None = None,
+        store: ModelStore[TorchRuntime] | None = None,
     ) -> None:
         super().__init__(model, timeout)
         self.max_new_tokens = max_new_tokens
         self.max_prompt_tokens = max_prompt_tokens
         self.temperature = temperature
-        self.store = store or ModelStore(
+        self.store: ModelStore[TorchRuntime] = store or ModelStore(
             self.model, Path(data_dir or "data") / "models", lambda folder: TorchRuntime.load(folder, dtype)
         )
         self.slot = FairSlot()

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from pastor.errors import PastorError
 
@@ -72,7 +73,11 @@ def download_failure(exc: BaseException, source: str) -> str:
     )
 
 
-class ModelStore:
+# What `load` makes of the model's folder (for the local provider, a TorchRuntime).
+Model = TypeVar("Model")
+
+
+class ModelStore(Generic[Model]):
     """Resolves `source` to a folder (downloading it once into `models_dir`) and loads it with `load`,
     in a background thread; `state()` says where it is. Once cached, no network is needed."""
 
@@ -80,7 +85,7 @@ class ModelStore:
         self,
         source: str,
         models_dir: Path,
-        load: Callable[[Path], object],
+        load: Callable[[Path], Model],
         fetch: Callable[[str, Path, Callable[[int], None]], None] | None = None,
     ) -> None:
         self.source = source
@@ -88,7 +93,7 @@ class ModelStore:
         self._load = load
         self._fetch = fetch or hub_fetch
         self._state = ModelState("idle", source, since=time.time())
-        self._model: object | None = None
+        self._model: Model | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._total_bytes = 0
@@ -100,12 +105,13 @@ class ModelStore:
         return self.models_dir / self.source.replace("/", "--")
 
     @property
-    def model(self) -> object | None:
+    def model(self) -> Model | None:
         """The loaded runtime, or None until the phase is `ready`."""
         return self._model
 
-    def start(self) -> threading.Thread:
-        """Prepare the model in the background (again, after a failure); no-op while it runs or is ready."""
+    def start(self) -> threading.Thread | None:
+        """Prepare the model in the background (again, after a failure); no-op while it runs or is ready
+        (the thread that prepared it, or None when none had to)."""
         with self._lock:
             running = self._thread is not None and self._thread.is_alive()
             if not running and self._state.phase != "ready":

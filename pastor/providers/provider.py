@@ -10,6 +10,7 @@ from typing import Any
 
 from pastor.errors import PastorError
 from pastor.providers import failures as errors
+from pastor.providers.choice import Choice
 
 log = logging.getLogger("pastor.providers")
 
@@ -57,7 +58,7 @@ class Provider:
         self.timeout = timeout
         self.calls = 0
         # Which provider was chosen and why (set by `load_provider`; tests build providers directly).
-        self.choice = None
+        self.choice: Choice | None = None
 
     def start(self) -> None:
         """Prepare in the background what the provider needs before answering (the local model)."""

@@ -8,20 +8,21 @@ from pastor.providers.provider import ProviderError
 
 class UnavailableProvider(NoneProvider):
     """Stands in for provider `name` when building it failed, so crisis replies, references, verses and
-    conversation keep working; the operator reads `error.user_message` on the status page, members never do."""
+    conversation keep working; the operator reads `build_error.user_message` on the status page, members
+    never do. (Not `error`: `Provider.error` and `Provider.failure` are the methods that word its errors.)"""
 
     generates = False
 
     def __init__(self, name: str, error: ProviderError) -> None:
         super().__init__()
         self.name = name or "automático"
-        self.error = error
+        self.build_error = error
 
     def _refuse(self) -> ProviderError:
-        return self.error
+        return self.build_error
 
     def check(self) -> dict:
-        return {"reachable": False, "detail": self.error.user_message}
+        return {"reachable": False, "detail": self.build_error.user_message}
 
     def setup_hint(self) -> str:
-        return self.error.user_message
+        return self.build_error.user_message

@@ -78,7 +78,7 @@ class ReleaseStore:
             .limit(None)
             .to_arrow()
         )
-        for name, data in zip(files.column("name").to_pylist(), files.column("data").to_pylist()):
+        for name, data in zip(files.column("name").to_pylist(), files.column("data").to_pylist(), strict=True):
             if name not in PUBLISHED_FILES:  # only the known files, never a path the store makes up
                 continue
             path = dest / name

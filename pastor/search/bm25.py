@@ -10,8 +10,13 @@ from rank_bm25 import BM25Okapi
 from pastor.text.normalize import tokenize
 from pastor.text.stemmer import get_stemmer
 
-# Marker for `from_tokens`: documents arrive already tokenized (the start-up cache).
-PRETOKENIZED = object()
+
+class _Pretokenized(tuple[str, ...]):
+    """Marker for `from_tokens`: documents arrive already tokenized (the start-up cache). A sequence of
+    texts by type, so `texts` keeps one type; told apart from every real sequence by identity."""
+
+
+PRETOKENIZED = _Pretokenized()
 
 
 class LexicalIndex:
@@ -38,7 +43,7 @@ class LexicalIndex:
         # BM25Okapi divides by the mean document length: an empty or token-less corpus has none.
         has_tokens = any(self._docs)
         self._bm25 = BM25Okapi(self._docs, k1=k1, b=b) if has_tokens else None
-        self._postings = self._invert() if has_tokens else {}
+        self._postings = self._invert(self._bm25) if self._bm25 is not None else {}
 
     @classmethod
     def from_tokens(cls, ids: Sequence[str], docs: Sequence[list[str]], **kwargs) -> LexicalIndex:
@@ -79,26 +84,25 @@ class LexicalIndex:
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(self.ids[i], float(scores[i])) for i in top]
 
-    def _invert(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    def _invert(self, bm25: BM25Okapi) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Postings (documents, term frequencies) per term, from rank-bm25's own counts.
 
         rank-bm25's `get_scores` walks every document in Python for each query term (measured
         12–63 ms per query here); scoring only the documents that contain a term gives the same
         numbers in well under a millisecond."""
         postings: dict[str, tuple[list[int], list[int]]] = {}
-        for row, freqs in enumerate(self._bm25.doc_freqs):
+        for row, freqs in enumerate(bm25.doc_freqs):
             for term, tf in freqs.items():
                 docs, tfs = postings.setdefault(term, ([], []))
                 docs.append(row)
                 tfs.append(tf)
-        self._norm = self._bm25.k1 * (
-            1 - self._bm25.b + self._bm25.b * np.asarray(self._bm25.doc_len) / self._bm25.avgdl
-        )
+        self._norm = bm25.k1 * (1 - bm25.b + bm25.b * np.asarray(bm25.doc_len) / bm25.avgdl)
         return {t: (np.asarray(d, dtype=np.int32), np.asarray(f, dtype=np.float64)) for t, (d, f) in postings.items()}
 
     def _scores(self, terms: list[str]) -> np.ndarray:
         """BM25Okapi scores, identical to `get_scores` (a repeated query term counts again)."""
         bm25 = self._bm25
+        assert bm25 is not None, "a corpus without tokens is never scored (`search` returns first)"
         scores = np.zeros(len(self.ids))
         for term in terms:
             if term not in self._postings:

@@ -29,7 +29,9 @@ def spread_chapters(hits: Sequence[Source], slots: int, per_chapter: int) -> lis
 
     Hits pushed out keep their order after the chosen ones (nothing is dropped), and if the list
     runs short of other chapters the pushed-out hits fill the remaining slots."""
-    chosen, deferred, counts = [], [], {}
+    chosen: list[Source] = []
+    deferred: list[Source] = []
+    counts: dict[str, int] = {}
     for hit in hits:
         chapter = chapter_of(hit.id)
         if len(chosen) < slots and (chapter is None or counts.get(chapter, 0) < per_chapter):

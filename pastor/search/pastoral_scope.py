@@ -12,8 +12,9 @@ from pastor.datasets import dataset
 EXAMPLES = dataset("routing/scope_examples.tsv")
 SCOPES = ("pastoral", "off_topic")
 # Pastoral when P(pastoral) of the trained scope classifier is at least this. Chosen on the dev sets
-# (sets/retrieval/devset.jsonl, sets/retrieval/offtopic_dev.jsonl, the dev split of sets/routing/routing_set_independent.jsonl):
-# `python bench/bench_retrieval.py --gates-only --sweep` answers every pastoral question from 0.1 to 0.9 and
+# (sets/retrieval/devset.jsonl, sets/retrieval/offtopic_dev.jsonl, the dev split of
+# sets/routing/routing_set_independent.jsonl):
+# `python -m bench.bench_retrieval --gates-only --sweep` answers every pastoral question from 0.1 to 0.9 and
 # refuses every question of offtopic_dev from 0.8 (95% from 0.3 to 0.7); the gate asks the scope only when
 # the vocabulary and the best vector match have not decided.
 THRESHOLD = 0.8
@@ -40,6 +41,10 @@ def scope_training(messages: list[LabelledMessage] | None = None) -> list[tuple[
     return load_scope_examples() + [(_AS_SCOPE[m.route], m.text) for m in messages if m.route in _AS_SCOPE]
 
 
+# The classifier's training settings unless a caller gives its own (frozen: one instance serves every scope).
+DEFAULT_TRAINING = TrainingConfig()
+
+
 class PastoralScope:
     """A classifier of a person's life against a request for a thing, trained (or read from `cache_dir`) by
     `warm` while the app loads in the background, or else when the first question needs it."""
@@ -50,7 +55,7 @@ class PastoralScope:
         examples: list[tuple[str, str]] | None = None,
         threshold: float = THRESHOLD,
         cache_dir: Path | None = None,
-        config: TrainingConfig = TrainingConfig(),
+        config: TrainingConfig = DEFAULT_TRAINING,
     ):
         self.examples = examples if examples is not None else scope_training()
         self.embedder = embedder
@@ -87,7 +92,7 @@ class PastoralScope:
         """Train or read the classifier now, so the first person's question does not wait for it."""
         self._warming = True
         try:
-            self.classifier
+            _ = self.classifier  # the property trains or reads it
         finally:
             self._warming = False
 

@@ -105,13 +105,13 @@ def load_prominence(path: Path | str) -> Prominence:
         for number, raw in enumerate(handle, start=2):
             verse, counts = _parse_line(_decode(raw, number, path), number, path, codes)
             ids.append(verse)
-            for column, value in zip(columns, counts):
+            for column, value in zip(columns, counts, strict=True):
                 column.append(value)
     _check_unique(ids, path)
     sha256 = file_sha256(path)
     return Prominence(
         ids,
-        dict(zip(COUNT_COLUMNS, columns)),
+        dict(zip(COUNT_COLUMNS, columns, strict=True)),
         {"file": logical_name(path), "sha256": sha256},
         credit=credit_for(path, sha256) or ATTRIBUTION,
     )
@@ -155,7 +155,7 @@ def _explain(line: str, where: str) -> NoReturn:
         raise ProminenceError(f"{where}: versículo inválido {fields[0]!r} (esperado como 'JHN 3:16').") from None
     if book not in canon.by_code():
         raise ProminenceError(f"{where}: livro desconhecido {book!r}.")
-    for name, raw in zip(COUNT_COLUMNS, fields[1:]):
+    for name, raw in zip(COUNT_COLUMNS, fields[1:], strict=True):
         if not (raw.isascii() and raw.isdigit()):
             raise ProminenceError(
                 f"{where}: valor inválido {raw!r} na coluna {name} (esperado um inteiro não negativo)."
@@ -265,7 +265,7 @@ def _read_rows(path: Path, coords: dict[str, Coord]) -> Iterator[_Row]:
         for ref in refs:
             if ref not in coords:
                 coords[ref] = _coord(ref, books, where)
-        yield _Row(*(coords[ref] for ref in refs), votes)
+        yield _Row(coords[refs[0]], coords[refs[1]], coords[refs[2]], votes)
 
 
 def _open_text(path: Path) -> Iterator[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
+from typing import cast
 
 from pastor.bible.lookup import lookup
 from pastor.care.smalltalk import is_conversational
@@ -14,7 +15,7 @@ from pastor.search.gates import Calibration, Evidence, Gate
 from pastor.search.modes import SearchMode
 from pastor.search.need import need_text
 from pastor.search.results import NotFound, SearchResult, Source
-from pastor.search.signals import Query, QueryEncoder, Signal, SignalInputs
+from pastor.search.signals import LexicalSignal, Query, QueryEncoder, Signal, SignalInputs, VectorSignal
 from pastor.text.pastoral_vocabulary import is_pastoral
 
 # An explicit passage can be long (Salmos 119 has 176 verses); the prompt gets at most this many
@@ -84,10 +85,18 @@ class Retriever:
     def signal(self, name: str) -> Signal | None:
         return next((s for s in self.signals if s.name == name), None)
 
+    def _vector(self) -> VectorSignal | None:
+        """The signal registered as "vector" (the registry builds it as a VectorSignal)."""
+        return cast("VectorSignal | None", self.signal("vector"))
+
+    def _lexical(self) -> LexicalSignal | None:
+        """The signal registered as "lexical" (the registry builds it as a LexicalSignal)."""
+        return cast("LexicalSignal | None", self.signal("lexical"))
+
     @property
     def adapter(self):
         """The vector signal's query adapter (None when off); the signal alone replaces it."""
-        vector = self.signal("vector")
+        vector = self._vector()
         return vector.adapter if vector is not None else None
 
     def embed(self, question: str):
@@ -96,12 +105,12 @@ class Retriever:
 
     @property
     def calibration(self) -> Calibration | None:
-        vector = self.signal("vector")
+        vector = self._vector()
         return vector.calibration if vector is not None else None
 
     @property
     def vectors_ready(self) -> bool:
-        vector = self.signal("vector")
+        vector = self._vector()
         return bool(vector is not None and vector.ready)
 
     def search(
@@ -184,15 +193,15 @@ class Retriever:
         return (lambda doc_id: prominence.prior(doc_id, weight)) if prominence is not None and weight > 0 else None
 
     def _evidence(self, query: Query, runs: list[list[Candidates]]) -> Evidence:
-        lexical = self.signal("lexical")
+        lexical = self._lexical()
         query_terms = lexical.terms(query.text) if lexical is not None else set()
         coverage = 0.0
-        if query_terms:
+        if query_terms and lexical is not None:  # terms come from the lexical signal only
             # BM25 scores from different sources (verses, documents) are not comparable, so the
             # best coverage among each source's first few hits is the evidence.
             coverage = max(
                 [
-                    len(query_terms & set(self._doc_terms(doc_id))) / len(query_terms)
+                    len(query_terms & set(self._doc_terms(lexical, doc_id))) / len(query_terms)
                     for lists in runs
                     for c in lists
                     if c.signal == "lexical"
@@ -215,8 +224,8 @@ class Retriever:
         probability = self.scope.probability(question)
         return vocabulary or probability >= self.scope.threshold, probability < self.scope.off_topic_bar
 
-    def _doc_terms(self, doc_id: str) -> list[str]:
-        lexical = self.signal("lexical")
+    def _doc_terms(self, lexical: LexicalSignal, doc_id: str) -> list[str]:
+        """The indexed words of a verse or chunk, from the lexical signal over the source that holds it."""
         for signal in [lexical] + [lexical.over(s) for s in self.extra_sources]:
             terms = signal.doc_terms(doc_id)
             if terms is not None:

@@ -19,6 +19,12 @@ class VectorSource(Protocol):
     def vector_search(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]: ...
 
 
+class TextSource(Protocol):
+    """A source searched beside the Bible (the church's documents): the text shown for each of its ids."""
+
+    def text(self, doc_id: str) -> str | None: ...
+
+
 @runtime_checkable
 class LexicalSource(Protocol):
     """Ranked ids by BM25, plus the tokens the evidence gate compares with the question."""
@@ -76,19 +82,19 @@ class VectorTable:
 
     def vector_search(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
         """Top-n ids by cosine, de-duplicated across copies of an id (best row wins)."""
-        if not self.ready:
+        if self.matrix is None or not self.ready:
             return []
         return top_by_cosine(self.matrix, self.ids, vector, n, copies=self.copies)
 
     def scores_for(self, ids: Sequence[str], vector: np.ndarray) -> dict[str, float]:
         """Cosine of the query to each given id (best of its rows); ids without a row are left out."""
-        if not self.ready:
+        if self.matrix is None or not self.ready:
             return {}
         if self._rows is None:
-            rows: dict[str, list[int]] = {}
+            by_id: dict[str, list[int]] = {}
             for n, doc_id in enumerate(self.ids):
-                rows.setdefault(doc_id, []).append(n)
-            self._rows = rows
+                by_id.setdefault(doc_id, []).append(n)
+            self._rows = by_id
         wanted = [(doc_id, self._rows[doc_id]) for doc_id in ids if doc_id in self._rows]
         if not wanted:
             return {}

@@ -167,6 +167,7 @@ class TopicIndex:
     # -- search --------------------------------------------------------------------------------
     def entry_scores(self, vector: np.ndarray, question: str) -> np.ndarray:
         """Cosine of the question to every label, plus a bonus for Portuguese names it contains."""
+        assert self.vectors is not None, "the labels are embedded (`ready`) before they are searched"
         sims = self.vectors @ np.asarray(vector, dtype=np.float32)
         stems = self._stems(question)
         joined = " " + " ".join(stems) + " "
@@ -178,7 +179,7 @@ class TopicIndex:
     def search(self, vector: np.ndarray, question: str, n: int) -> list[tuple[str, float]]:
         """Verses scored by Σ over the best-matching entries of softmax(similarity) × weight in the
         entry, times how classic the verse is (entries citing it, cross-reference votes)."""
-        if not self.ready or n <= 0:
+        if self.weights is None or not self.ready or n <= 0:
             return []
         sims = self.entry_scores(vector, question)
         m = min(self.top_entries, len(sims))
@@ -218,7 +219,7 @@ class Sparse:
     def combine(self, rows: np.ndarray, factors: np.ndarray, columns: int) -> np.ndarray:
         """Σ factor × row over the given rows, as a dense vector of `columns` values."""
         out = np.zeros(columns, dtype=np.float32)
-        for row, factor in zip(rows, factors):
+        for row, factor in zip(rows, factors, strict=True):
             start, end = self.indptr[row], self.indptr[row + 1]
             np.add.at(out, self.indices[start:end], factor * self.data[start:end])
         return out

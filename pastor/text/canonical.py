@@ -251,7 +251,9 @@ class IncrementalCanonical:
     """The canonical view of a growing text, recomputed only from the last settled position."""
 
     def __init__(self):
-        self._text, self._chars, self._starts, self._ends = "", "", (), ()
+        self._text, self._chars = "", ""
+        self._starts: tuple[int, ...] = ()
+        self._ends: tuple[int, ...] = ()
         self._base = 0  # original characters before this never change their canonical view
         self._base_c = 0
 

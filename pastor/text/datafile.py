@@ -6,7 +6,6 @@ import gzip
 import hashlib
 import io
 from pathlib import Path
-from typing import BinaryIO
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -17,7 +16,7 @@ def is_gzip(path: Path | str) -> bool:
         return handle.read(2) == GZIP_MAGIC
 
 
-def open_binary(path: Path | str) -> BinaryIO:
+def open_binary(path: Path | str) -> gzip.GzipFile | io.BufferedReader:
     """The file's uncompressed bytes as a stream (gzip is detected by its magic number)."""
     return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")
 

@@ -304,7 +304,7 @@ def normalize(text: str) -> str:
     return _NON_WORD.sub(" ", fold(modernize(text))).strip()
 
 
-def tokenize(text: str, stemmer: str = "rslp", stopwords: bool | Collection[str] = True) -> list[str]:
+def tokenize(text: str, stemmer: str | Stemmer = "rslp", stopwords: bool | Collection[str] = True) -> list[str]:
     """Normalised, stop-word-free, stemmed search tokens of a text.
 
     `stemmer` is "rslp", "snowball", "none" or a `Stemmer`; `stopwords` is True (the

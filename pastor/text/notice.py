@@ -32,7 +32,9 @@ def parse_notice(text: str) -> list[DatasetNotice]:
     notices = []
     for section in re.split(r"^## ", text, flags=re.MULTILINE)[1:]:
         title = section.splitlines()[0].strip()
-        files, digests, credit = set(), set(), ""
+        files: set[str] = set()
+        digests: set[str] = set()
+        credit = ""
         for key, value in _FIELD.findall(section):
             value = value.strip("` ")
             if key == "File":
@@ -53,7 +55,7 @@ def _notices(path: Path, mtime: float) -> tuple[DatasetNotice, ...]:
 
 def notices_for(folder: Path) -> list[DatasetNotice]:
     """The notice beside the data, then the project's own (a missing or unreadable file adds nothing)."""
-    found = []
+    found: list[DatasetNotice] = []
     for path in dict.fromkeys([Path(folder) / NOTICE, PROJECT_NOTICE]):
         try:
             found += _notices(path.resolve(), path.stat().st_mtime)

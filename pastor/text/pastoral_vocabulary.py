@@ -11,11 +11,13 @@ from pastor.text.fold import fold
 PASTORAL_PREFIXES = tuple(
     sorted(
         """
-    abandon abencoa batiz culto ministerio congregac membro pastor estatuto abuso aceit aflic aflit agradec alcool alegr alma amarg amor amad amig angust
+    abandon abencoa batiz culto ministerio congregac membro pastor estatuto abuso aceit aflic aflit agradec alcool
+    alegr alma amarg amor amad amig angust
     ansie ansios apavor arrepend arrogan avareza batism bencao biblia bondade briga calma cansa
     caridade casament castig chor ciume compaixao confess confia conflit consol conten coracao
     corag crenca crer cristo cruz culpa cura decepc deprim depress descans desemprego desanim
-    desesper dinheiro endivid humilh chefe trabalh cigarr deus diabo divida divorci doenc doent drog duvid egois emprego enferm enganad
+    desesper dinheiro endivid humilh chefe trabalh cigarr deus diabo divida divorci doenc doent drog duvid egois
+    emprego enferm enganad
     esperanc esperar esposa espirit eterna evangelh falecid familia fardo feliz fidelidade
     forca fracass fraqu futuro gloria graca gratid guerra humild idolatr igreja infel inferno
     inimig injustic inveja irma irmao jeju jesus julg justic lagrima luto magoa marido

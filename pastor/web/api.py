@@ -4,13 +4,15 @@
 # document each endpoint's output shape in `view_api()` (strings would show as "Any").
 import logging
 import threading
+from collections.abc import Generator
 from dataclasses import replace
-from typing import Literal
+from typing import Literal, cast
 
 import gradio as gr
 
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.history import History
+from pastor.answer.turn import TurnUpdate
 from pastor.answer.turn_modes import Mode
 from pastor.bible.lookup import lookup
 from pastor.bible.translations import UnknownTranslation
@@ -122,24 +124,27 @@ class WebAPI:
 
     # -- endpoints -------------------------------------------------------------------------------
     # `chat` is a generator; its annotation names the type of each yielded value, which is what
-    # Gradio reads to describe the endpoint's output.
+    # Gradio reads to describe the endpoint's output (so not `Iterator[ChatUpdate]`, hence the ignore).
     # `translation` comes after `request` so Python callers passing the request by position keep working;
     # Gradio injects the request by its type, so for API clients `translation` is the last parameter.
-    def chat(
+    def chat(  # type: ignore[misc]
         self,
         message: str,
         history: list[dict[str, str]] | None = None,
-        request: gr.Request = None,
+        request: gr.Request | None = None,
         translation: str = "",
     ) -> ChatUpdate:
         """Stream one grounded answer."""
         text = self._message(message)
         self._available(need_chat=True)
         translation = self._translation(translation)
-        history = self._history(history)
+        past = self._history(history)
         self._rate_limit(request, self.runtime.limiter)
         cancel = threading.Event()
-        turn = self.runtime.chat.turn(text, history, cancel, translation=translation)
+        chat = self.runtime.chat
+        assert chat is not None, "_available(need_chat=True) refuses the call while there is no chat service"
+        # A generator (closed below); ChatService.turn is annotated as an Iterator.
+        turn = cast(Generator[TurnUpdate, None, None], chat.turn(text, past, cancel, translation=translation))
         try:
             for update in turn:
                 yield chat_json(update)
@@ -153,7 +158,7 @@ class WebAPI:
         question: str,
         k: int = 6,
         source: Literal["all", "bible", "docs"] = "all",
-        request: gr.Request = None,
+        request: gr.Request | None = None,
         translation: str = "",
     ) -> SearchResult:
         """Retrieve verses for a question."""
@@ -169,7 +174,7 @@ class WebAPI:
         found = replace(found, results=engine.translations.retext(found.results, translation))
         return plain_json(search_json(found))
 
-    def lookup(self, text: str, request: gr.Request = None, translation: str = "") -> LookupResult:
+    def lookup(self, text: str, request: gr.Request | None = None, translation: str = "") -> LookupResult:
         """Resolve Bible references written in the text (capped: see `bible.lookup`); a chapter comes whole.
         The cited Bible's numbering decides what exists; the text is the translation's."""
         text = self._text(text, "text", max(MAX_LOOKUP_CHARS, self.runtime.settings.max_message_chars))
@@ -181,17 +186,17 @@ class WebAPI:
             engine.translations.retext_lookup(lookup(text, engine.resources.bible, explain_all=True), translation)
         )
 
-    def status(self, request: gr.Request = None) -> Status:
+    def status(self, request: gr.Request | None = None) -> Status:
         """The service's state."""
         self._rate_limit(request, self.runtime.limiters["status"])
         return plain_json(self.runtime.status())
 
-    def check_provider(self, request: gr.Request = None) -> ModelStatus:
+    def check_provider(self, request: gr.Request | None = None) -> ModelStatus:
         """Check now whether the language model answers (upstream at most once per RECHECK_SECONDS)."""
         self._rate_limit(request, self.runtime.limiters["check_provider"])
         return plain_json(self.runtime.check_provider())
 
-    def reindex(self, token: str = "", request: gr.Request = None) -> ReindexResult:
+    def reindex(self, token: str = "", request: gr.Request | None = None) -> ReindexResult:
         """Rebuild the vector index in the background."""
         denied = self.runtime.reindex_policy.check(token if isinstance(token, str) else "")
         if denied:
@@ -203,7 +208,7 @@ class WebAPI:
         return {"started": True, "message": outcome.message}
 
     def feedback(
-        self, turn_id: str, rating: Literal["up", "down"], comment: str = "", request: gr.Request = None
+        self, turn_id: str, rating: Literal["up", "down"], comment: str = "", request: gr.Request | None = None
     ) -> FeedbackResult:
         """Record thumbs up/down for an answer."""
         if not isinstance(turn_id, str) or not turn_id.strip() or len(turn_id) > 64:

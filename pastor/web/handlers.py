@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Generator
+from typing import cast
 
 import gradio as gr
 
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.history import History, Message
+from pastor.answer.turn import TurnUpdate
 from pastor.answer.turn_modes import Mode
 from pastor.web import chatview, render
 from pastor.web.ratelimit import RateLimited
@@ -89,7 +92,7 @@ class Handlers:
         if self.runtime.phase == "error":
             # Say in the chat itself what is missing; keep the text for after the fix.
             problem = self.runtime.unavailable(need_chat=True)
-            display += [_user(text), _assistant("❌ " + render.escape(problem))]
+            display += [_user(text), _assistant("❌ " + render.escape(str(problem)))]
             yield display, gr.skip(), gr.skip(), "", gr.skip()
             return
         yield from self._checked_turn(text, display, convo or new_conversation(), request, translation)
@@ -154,7 +157,10 @@ class Handlers:
         first = None
         texts = runtime.engine.translations if runtime.engine is not None else None
         translation = texts.resolve(translation) if texts is not None else ""
-        turn = runtime.chat.turn(text, history, cancel, translation=translation)
+        chat = runtime.chat
+        assert chat is not None, "_checked_turn refuses a turn while there is no chat service"
+        # A generator (closed below); ChatService.turn is annotated as an Iterator.
+        turn = cast(Generator[TurnUpdate, None, None], chat.turn(text, history, cancel, translation=translation))
         try:
             for update in turn:
                 if cancel.is_set() and not getattr(cancel, "stopped", False):
@@ -240,7 +246,7 @@ class Handlers:
         return display
 
     # -- feedback --------------------------------------------------------------------------------
-    def like(self, convo: dict, data: gr.LikeData, request: gr.Request = None):
+    def like(self, convo: dict, data: gr.LikeData, request: gr.Request | None = None):
         """Thumbs up/down on an answer: one rating per turn (a new click replaces it); opens the comment box.
         Returns (notice, conversation state, comment row)."""
         if data.liked not in (True, False):
@@ -259,7 +265,7 @@ class Handlers:
             gr.update(visible=True),
         )
 
-    def comment(self, text: str, convo: dict, request: gr.Request = None):
+    def comment(self, text: str, convo: dict, request: gr.Request | None = None):
         """The optional comment on the last rating. Returns (notice, comment box, comment row)."""
         rated = (convo or {}).get("rated")
         if not rated:
@@ -285,7 +291,7 @@ class Handlers:
         return None
 
     # -- status ------------------------------------------------------------------------------------
-    def refresh(self, request: gr.Request = None):
+    def refresh(self, request: gr.Request | None = None):
         """(banner, state, progress bar, details, credits) for the timer and the page load. Limited
         per client like the API's /status: a refresh too soon (several tabs, or a script calling the
         page's event) leaves the page as it is until the next tick."""
@@ -302,7 +308,7 @@ class Handlers:
             render.credits_html(status),
         )
 
-    def check_provider(self, request: gr.Request = None) -> str:
+    def check_provider(self, request: gr.Request | None = None) -> str:
         """The "Verificar de novo" button: ask the model again and say what it answered."""
         try:
             self.runtime.limiters["check_provider"].hit(self.runtime.client(request))
@@ -310,7 +316,7 @@ class Handlers:
             return "⚠️ " + render.escape(str(exc))
         return render.provider_check_markdown(self.runtime.check_provider())
 
-    def reindex(self, token: str, request: gr.Request = None) -> str:
+    def reindex(self, token: str, request: gr.Request | None = None) -> str:
         denied = self.runtime.reindex_policy.check(token or "")
         if denied:
             return "⚠️ " + render.escape(denied.message)

@@ -1,4 +1,5 @@
-"""Gradio's own interface strings (buttons, aria labels, toasts, footer) in Portuguese, whatever the browser's language."""
+"""Gradio's own interface strings (buttons, aria labels, toasts, footer) in Portuguese, whatever the browser's
+language."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
 
@@ -137,14 +138,15 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
 
     outputs = [chatbot, textbox, mode, notice, convo]
     # trigger_mode="multiple": a new question runs at once and cancels the previous one itself.
-    common = dict(
+    common: dict[str, Any] = dict(
         outputs=outputs,
         api_visibility="private",
         concurrency_id="chat",
         show_progress="hidden",
         trigger_mode="multiple",
     )
-    turns = [
+    # Gradio's `cancels=` is typed as a list of dicts: each Dependency is one.
+    turns: list[dict[str, Any]] = [
         textbox.submit(handlers.respond, [textbox, chatbot, convo, translation], api_name="ui_submit", **common),
         send.click(handlers.respond, [textbox, chatbot, convo, translation], api_name="ui_send", **common),
         chatbot.example_select(
@@ -152,7 +154,7 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
         ),
         chatbot.retry(handlers.regenerate, [chatbot, convo, translation], api_name="ui_retry", **common),
     ]
-    private = dict(api_visibility="private", concurrency_limit=None, queue=False)
+    private: dict[str, Any] = dict(api_visibility="private", concurrency_limit=None, queue=False)
     # No `cancels=` for Stop: the turn sees its cancel event, the model stops at once, and the turn's own
     # last update (marked interrupted, with its sources) reaches the page; killing the generator instead
     # let an update already in flight overwrite Stop's mark.
@@ -164,7 +166,9 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
     ]
     chatbot.like(handlers.like, [convo], [notice, convo, comment_row], api_name="ui_like", **private)
     _kept_in_the_browser(demo, chatbot, convo, turns, resets)
-    comment_args = dict(fn=handlers.comment, inputs=[comment, convo], outputs=[notice, comment, comment_row], **private)
+    comment_args: dict[str, Any] = dict(
+        fn=handlers.comment, inputs=[comment, convo], outputs=[notice, comment, comment_row], **private
+    )
     send_comment.click(api_name="ui_comment", **comment_args)
     comment.submit(api_name="ui_comment_submit", **comment_args)
 
@@ -173,7 +177,7 @@ def _kept_in_the_browser(demo: gr.Blocks, chatbot, convo, turns, resets) -> None
     """The conversation survives a reload in the person's own browser (localStorage, encrypted by Gradio), and
     nowhere else: saved after each turn, brought back when the page opens, forgotten by "Nova conversa"."""
     kept = gr.BrowserState(None, storage_key=saved.STORAGE_KEY, secret=saved.STORAGE_CIPHER_KEY)
-    quiet = dict(api_visibility="private", queue=False, show_progress="hidden")
+    quiet: dict[str, Any] = dict(api_visibility="private", queue=False, show_progress="hidden")
     for turn in turns:
         turn.then(saved.snapshot, [chatbot, convo], [kept], **quiet)
     for reset in resets:

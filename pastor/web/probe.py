@@ -47,9 +47,11 @@ class ProviderProbe:
             return dict(self._value)
         before = self._checked
         self.start().join(timeout)
-        if self._checked == before:
+        checked = self._checked
+        value = self._value  # `_refresh` sets it before `_checked`: a new check time means a value
+        if checked == before or value is None:
             return {"reachable": None, "detail": "a verificação ainda não terminou; veja a aba Status"}
-        return dict(self._value)
+        return dict(value)
 
     def _refresh(self) -> None:
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
 from gradio.context import Context
@@ -77,11 +78,11 @@ class Reader:
         verse = gr.Textbox(elem_id=ELEM_IDS["verse"], visible="hidden", show_label=False, container=False)
         opener = gr.Button("Ler o capítulo", elem_id=ELEM_IDS["open"], visible="hidden")
 
-        private = dict(api_visibility="private", concurrency_limit=None, queue=False)
+        private: dict[str, Any] = dict(api_visibility="private", concurrency_limit=None, queue=False)
         translation.change(self.remember, [translation], [saved, credit], api_name="ui_translation", **private)
-        Context.root_block.load(
-            self.restore, [saved], [translation, credit], api_name="ui_translation_restore", **private
-        )
+        page = Context.root_block
+        assert page is not None, "Reader.render runs inside the page's gr.Blocks"
+        page.load(self.restore, [saved], [translation, credit], api_name="ui_translation_restore", **private)
         opener.click(
             self.open_chapter,
             [verse, translation],

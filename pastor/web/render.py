@@ -6,7 +6,8 @@ import re
 
 from pastor.answer.turn_modes import Mode
 
-MODE_LABELS = {
+# Keyed by `Mode` (a StrEnum): a mode that arrives as its plain string finds its label too.
+MODE_LABELS: dict[str, str] = {
     Mode.RAG: "busca semântica",
     Mode.LEXICAL_FALLBACK: "busca por palavras-chave",
     Mode.REFERENCE: "referência bíblica citada",

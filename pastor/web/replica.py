@@ -11,8 +11,9 @@ from pathlib import Path
 
 from pastor.config import Settings
 from pastor.errors import PastorError
-from pastor.replication.releases import ReleaseStore
+from pastor.replication.releases import Release, ReleaseStore
 from pastor.replication.store import connect_shared
+from pastor.search.embedders.embedder import Embedder
 from pastor.search.storage import describe
 from pastor.wiring import build_engine
 
@@ -41,12 +42,12 @@ class ReplicaIndex:
         self.settings = settings
         self.adopt = adopt
         self.cache = Path(settings.data_dir) / "releases"
-        self.release = None  # the Release being served
+        self.release: Release | None = None  # the release being served
         self.adopted_at: float | None = None
         self.checked_at: float | None = None
         self.error: str | None = None
-        self._store = None
-        self._embedder = None  # loaded with the first release, reused for the next ones
+        self._store: ReleaseStore | None = None
+        self._embedder: Embedder | None = None  # loaded with the first release, reused for the next ones
         self._refused: str | None = None  # the newest release, when it does not fit this replica
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -111,10 +112,11 @@ class ReplicaIndex:
         # took 8.8 s here, most of the time a new release needed.
         settings = self.settings.replace(data_dir=dest, background_index=False)
         engine = build_engine(settings, embedder=self._embedder)
-        index = engine.resources.index
-        if index is None or not index.ready:
+        res = engine.resources  # loaded by build_engine
+        index = res.index if res is not None else None
+        if res is None or index is None or not index.ready:
             raise ReleaseMismatch(MISMATCH.format(release=release.id))
-        self._embedder = engine.resources.embedder
+        self._embedder = res.embedder
         return engine
 
     def _forget_older(self, keep: str) -> None:

@@ -6,6 +6,8 @@ import logging
 import threading
 import time
 
+from pastor.answer.chat import ChatService
+from pastor.answer.turnlog import TurnLog
 from pastor.answer_filter.streaming import StreamingValidator
 from pastor.bible.usfx import CorpusError
 from pastor.care.router import Router
@@ -44,8 +46,8 @@ class Runtime:
         self.engine = engine
         self.provider = provider
         self.health = HealthBoard()
-        self.chat = None
-        self.turnlog = None
+        self.chat: ChatService | None = None
+        self.turnlog: TurnLog | None = None
         make = limiter_factory(settings)  # in Redis when PASTOR_REDIS_URL is set (shared by replicas)
         self.limiter = make("question", settings.rate_limit_seconds, QUESTION)  # questions (chat)
         self.limiters = endpoint_limiters(settings.rate_limit_seconds, make)
@@ -68,17 +70,18 @@ class Runtime:
             self.health.set("corpus", LABELS["corpus"], State.STARTING)
             self.replica = ReplicaIndex(self.settings, self.adopt).start()
             return self
-        self._start_loader()
+        loader = self._start_loader()
         if not background:
-            self._loader.join()
+            loader.join()
             self.wait_router()
         return self
 
-    def _start_loader(self) -> None:
+    def _start_loader(self) -> threading.Thread:
         self.health.set("corpus", LABELS["corpus"], State.STARTING)  # "loading" until the loader says otherwise
         self._loaded.clear()
-        self._loader = threading.Thread(target=self._load_engine, daemon=True, name="pastor-loader")
-        self._loader.start()
+        self._loader = loader = threading.Thread(target=self._load_engine, daemon=True, name="pastor-loader")
+        loader.start()
+        return loader
 
     def _load_provider(self) -> None:
         if self.provider is None:

@@ -1,4 +1,5 @@
-"""The conversation kept in the person's own browser (Gradio's BrowserState): what is saved, and checked on its way back."""
+"""The conversation kept in the person's own browser (Gradio's BrowserState): what is saved, and checked on its
+way back."""
 
 from __future__ import annotations
 
@@ -40,8 +41,10 @@ def restore(saved) -> tuple[list[dict], dict]:
     if not isinstance(saved, dict):
         return [], new_conversation()
     chat = [_shown(m) for m in saved.get("chat") or [] if _message(m)] if isinstance(saved.get("chat"), list) else []
-    history = saved.get("history") if isinstance(saved.get("history"), list) else []
-    history = [{"role": m["role"], "content": m["content"]} for m in history if _message(m)]
+    kept = saved.get("history")
+    history = (
+        [{"role": m["role"], "content": m["content"]} for m in kept if _message(m)] if isinstance(kept, list) else []
+    )
     turn_ids = {}
     for index, turn_id in (saved.get("turn_ids") or {}).items() if isinstance(saved.get("turn_ids"), dict) else ():
         if str(index).isdigit() and int(index) < len(chat) and isinstance(turn_id, str) and 0 < len(turn_id) <= 64:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from pastor.answer.turn import TurnError, TurnUpdate
 from pastor.search.results import SearchResult as Search
@@ -42,8 +42,13 @@ class ChatUpdate(TypedDict, total=False):
     notes: list[str]  # Portuguese notes about the answer (keyword search only, references left out…)
 
 
+# The two fields each signal adds to a hit, and their types.
+_PARTS = (("rank", int), ("score", float))
+
+
 # One rank and one score per registered signal (`vector_rank`, `vector_score`, …): a new signal shows
-# up here, in the API's description and in the evaluation table without another edit.
+# up here, in the API's description and in the evaluation table without another edit. Those fields are
+# built from the registry at import, which mypy cannot read (hence the ignore below).
 SearchHit = TypedDict(
     "SearchHit",
     {
@@ -51,7 +56,7 @@ SearchHit = TypedDict(
         "reference": str,
         "text": str,
         "score": float,
-        **{f"{name}_{part}": kind | None for name in SIGNALS for part, kind in (("rank", int), ("score", float))},
+        **{f"{name}_{part}": kind | None for name in SIGNALS for part, kind in _PARTS},  # type: ignore[misc]
         "kind": str,
     },
 )
@@ -166,13 +171,18 @@ def source_json(source: FoundSource) -> Source:
 
 
 def hit_json(source: FoundSource) -> SearchHit:
-    hit = {"id": source.id, "reference": source.reference, "text": source.text, "score": round(source.score, 6)}
+    hit: dict[str, Any] = {
+        "id": source.id,
+        "reference": source.reference,
+        "text": source.text,
+        "score": round(source.score, 6),
+    }
     for name in SIGNALS:
         score = source.score_in(name)
         hit[f"{name}_rank"] = source.rank_in(name)
         hit[f"{name}_score"] = round(score, 6) if score is not None else None
     hit["kind"] = source.kind
-    return hit
+    return cast(SearchHit, hit)
 
 
 def search_json(result: Search) -> SearchResult:

@@ -10,7 +10,7 @@ from dataclasses import fields
 
 from pastor.index.doc_index import DocumentsStatus
 from pastor.index.engine_status import EmbedderStatus, PartStatus, SearchStatus
-from pastor.index.verse_index import IndexStatus
+from pastor.index.verse_manifest import IndexStatus
 
 STATUS_TTL = 1.0
 

@@ -5,18 +5,25 @@ from __future__ import annotations
 import threading
 
 
+class TurnCancel(threading.Event):
+    """A turn's cancel event; `stopped` says why it was set: the person's Stop (the turn finishes, marked
+    interrupted) or not (a new question or conversation: the page is left alone)."""
+
+    stopped = False
+
+
 class TurnRegistry:
     """One running turn per browser session: a new question or Stop sets the previous turn's
     cancel event, which makes the chat service close the provider's stream. The turn's latest
     update is kept so that Stop can still show the sources it had found."""
 
     def __init__(self):
-        self._events: dict[str, threading.Event] = {}
+        self._events: dict[str, TurnCancel] = {}
         self._latest: dict[str, object] = {}
         self._lock = threading.Lock()
 
-    def begin(self, session: str) -> threading.Event:
-        event = threading.Event()
+    def begin(self, session: str) -> TurnCancel:
+        event = TurnCancel()
         with self._lock:
             previous = self._events.get(session)
             self._events[session] = event

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pastor.search.embedders.embedder import Embedder
 from pastor.search.rows import embed_text
 from pastor.text.synonyms import expand
 
@@ -14,7 +15,7 @@ from pastor.text.synonyms import expand
 class QueryEncoder:
     """Turns a question into what the signals search with; one per retriever."""
 
-    embedder: object | None = None
+    embedder: Embedder | None = None
     expand_queries: bool = True
     modernize: bool = True
 
@@ -25,6 +26,7 @@ class QueryEncoder:
     def vector(self, question: str) -> np.ndarray:
         """The embedder sees the expanded question too: the verses say `temor`, people write `medo`
         (dev set, issue 12: fused hit@6 0.526 → 0.550 with the topic weight at 1.5)."""
+        assert self.embedder is not None, "only a retriever with vectors embeds its questions"
         return self.embedder.encode([embed_text(self.words(question), self.modernize)])[0]
 
 

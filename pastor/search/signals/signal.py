@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pastor.bible.usfx import Bible
+from pastor.search.embedders.embedder import Embedder
 from pastor.search.fusion import Candidates
+from pastor.search.prominence import Prominence
 from pastor.search.signals.query import Query
+from pastor.search.sources import TextSource
 
 
 @dataclass
@@ -14,13 +18,13 @@ class SignalInputs:
     """What is loaded before a retriever can be built: the Bible shown and the search indexes
     (None when not loaded); `documents` are the church's sources searched beside the Bible."""
 
-    bible: object
-    embedder: object | None = None
+    bible: Bible
+    embedder: Embedder | None = None
     index: object | None = None  # VerseIndex
     lexical: object | None = None  # LexicalIndex
     topics: object | None = None  # TopicIndex
-    prominence: object | None = None  # Prominence
-    documents: Sequence[object] = field(default_factory=tuple)  # DocumentSource
+    prominence: Prominence | None = None
+    documents: Sequence[TextSource] = field(default_factory=tuple)  # DocumentSource
     adapter: object | None = None  # QueryAdapter
     pastors: object | None = None  # PastorChoices
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from pastor.search.fusion import Candidates
 from pastor.search.gates import Calibration
 from pastor.search.signals.query import Query
@@ -56,7 +58,7 @@ class VectorSignal(Signal):
     def candidates(self, query: Query, n: int) -> Candidates:
         if not self.active(query) or query.vector is None:
             return self.empty()
-        adapted = self._adapted(query)
+        adapted = self._adapted(query, query.vector)
         if adapted is None:
             return Candidates(self.name, 1.0, self.index.vector_search(query.vector, n))
         ranked = self.index.vector_search(adapted, n)
@@ -80,9 +82,9 @@ class VectorSignal(Signal):
     def over(self, source) -> VectorSignal:
         return VectorSignal(getattr(source, "index", None))
 
-    def _adapted(self, query: Query):
-        """The question vector moved by the adapter, when one is loaded and wanted."""
+    def _adapted(self, query: Query, vector: np.ndarray):
+        """The question's `vector` moved by the adapter, when one is loaded and wanted."""
         adapter = self._adapter
-        if adapter is None or not query.wants(ADAPTER) or adapter.dim != len(query.vector):
+        if adapter is None or not query.wants(ADAPTER) or adapter.dim != len(vector):
             return None
-        return adapter.apply(query.vector)
+        return adapter.apply(vector)
