@@ -119,21 +119,26 @@ def test_the_documents_checked_exist():
 
 
 def test_every_page_of_docs_is_linked_from_the_readme():
-    linked = {(ROOT / target.partition("#")[0]).resolve()
-              for _, target in targets((ROOT / "README.md").read_text(encoding="utf-8"))
-              if not SCHEME.match(target) and target.partition("#")[0]}
-    orphans = [str(page.relative_to(ROOT)) for page in sorted((ROOT / "docs").glob("*.md"))
-               if page.resolve() not in linked]
+    linked = {
+        (ROOT / target.partition("#")[0]).resolve()
+        for _, target in targets((ROOT / "README.md").read_text(encoding="utf-8"))
+        if not SCHEME.match(target) and target.partition("#")[0]
+    }
+    orphans = [
+        str(page.relative_to(ROOT)) for page in sorted((ROOT / "docs").glob("*.md")) if page.resolve() not in linked
+    ]
     assert not orphans, f"pages of docs/ the README does not link to: {orphans}"
 
 
 def test_readme_is_at_most_300_lines():
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     assert len(lines) <= README_MAX_LINES, (
-        f"README.md has {len(lines)} lines (at most {README_MAX_LINES}): move details to docs/")
+        f"README.md has {len(lines)} lines (at most {README_MAX_LINES}): move details to docs/"
+    )
 
 
 # --- the checker itself -------------------------------------------------------------------------
+
 
 def test_slugs_follow_github():
     assert slug("The two commands") == "the-two-commands"
@@ -141,7 +146,8 @@ def test_slugs_follow_github():
     assert slug("Limits, faults and privacy") == "limits-faults-and-privacy"
     assert slug("Where to add…") == "where-to-add"
     assert slug("Earlier measurements (81 dev / 56 held-out questions, before the topical retriever)") == (
-        "earlier-measurements-81-dev--56-held-out-questions-before-the-topical-retriever")
+        "earlier-measurements-81-dev--56-held-out-questions-before-the-topical-retriever"
+    )
     assert slug("**Bold** and *em*") == "bold-and-em"
     assert slug("Sizing on paper") == "sizing-on-paper"
     assert slug("Configuração do índice") == "configuração-do-índice"
@@ -157,8 +163,11 @@ def test_a_broken_link_and_a_missing_anchor_are_reported(tmp_path):
     (tmp_path / "a.md").write_text("# Title\n## Same\n## Same\n", encoding="utf-8")
     (tmp_path / "pic.png").write_bytes(b"")
     doc = tmp_path / "b.md"
-    doc.write_text("[ok](a.md#title) [dup](a.md#same-1) [gone](nope.md) [bad](a.md#other) "
-                   "![img](pic.png) [web](https://example.com/x) [here](#top)\n# Top\n", encoding="utf-8")
+    doc.write_text(
+        "[ok](a.md#title) [dup](a.md#same-1) [gone](nope.md) [bad](a.md#other) "
+        "![img](pic.png) [web](https://example.com/x) [here](#top)\n# Top\n",
+        encoding="utf-8",
+    )
     problems = broken_links(doc, root=tmp_path)
     assert len(problems) == 2, problems
     assert "nope.md (no such file)" in problems[0]

@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 
 from pastor.bible import book_names, canon
-from pastor.bible.book_names import Form, alias_key, forms
+from pastor.bible.book_names import alias_key, forms
 from pastor.bible.lookup import lookup
 from pastor.bible.references import find_references
 

@@ -93,6 +93,7 @@ ABBREVIATIONS = dict(
         "Ob Jn Mq Na Hc Sf Ag Zc Ml Mt Mc Lc Jo At Rm 1Co 2Co Gl Ef Fp Cl 1Ts 2Ts 1Tm 2Tm Tt Fm Hb Tg 1Pe "
         "2Pe 1Jo 2Jo 3Jo Jd Ap".split(),
         [b.code for b in books()],
+        strict=False,
     )
 )
 

@@ -1,4 +1,5 @@
-"""Tests for pastor.cli.commands: `index`, `search`, `eval` and `ask` through `pastor.cli.main` (and once as a process)."""
+"""Tests for pastor.cli.commands: `index`, `search`, `eval` and `ask` through `pastor.cli.main` (and once as a
+process)."""
 
 from __future__ import annotations
 

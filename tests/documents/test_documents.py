@@ -88,7 +88,7 @@ class TestChunking:
     def test_overlap_repeats_the_end_of_the_previous_chunk(self):
         chunks = split_spans(PROSE, 60, 20)
         assert len(chunks) > 2
-        for (_, end), (start, _) in zip(chunks, chunks[1:]):
+        for (_, end), (start, _) in zip(chunks, chunks[1:], strict=False):
             shared = end - start
             assert 0 < shared <= 20
             assert PROSE[start - 1].isspace()  # starts at a word boundary
@@ -132,11 +132,11 @@ class TestChunking:
         ratio=st.floats(min_value=0, max_value=0.9),
     )
     def test_properties(self, words, seps, size, ratio):
-        text = "".join(w + s for w, s in zip(words, seps))
+        text = "".join(w + s for w, s in zip(words, seps, strict=False))
         overlap = int(size * ratio)
         spans = split_spans(text, size, overlap)
         assert spans[0][0] == 0 and spans[-1][1] == len(text.rstrip())
-        for (s1, e1), (s2, e2) in zip(spans, spans[1:]):
+        for (s1, e1), (s2, e2) in zip(spans, spans[1:], strict=False):
             assert s1 < s2 and e1 < e2  # chunks move forward
             assert e1 - s2 <= overlap  # never more shared text than the overlap
             assert text[e1:s2].strip() == ""  # nothing between two chunks is lost

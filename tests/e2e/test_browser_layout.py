@@ -1,4 +1,5 @@
-"""Issue 22: what the person needs is in view (and the conversation kept in their browser) at 1280×800, 1366×768 and 390×844 (real Chromium): the input,
+"""Issue 22: what the person needs is in view (and the conversation kept in their browser) at 1280×800,
+1366×768 and 390×844 (real Chromium): the input,
 every notice, the mode line, a clicked citation's source and the top message, by their boxes on screen."""
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import re
 import pytest
 
 from pastor.web import saved
-from tests.support.helpers import ARTIFACTS, wait_for
 from tests.e2e.test_browser import (  # noqa: F401
     CHROMIUM,
     MISSING,
@@ -24,6 +24,7 @@ from tests.e2e.test_browser import (  # noqa: F401
     screenshot,
     start_app,
 )
+from tests.support.helpers import ARTIFACTS, wait_for
 
 pytestmark = [
     pytest.mark.slow,
@@ -41,15 +42,18 @@ SEEN = """([element, top]) => {
   const bottom = top ? Math.min(box.bottom, box.top + 24) : box.bottom;
   const frames = [["janela", {top: 0, left: 0, bottom: window.innerHeight, right: window.innerWidth}]];
   for (let up = element.parentElement; up; up = up.parentElement) {
-    if (/(auto|scroll|hidden)/.test(getComputedStyle(up).overflowY)) frames.push([up.id || up.className, up.getBoundingClientRect()]);
+    if (/(auto|scroll|hidden)/.test(getComputedStyle(up).overflowY))
+      frames.push([up.id || up.className, up.getBoundingClientRect()]);
   }
   for (const [name, frame] of frames) {
-    if (box.top < frame.top - 0.5 || bottom > frame.bottom + 0.5 || box.left < frame.left - 0.5 || box.right > frame.right + 0.5)
+    if (box.top < frame.top - 0.5 || bottom > frame.bottom + 0.5
+        || box.left < frame.left - 0.5 || box.right > frame.right + 0.5)
       return `fora de ${name}: ${JSON.stringify(box)} em ${JSON.stringify(frame)}`;
   }
   const inset = Math.min(8, box.width / 4, (bottom - box.top) / 4);
   const points = [[(box.left + box.right) / 2, (box.top + bottom) / 2], [box.left + inset, box.top + inset],
-                  [box.right - inset, box.top + inset], [box.left + inset, bottom - inset], [box.right - inset, bottom - inset]];
+                  [box.right - inset, box.top + inset], [box.left + inset, bottom - inset],
+                  [box.right - inset, bottom - inset]];
   for (const [x, y] of points) {
     const hit = document.elementFromPoint(x, y);
     if (hit === null || !(hit === element || element.contains(hit)))

@@ -7,7 +7,6 @@ import os
 
 import pytest
 
-from tests.support.app_fixtures import FIXTURES, MINI_CORPUS
 from tests.e2e.test_browser import (  # noqa: F401
     CHROMIUM,
     MISSING,
@@ -20,6 +19,7 @@ from tests.e2e.test_browser import (  # noqa: F401
     screenshot,
     start_app,
 )
+from tests.support.app_fixtures import FIXTURES, MINI_CORPUS
 
 pytestmark = [
     pytest.mark.slow,

@@ -133,7 +133,7 @@ def test_the_example_client_through_the_balancer(cluster):
 
 
 def test_a_replica_killed_mid_run(cluster):
-    url, (a, b) = cluster["nginx"].url, cluster["replicas"]
+    url, (_, b) = cluster["nginx"].url, cluster["replicas"]
     outcomes: dict[int, str] = {}
     streaming: set[int] = set()
 

@@ -93,7 +93,7 @@ class TestStopAndQueue:
             assert mine
 
     def test_one_generation_at_a_time_in_arrival_order(self):
-        slot, order, release = FairSlot(), [], threading.Event()
+        slot, order = FairSlot(), []
         holder = slot.hold(threading.Event())
         assert holder.__enter__()
 
@@ -107,7 +107,8 @@ class TestStopAndQueue:
             thread = threading.Thread(target=queued, args=(name,), daemon=True)
             thread.start()
             threads.append(thread)
-            wait_for(lambda n=len(threads): slot.waiting == n, 5, "a pessoa não entrou na fila")
+            waiting = len(threads)
+            wait_for(lambda n=waiting: slot.waiting == n, 5, "a pessoa não entrou na fila")
         holder.__exit__(None, None, None)
         for thread in threads:
             thread.join(5)

@@ -1,4 +1,5 @@
-"""Tests for pastor.search.gates (modes from evidence, per-hit gate) and pastor.text.pastoral_vocabulary (pastoral vocabulary)."""
+"""Tests for pastor.search.gates (modes from evidence, per-hit gate) and pastor.text.pastoral_vocabulary (pastoral
+vocabulary)."""
 
 from __future__ import annotations
 

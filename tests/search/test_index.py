@@ -1,4 +1,5 @@
-"""Tests for pastor.index.verse_index: rows, manifest skip and rebuilds, resumable builds, states, calibration, search."""
+"""Tests for pastor.index.verse_index: rows, manifest skip and rebuilds, resumable builds, states, calibration,
+search."""
 
 from __future__ import annotations
 

@@ -48,9 +48,17 @@ def test_no_choices_rank_nothing():
 
 def test_an_authors_file_reads_its_references_into_verse_ids(tmp_path):
     path = tmp_path / "author.jsonl"
-    row = {"message": "perdi meu pai", "previous": [], "need": "grief", "form": "plain", "variety": "pt-BR",
-           "distress": True, "asks_for_hard": False, "open": ["Mateus 11:28-30", "Salmos 999:1"],
-           "never": ["Romanos 6:4"]}
+    row = {
+        "message": "perdi meu pai",
+        "previous": [],
+        "need": "grief",
+        "form": "plain",
+        "variety": "pt-BR",
+        "distress": True,
+        "asks_for_hard": False,
+        "open": ["Mateus 11:28-30", "Salmos 999:1"],
+        "never": ["Romanos 6:4"],
+    }
     path.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
     items, unread = load_choices(path)
     assert items[0].open_ids == ("MAT 11:28", "MAT 11:29", "MAT 11:30") and items[0].never_ids == ("ROM 6:4",)

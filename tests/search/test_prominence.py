@@ -118,7 +118,7 @@ class TestDerive:
 
     def test_totals_are_consistent(self, derived):
         _, out = derived
-        columns = list(zip(*table_of(out).values()))
+        columns = list(zip(*table_of(out).values(), strict=False))
         in_refs, in_votes, out_refs, out_votes, neg_rows = map(sum, columns)
         assert (in_refs, out_refs, out_votes, neg_rows) == (24, 14, 218, 7)
 

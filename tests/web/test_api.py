@@ -77,7 +77,7 @@ class TestChat:
         assert len([p for p in partial if p["answer"]]) >= 2
         assert all(p["done"] is False for p in partial)
         answers = [p["answer"] for p in partial]
-        assert all(later.startswith(earlier) for earlier, later in zip(answers, answers[1:]))
+        assert all(later.startswith(earlier) for earlier, later in zip(answers, answers[1:], strict=False))
         assert final["done"] is True and final["answer"].startswith(answers[-1])
         assert final["mode"] in ("rag", "lexical_fallback")
         assert final["citations"] == ["Mateus 6:34"]
