@@ -13,7 +13,7 @@ from pastor.answer import degraded, prompts
 from pastor.answer.checks import InputError, check_message
 from pastor.answer.deadline import Deadline, DeadlineExceeded, call_within, within
 from pastor.answer.filters import AnswerFilter
-from pastor.answer.followup import PREVIOUS_CHARS, searched_without_model
+from pastor.answer.followup import searched_without_model
 from pastor.answer.halt import Halt
 from pastor.answer.history import History
 from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
@@ -39,6 +39,11 @@ INTERRUPTED_NOTE = "_(resposta interrompida)_"
 
 # Notes travel beside the answer (`TurnResult.notes`), never inside its text.
 LEXICAL_NOTE = "O índice semântico ainda está sendo preparado; busquei os versículos por palavras-chave."
+
+
+# The earlier questions whose verses a follow-up leaves out: enough for a conversation on one subject, few enough
+# that re-reading them costs a handful of searches.
+SHOWN_TURNS = 3
 
 
 class ChatService:
@@ -155,11 +160,9 @@ class ChatService:
         yield from self._generate(turn, history, cancel, deadline)
 
     def _shown_before(self, history: History) -> frozenset[str]:
-        """The verses the conversation already showed, which a follow-up does not show again: those the answers
-        cited, and those the previous question's search gave (a verses-only turn keeps only the question)."""
-        previous = history.previous_question(PREVIOUS_CHARS)
-        if not previous:
-            return frozenset()
+        """The verses the conversation already showed, which a follow-up does not show again: those its answers
+        cited, and those its last questions' searches gave, each searched again as it was then (a verses-only
+        turn keeps only the person's question, so the search is how to know its verses)."""
         cited = {
             verse
             for message in history.messages
@@ -168,8 +171,14 @@ class ChatService:
             if match.reference is not None and not match.error
             for verse in match.reference.verse_ids()
         }
-        earlier = self.retriever.search(previous, k=self.top_k)
-        return frozenset(cited | {source.id for source in earlier.results if source.kind == "verse"})
+        shown: set[str] = set()
+        asked = [i for i, m in enumerate(history.messages) if m.role == "user" and m.content.strip()]
+        for index in asked[-SHOWN_TURNS:]:
+            before = History(history.messages[:index])
+            question = searched_without_model(before, history.messages[index].content)
+            earlier = self.retriever.search(question, k=self.top_k, exclude=frozenset(shown))
+            shown |= {source.id for source in earlier.results if source.kind == "verse"}
+        return frozenset(cited | shown)
 
     def ask(self, message: str, history: History | list[dict] | None = None) -> TurnUpdate:
         """The final update of one turn (for the CLI)."""

@@ -14,8 +14,9 @@ import numpy as np
 from pastor.bible.references import find_references
 from pastor.classify.cache import Trained, cache_key, cached_heads
 from pastor.datasets import files
+from pastor.search.need import need_text
 
-VERSION = "pastor-choices 1"
+VERSION = "pastor-choices 2"  # 2: the messages read for their need, as a question is
 # Chosen leaving one of the four training authors out (bench/bench_authors.py; the experiment's grid is in
 # docs/evaluation.md): 20 neighbours, similarity cubed, a verse's place in a pastor's list worth 10% less per
 # step, a verse a neighbour's pastor would never open counted against it as much as an open one counts for it.
@@ -127,7 +128,7 @@ class PastorChoices:
         return self._vectors
 
     def _embed(self) -> Trained:
-        rows = [self.encode(item.message) for item in self.items]
+        rows = [self.encode(need_text(item.message)) for item in self.items]
         matrix = np.array(rows, dtype=np.float32).reshape(len(self.items), -1)
         return Trained({}, {"vectors": matrix})
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import threading
 
 import pytest
@@ -68,12 +69,12 @@ def chat(chat_engine, provider, log) -> ChatService:
 @pytest.fixture
 def queries(chat_engine, monkeypatch) -> list[str]:
     """The queries the chat searches for its turns, in order (not the earlier question a follow-up searches
-    again to know which verses the conversation showed: that search excludes nothing)."""
+    again to know which verses the conversation showed)."""
     seen: list[str] = []
     search = chat_engine.retriever.search
 
     def spy(query, *args, **kwargs):
-        if "exclude" in kwargs:
+        if sys._getframe(1).f_code.co_name == "turn":  # the turn's own search, not `_shown_before`'s
             seen.append(query)
         return search(query, *args, **kwargs)
 
