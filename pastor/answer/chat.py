@@ -21,7 +21,8 @@ from pastor.answer.turn_modes import Mode
 from pastor.answer_filter.citations import NO_ANCHOR_NOTE
 from pastor.care import crisis as safety
 from pastor.care.advice import out_of_scope_reply
-from pastor.care.router import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
+from pastor.care.router import Router
+from pastor.care.routes import ConversationKind, RouteName
 from pastor.providers import ProviderError
 from pastor.search.results import SearchResult, Source
 from pastor.search.retrieval import CONVERSATION_REASON
@@ -91,14 +92,14 @@ class ChatService:
         history = History.checked(history, self.max_chars)
         deadline = Deadline(self.deadline)  # one for every model call of the turn
         route = self.router.route(turn.message)
-        if route.name == CRISIS:
+        if route.name == RouteName.CRISIS:
             yield from self._finish(turn, self._crisis(route, translation))
             return
-        if route.name == OUT_OF_SCOPE:
+        if route.name == RouteName.OUT_OF_SCOPE:
             scope = TurnResult(Mode.OUT_OF_SCOPE, f"fora do escopo pastoral: {route.kind}")
             yield from self._finish(turn, TurnUpdate("", out_of_scope_reply(route.kind), result=scope))
             return
-        if route.name == CONVERSATIONAL:
+        if route.name == RouteName.CONVERSATIONAL:
             yield from self._converse(turn, history, cancel, deadline, route.kind)
             return
         try:
@@ -145,7 +146,9 @@ class ChatService:
         turn.retrieval = SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON)
         turn.update.set(mode=Mode.CONVERSATIONAL, reason=CONVERSATION_REASON)
         if not self.provider.generates:
-            turn.update.answer = prompts.NOT_UNDERSTOOD if kind == CLARIFY else prompts.SELF_DESCRIPTION
+            turn.update.answer = (
+                prompts.NOT_UNDERSTOOD if kind == ConversationKind.CLARIFY else prompts.SELF_DESCRIPTION
+            )
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pastor.care.lexicon import ABUSE, OVERDOSE, SELF_HARM, SUICIDE, VIOLENCE
+from pastor.care.routes import ConversationKind, CrisisKind, RouteName, ScopeRoute
 from pastor.care.training import LabelledMessage, labelled_rows, load_training
 from pastor.classify.cache import Trained, cache_key, cached_heads
 from pastor.classify.linear import LinearClassifier, TrainingConfig
@@ -17,24 +17,28 @@ from pastor.classify.ngrams import fit_binary, ngram_rows, probability
 from pastor.datasets import dataset
 
 EXAMPLES = dataset("routing/route_examples.tsv")
-ROUTES = ("crisis", "ordinary", "conversational", "out_of_scope")
+ROUTES = (RouteName.CRISIS, RouteName.ORDINARY, RouteName.CONVERSATIONAL, RouteName.OUT_OF_SCOPE)
 # Bump when the training below changes: the cached classifiers of another version are trained again.
 VERSION = "routes-4"
 # The authors' kinds, as the app names them (the crisis kind chooses the help lines).
 _APP_KIND = {
-    "suicide_self": SUICIDE,
-    "suicide_other": SUICIDE,
-    "self_harm": SELF_HARM,
-    "violence_threat": VIOLENCE,
-    "abuse_child": ABUSE,
-    "abuse_adult": ABUSE,
-    "overdose_medical": OVERDOSE,
-    "about_assistant": "about",
+    "suicide_self": CrisisKind.SUICIDE,
+    "suicide_other": CrisisKind.SUICIDE,
+    "self_harm": CrisisKind.SELF_HARM,
+    "violence_threat": CrisisKind.VIOLENCE,
+    "abuse_child": CrisisKind.ABUSE,
+    "abuse_adult": CrisisKind.ABUSE,
+    "overdose_medical": CrisisKind.OVERDOSE,
+    "about_assistant": ConversationKind.ABOUT,
 }
 # The router tells no pastoral question from an off-topic one (the evidence gate does): both are ordinary.
-_AS_ROUTED = {"pastoral": "ordinary", "off_topic": "ordinary"}
+_AS_ROUTED = {ScopeRoute.PASTORAL: RouteName.ORDINARY, ScopeRoute.OFF_TOPIC: RouteName.ORDINARY}
 # Which head names the kind of each route; ordinary has none.
-KIND_HEADS = {"crisis": "crisis_kind", "out_of_scope": "advice_kind", "conversational": "talk_kind"}
+KIND_HEADS = {
+    RouteName.CRISIS: "crisis_kind",
+    RouteName.OUT_OF_SCOPE: "advice_kind",
+    RouteName.CONVERSATIONAL: "talk_kind",
+}
 
 # The crisis score is the mean of three votes, each 1 at its own usual bar: P(crisis) over PROBABILITY_UNIT,
 # the nearest examples' margin (the mean cosine of the 3 nearest crisis examples minus that of the 3 nearest
@@ -112,7 +116,7 @@ def train_heads(vectors: np.ndarray, examples: list[Example], config: TrainingCo
         chosen = [i for i, e in enumerate(examples) if e.route == route]
         if len({examples[i].kind for i in chosen}) >= 2:
             heads[head] = LinearClassifier.fit(vectors[chosen], [examples[i].kind for i in chosen], config)
-    crisis = np.array([e.route == "crisis" for e in examples])
+    crisis = np.array([e.route == RouteName.CRISIS for e in examples])
     ngram_weights = fit_binary(ngram_rows([e.text for e in examples]), crisis, NGRAM_L2)
     return Trained(heads, {"vectors": vectors.astype(np.float32), "ngram_weights": ngram_weights})
 
@@ -155,7 +159,7 @@ class SemanticRouter:
         self._vectors = trained.arrays["vectors"]
         self._ngram_weights = trained.arrays["ngram_weights"]
         self._crisis_kinds = np.array([label.startswith("crisis:") for label in self.heads["route_kind"].labels])
-        self._crisis_rows = np.array([e.route == "crisis" for e in self.examples])
+        self._crisis_rows = np.array([e.route == RouteName.CRISIS for e in self.examples])
         self.load_seconds = time.perf_counter() - started  # printed by bench/bench_routing.py --timing
         self.name = f"semântico: classificador treinado ({len(self.examples)} exemplos, {embedder_name})"
 
@@ -187,4 +191,4 @@ class SemanticRouter:
     def crisis_kind(self, text: str) -> str:
         """The crisis kind by meaning: which help lines a crisis found by the rules or the classifier needs."""
         head = self.heads.get("crisis_kind")
-        return head.predict(self.embedder.encode([text])).label if head is not None else SUICIDE
+        return head.predict(self.embedder.encode([text])).label if head is not None else CrisisKind.SUICIDE
