@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass
 
 from pastor.care.chat_spelling import respell
+from pastor.care.contacts import CRISIS_CONTACTS_DEFAULT, parse_contacts
 from pastor.care.lexicon import PERSONAL, PRIORITY, SPELLINGS, TOPICAL
 from pastor.care.routes import CrisisKind
-from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
 from pastor.text.fold import fold_words
 
 __all__ = ["CrisisMatch", "detect_crisis", "crisis_message", "contact_lines", "DEFAULT_CONTACTS"]

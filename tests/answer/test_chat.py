@@ -14,7 +14,7 @@ from pastor.answer.turn import TurnError, TurnResult, TurnUpdate
 from pastor.answer.turnlog import TurnLog
 from pastor.answer_filter.citations import NO_ANCHOR_NOTE
 from pastor.care import crisis as safety
-from pastor.config import parse_contacts
+from pastor.care.contacts import parse_contacts
 from pastor.index.engine import Engine
 from pastor.providers.fake import FakeProvider
 from pastor.providers.none import NoneProvider

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
+from pastor.care.contacts import CRISIS_CONTACTS_DEFAULT, parse_contacts
 from pastor.care.crisis import CrisisMatch, contact_lines, crisis_message, detect_crisis
 from pastor.care.routes import CrisisKind
-from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
 from pastor.datasets import dataset  # noqa: E402
 
 

@@ -7,11 +7,11 @@ import json
 import pytest
 
 from pastor.care.advice import out_of_scope_reply
+from pastor.care.contacts import CRISIS_KINDS, parse_contacts
 from pastor.care.crisis import contact_lines, crisis_message
 from pastor.care.router import Router
 from pastor.care.routes import AdviceKind, ConversationKind, CrisisKind, RouteName
 from pastor.care.semantic import Example, SemanticRouter, load_examples, training_examples
-from pastor.config import parse_contacts
 
 LEXICON = Router()
 
@@ -272,6 +272,10 @@ class TestRouteNames:
         assert {str(k) for k in CrisisKind} == {"suicide", "self_harm", "violence", "abuse", "overdose"}
         assert {"greeting", "meta", "clarify", "about"} == {str(k) for k in ConversationKind}
 
+    def test_a_help_line_names_exactly_the_crisis_kinds(self):
+        """`pastor.care.contacts` imports nothing of pastor, so it spells the kinds out: the same ones."""
+        assert CRISIS_KINDS == tuple(CrisisKind)
+
 
 class TestHelpLines:
     def test_each_kind_gets_its_lines(self):
@@ -281,7 +285,8 @@ class TestHelpLines:
         assert "**116 111**" in crisis_message("abuse") and "**192**" in crisis_message("overdose")
 
     def test_the_default_numbers_are_the_verified_ones_digit_for_digit(self):
-        """The numbers as the services publish them (config.CRISIS_CONTACTS_DEFAULT): a changed digit is a wrong number."""
+        """The numbers as the services publish them (contacts.CRISIS_CONTACTS_DEFAULT): a changed digit is a
+        wrong number."""
         from pastor.care.crisis import DEFAULT_CONTACTS
 
         verified = {
