@@ -184,10 +184,15 @@ class Settings:
         "PASTOR_SEMANTIC_ROUTER",
         "true",
         to_bool,
-        help="route messages by meaning too (classifiers trained on labelled messages, on the "
-        "embedder, cached in data/classifiers), and let the evidence gate tell a "
-        "pastoral message from an off-topic one by meaning; off = crisis lexicon "
-        "and rules only, pastoral vocabulary only",
+        help="route messages by meaning too (classifiers trained on labelled messages, on the embedder, "
+        "cached in data/classifiers); off = the crisis lexicon, the rules and the small-talk list only",
+    )
+    scope_classifier: bool = setting(
+        "PASTOR_SCOPE_CLASSIFIER",
+        "true",
+        to_bool,
+        help="let the evidence gate tell a pastoral message from an off-topic one by meaning (a classifier "
+        "trained on labelled messages, on the embedder, cached in data/classifiers); off = pastoral vocabulary only",
     )
     # Abuse limits, storage and privacy (issue 11).
     trusted_proxies: tuple[str, ...] = setting(

@@ -56,10 +56,12 @@ log = logging.getLogger(__name__)
 
 def build_router(settings: Settings, engine: Engine) -> Router:
     """The crisis lexicon and rules, with the semantic router on the engine's embedder when it is loaded
-    and wanted; without it (no embedder, or it failed) the lexicon and rules still route alone."""
+    and wanted (PASTOR_SEMANTIC_ROUTER); without it (no embedder, or it failed) the lexicon and rules still
+    route alone. The evidence gate's scope classifier (PASTOR_SCOPE_CLASSIFIER) is trained here too."""
+    if settings.scope_classifier and engine.resources.embedder is not None:
+        _warm_scope(engine)
     if not settings.semantic_router or engine.resources.embedder is None:
         return Router()
-    _warm_scope(engine)
     try:
         return Router(SemanticRouter(engine.resources.embedder, cache_dir=settings.data_dir / CLASSIFIERS_DIR))
     except Exception:  # routing by words must survive a broken embedder

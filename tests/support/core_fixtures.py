@@ -100,6 +100,7 @@ def settings_for(data_dir: Path, **env: str) -> Settings:
         "PASTOR_ADAPTER_QUESTIONS": "",
         "EMBEDDING_MODEL": FAKE_MODEL,
         "PASTOR_SEMANTIC_ROUTER": "false",  # the hashing embedder has no meaning to route by
+        "PASTOR_SCOPE_CLASSIFIER": "false",  # nor to tell a pastoral message by
         "LLM_PROVIDER": "fake",
         "PASTOR_EMBED_BATCH": "8",
     }
