@@ -156,8 +156,8 @@ class ChatService:
     def ask(self, message: str, history: History | list[dict] | None = None) -> TurnUpdate:
         """The final update of one turn (for the CLI)."""
         final = None
-        for final in self.turn(message, history):
-            pass
+        for update in self.turn(message, history):
+            final = update
         return final
 
     # -- steps -------------------------------------------------------------------------------------

@@ -11,7 +11,10 @@ _OTHER = (
     r"esposo|mulher|namorad[oa]|companheir[oa]|colega|vizinh[oa]|primo|prima|tio|tia|avo|sobrinh[oa]|"
     r"padrasto|madrasta|ex|cunhad[oa]|sogr[oa]|genro|nora)"
 )
-_SAYS = r"(?:\w+\s+){0,4}?(?:disse|diz|fala|falou|falando|anda\s+falando|escreveu|postou|mandou|ameaca|ameacou|quer|vai|esta|ta|tentou)"
+_SAYS = (
+    r"(?:\w+\s+){0,4}?(?:disse|diz|fala|falou|falando|anda\s+falando|escreveu|postou|mandou|ameaca|ameacou|quer|"
+    r"vai|esta|ta|tentou)"
+)
 # Any person and tense of the act on oneself, in Brazil's order ("vai se matar") and Portugal's ("mata-se").
 # Not the past ("se matou"): that is grief, which the normal flow answers.
 _ON_SELF = r"(?:mat|jog|atir|enforc|cort|suicid|envenen|afog)(?:ar|a|asse|ando)"
@@ -20,7 +23,10 @@ _SELF_ACT = (
     r"tirar\s+a\s+(?:propria\s+)?vida|(?:quer|queria)\s+morrer|acabar\s+com\s+(?:a\s+)?(?:propria\s+)?vida)"
 )
 _WEAPON = r"(?:arma|revolver|pistola|faca|facao|espingarda|canivete|navalha|machado|foice|catana)"
-_THREAT_WHO = r"(?:a\s+gente|nos|todos|todo\s+mundo|a\s+familia|a\s+nossa\s+familia|minha\s+mae|meus\s+filhos|as\s+criancas|comigo|os\s+colegas)"
+_THREAT_WHO = (
+    r"(?:a\s+gente|nos|todos|todo\s+mundo|a\s+familia|a\s+nossa\s+familia|minha\s+mae|meus\s+filhos|as\s+criancas|"
+    r"comigo|os\s+colegas)"
+)
 
 # An everyday use named with the means keeps a "preparation" ordinary: a clothesline, a swing, a week's pills in
 # a box, ants in the garden.
@@ -187,7 +193,8 @@ RULES: tuple[tuple[str, re.Pattern], ...] = tuple(
             r"amanha|fim\s+de\s+semana|proxim[oa]\s+\w+|pascoa)\b|\b(?:disse|disseram|falou|falaram)\s+(?:que|q)\s+(?:eu\s+)?"
             r"sou\s+o\s+proximo\b",
         ),
-        # A wound opened again, a blade again: "a cicatriz mal fechou e já abri de novo", "voltei a fazê-lo com o x-ato".
+        # A wound opened again, a blade again: "a cicatriz mal fechou e já abri de novo", "voltei a fazê-lo com o
+        # x-ato".
         (
             CrisisKind.SELF_HARM,
             r"\b(?:cicatriz|cicatrizes|corte|cortes|ferida)\b(?:\s+\w+){0,6}?\s+(?:abri|reabri|cortei)\s+(?:de\s+novo|outra\s+vez|dnv)\b|"
@@ -249,7 +256,8 @@ _NOT_NOW = tuple(
         # Someone else's death by overdose is grief.
         r"\b(?:morreu|faleceu|morreram)\s+de\s+overdose\b",
         # "vai me matar se eu atrasar" is hyperbole; "disse que vai me matar se eu contar" is a threat.
-        r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+(?:se|quando|qnd|qdo|quand|de|pq|porque)\b|"
+        r"(?<!disse que )(?<!falou que )(?<!jurou que )(?<!ameacou que )\bvai\s+me\s+matar\s+"
+        r"(?:se|quando|qnd|qdo|quand|de|pq|porque)\b|"
         # A trifle named as the reason: "vou matar meu irmão, comeu meu chocolate de novo".
         r"\bmatar\s+(?:o\s+)?meu\s+irma[o]?\b(?:\s+\w+){0,3}?\s+(?:comeu|pegou|usou|quebrou|sumiu\s+com|bebeu|gastou)\b|"
         r"\b(?:chefe|professora?|mae|pai|treinador|sogra|prova|dieta|faculdade)\s+vai\s+(?:me\s+matar|acabar\s+comigo)\b",

@@ -152,8 +152,8 @@ class Router:
     @staticmethod
     def _semantic_route(verdict, text: str, normal: str) -> bool:
         """Out of scope or conversation by meaning, never for a passage, a question about the faith or a
-        follow-up; thanks and blessings that name God ("amém, obrigada pela palavra") are conversation when the classifier is
-        sure and nothing is asked."""
+        follow-up; thanks and blessings that name God ("amém, obrigada pela palavra") are conversation when the
+        classifier is sure and nothing is asked."""
         if _names_passage(text):  # "o que diz Mateus 6:34?" reads like "o que você disse?", and is a lookup
             return False
         if verdict.route == RouteName.OUT_OF_SCOPE:

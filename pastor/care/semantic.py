@@ -12,7 +12,7 @@ import numpy as np
 from pastor.care.routes import ConversationKind, CrisisKind, RouteName, ScopeRoute
 from pastor.care.training import LabelledMessage, labelled_rows, load_training
 from pastor.classify.cache import Trained, cache_key, cached_heads
-from pastor.classify.linear import LinearClassifier, TrainingConfig
+from pastor.classify.linear import DEFAULT_TRAINING, LinearClassifier, TrainingConfig
 from pastor.classify.ngrams import fit_binary, ngram_rows, probability
 from pastor.datasets import dataset
 
@@ -61,7 +61,8 @@ NEIGHBOURS = 3
 SENTENCE_PENALTY = 0.6
 # The crisis score a message needs, chosen leaving one of 14 authors out (`python bench/bench_routing.py --cv`):
 # 0.9 found 98.3% of the crises (1.0: 97.7%) for 3.1% false alarms (2.7%; both 1.6-1.8% without the author of
-# long everyday stories), and took no more of datasets/retrieval/devset.jsonl's pastoral questions to the crisis reply (15).
+# long everyday stories), and took no more of datasets/retrieval/devset.jsonl's pastoral questions to the crisis
+# reply (15).
 # With all 18 authors (round 13): 0.9 finds 98.4% (2862/2909) with 2.6% false alarms; 1.0 finds 97.8% with 2.3%.
 CRISIS_SCORE = 0.9
 # A short follow-up ("mas e se eu não conseguir?") means what the previous turn meant: by its words alone
@@ -104,7 +105,7 @@ def training_examples(messages: list[LabelledMessage] | None = None) -> list[Exa
     return load_examples() + written
 
 
-def train_heads(vectors: np.ndarray, examples: list[Example], config: TrainingConfig = TrainingConfig()) -> Trained:
+def train_heads(vectors: np.ndarray, examples: list[Example], config: TrainingConfig = DEFAULT_TRAINING) -> Trained:
     """The route head and the route-and-kind head (whose crisis kinds give P(crisis)) on every example; a kind
     head per route, on that route's examples; the examples' vectors for the nearest-example vote and the
     character n-gram weights for the spelling vote."""
@@ -140,7 +141,7 @@ class SemanticRouter:
         examples: list[Example] | None = None,
         crisis_bar: float = CRISIS_SCORE,
         cache_dir: Path | None = None,
-        config: TrainingConfig = TrainingConfig(),
+        config: TrainingConfig = DEFAULT_TRAINING,
     ):
         self.crisis_bar = crisis_bar  # the crisis score a message needs (bench/bench_routing.py --sweep)
         self.framed_bar = FRAMED_CRISIS_SCORE

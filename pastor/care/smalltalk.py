@@ -125,7 +125,8 @@ _META = (
     r"nao percebi(?: nada| bem| a resposta)?",
     r"o que (?:e )?(?:que )?voce (?:faz|sabe fazer|pode fazer|consegue fazer|e)",
     r"voce e (?:um |uma |o |a )?(?:robo|humano|humana|pessoa(?: de verdade| real)?|maquina|programa|"
-    r"inteligencia artificial|chatbot|chat|(?:pastor|padre|pastora|freira)(?: de verdade| mesmo| real)?|de verdade|real)",
+    r"inteligencia artificial|chatbot|chat|(?:pastor|padre|pastora|freira)(?: de verdade| mesmo| real)?|"
+    r"de verdade|real)",
     r"(?:qual (?:e )?(?:o )?)?(?:seu|teu) nome",
     r"como (?:e )?(?:que )?(?:voce )?(?:funciona|trabalha)",
     r"como (?:e )?(?:que )?funciona (?:isso|isso aqui|aqui|o site|esse site|este site|o app|esse app|esse chat)",

@@ -75,8 +75,8 @@ ABUSE_PHRASES: tuple[str, ...] = (
     r"\bme\s+(?:estuprou|estupraram|violentou|violentaram|abusou|abusaram|espancou|espancaram)\b",
     r"\b(?:abusa|abusava|abusou|abusaram|abusavam)\s+(?:\w+\s+){0,4}?de\s+mim\b",
     # Violence done to the person, whoever does it; "me bateu uma saudade" is a feeling.
-    r"(?<!quem )\bme\s+(?:bate|batia|bateu|espanca|espancou|agride|agrediu|estrangul\w+|sufoc\w+|enforcou|queima|queimou|"
-    r"queimava|esfaqueou|chuta|chutou|chutava|assedi\w+|tranca|trancou|trancava|estupr\w+)\b"
+    r"(?<!quem )\bme\s+(?:bate|batia|bateu|espanca|espancou|agride|agrediu|estrangul\w+|sufoc\w+|enforcou|"
+    r"queima|queimou|queimava|esfaqueou|chuta|chutou|chutava|assedi\w+|tranca|trancou|trancava|estupr\w+)\b"
     + _NOT_LEGAL
     + r"(?!\s+(?:uma?|aquela|aquele|essa|esse|a|o)?\s*(?:saudade|tristeza|vontade|desanimo|medo|fome|sono|culpa|"
     r"angustia|duvida|ansiedade|preguica|sentimento|alegria|paz|certeza|inveja|raiva|vergonha|pena)\b)",
