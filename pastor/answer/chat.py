@@ -24,6 +24,7 @@ from pastor.care.advice import out_of_scope_reply
 from pastor.care.router import Router
 from pastor.care.routes import ConversationKind, RouteName
 from pastor.providers import ProviderError
+from pastor.search.modes import SearchMode
 from pastor.search.results import SearchResult, Source
 from pastor.search.retrieval import CONVERSATION_REASON
 
@@ -143,7 +144,7 @@ class ChatService:
         """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
         with the conversation's history (so "não entendi" rephrases the last answer); without one, the
         fixed self-description, or for "não entendi" an invitation to say what was unclear."""
-        turn.retrieval = SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON)
+        turn.retrieval = SearchResult(SearchMode.CONVERSATIONAL, CONVERSATION_REASON)
         turn.update.set(mode=Mode.CONVERSATIONAL, reason=CONVERSATION_REASON)
         if not self.provider.generates:
             turn.update.answer = (
@@ -158,6 +159,7 @@ class ChatService:
         final = None
         for update in self.turn(message, history):
             final = update
+        assert final is not None, "a turn yields its final update"
         return final
 
     # -- steps -------------------------------------------------------------------------------------
@@ -297,6 +299,7 @@ class ChatService:
 
         The members read one short line; how to enable a model goes to the reason (API, logs, status)."""
         update, result = turn.update, turn.retrieval
+        assert result is not None, "the model is asked only after retrieval, or a conversation's own result"
         reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
         update.answer, spans = degraded.provider_down(result, self.provider.member_notice())
         self._note_keyword_search(update)  # a rewrite that outlasted the deadline comes here before _generate

@@ -135,15 +135,16 @@ def format_sources(sources: Sequence[Source]) -> str:
 
 
 def build_messages(
-    mode: Mode, question: str, sources: Sequence[Source], history: History = NO_HISTORY, *, history_turns: int
+    mode: Mode | None, question: str, sources: Sequence[Source], history: History = NO_HISTORY, *, history_turns: int
 ) -> tuple[str, list[dict]]:
     """(system prompt, messages) for one turn in the given mode, with the last `history_turns` exchanges
     of an already checked history (`History.checked`, where it entered).
 
     `history_turns` has no default on purpose: the caller's setting (PASTOR_HISTORY_TURNS) must reach here."""
-    if mode not in _MODE_GUIDE:
+    guide = _MODE_GUIDE.get(mode) if mode is not None else None
+    if guide is None:
         raise ValueError(f"modo de resposta desconhecido: {mode!r}")
-    system = SYSTEM_PROMPT + "\n\nNesta resposta: " + _MODE_GUIDE[mode]
+    system = SYSTEM_PROMPT + "\n\nNesta resposta: " + guide
     if mode == Mode.CONVERSATIONAL:
         content = question.strip()
     else:

@@ -194,6 +194,7 @@ def _list_deletions(group: list) -> list[tuple[int, int]]:
             spans.append((previous_kept.end, run[1]) if previous_kept else (run[0], item.start))
         previous_kept, run = item, None
     if run:
+        assert previous_kept is not None, "a list that keeps something"  # the caller's condition
         spans.append((previous_kept.end, run[1]))
     return spans
 
@@ -250,8 +251,8 @@ def _leaning_end(text: str, folded: str, cue: int | None, start: int, end: int, 
     if clause:
         return clause.end()
     if said in _IMPERATIVES and char(text, _forward(text, end)) not in ",;:.!?)]\n":
-        rest = _SENTENCE_REST.match(text, end)
-        if not any(ch.isdigit() for ch in rest.group()):  # a sentence with another citation stays
+        rest = _SENTENCE_REST.match(text, end)  # it may match nothing, so it always matches
+        if rest and not any(ch.isdigit() for ch in rest.group()):  # a sentence with another citation stays
             return rest.end()
     return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pastor.care.routes import AdviceKind
 
-_WHO = {
+_WHO: dict[str, str] = {
     AdviceKind.MEDICAL: (
         "Sobre remédios, doses, sintomas ou tratamentos eu não posso orientar: isso precisa de um médico "
         "ou de um farmacêutico, que conhecem a sua saúde e podem cuidar de você com segurança. Se for "

@@ -61,7 +61,8 @@ def parse_contacts(value: str) -> tuple[CrisisContact, ...]:
         unknown = [k for k in kinds if k not in CRISIS_KINDS]
         if unknown:
             raise ValueError(f"tipo de crise desconhecido {unknown[0]!r}: use {', '.join(CRISIS_KINDS)}")
-        contacts.append(CrisisContact(*fields_[:4], kinds=kinds))
+        note = fields_[3] if len(fields_) > 3 else ""
+        contacts.append(CrisisContact(fields_[0], fields_[1], fields_[2], note, kinds))
     if not contacts:
         raise ValueError("informe ao menos um contato de ajuda")
     return tuple(contacts)

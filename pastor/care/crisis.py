@@ -21,7 +21,7 @@ class CrisisMatch:
     topical: bool = False  # raised by a topic word ("suicídio") with the person in the sentence, not a phrase
 
 
-def _signals(normal: str) -> tuple[list[tuple[str, re.Match]], bool]:
+def _signals(normal: str) -> tuple[list[tuple[CrisisKind, re.Match[str]]], bool]:
     """The matches, and whether they come from topic words only."""
     found = [(kind, m) for kind, pattern in PERSONAL for m in [pattern.search(normal)] if m]
     if found:
@@ -48,7 +48,7 @@ def detect_crisis(text: str) -> CrisisMatch | None:
 
 # -- the message shown before a few comforting verses ---------------------------------------------------
 _OPENING = "Sinto muito que você esteja passando por isso. O que você sente importa, e você não está sozinho(a)."
-_BY_KIND = {
+_BY_KIND: dict[str, str] = {
     CrisisKind.SUICIDE: (
         "Sua vida é preciosa. Se você corre perigo agora ou pensa em tirar a própria vida, procure "
         "ajuda imediatamente: ligue para o serviço de emergência da sua região ou vá ao pronto-socorro "
@@ -82,7 +82,7 @@ _BY_KIND = {
     ),
 }
 # When the person writes about someone else at risk: what to do for that person.
-_FOR_SOMEONE_ELSE = {
+_FOR_SOMEONE_ELSE: dict[str, str] = {
     CrisisKind.SUICIDE: (
         "Se alguém que você ama fala em tirar a própria vida ou corre perigo agora, ligue imediatamente para "
         "o serviço de emergência da sua região e não deixe a pessoa sozinha: fique com ela ou peça a alguém "

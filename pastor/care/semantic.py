@@ -21,7 +21,7 @@ ROUTES = (RouteName.CRISIS, RouteName.ORDINARY, RouteName.CONVERSATIONAL, RouteN
 # Bump when the training below changes: the cached classifiers of another version are trained again.
 VERSION = "routes-4"
 # The authors' kinds, as the app names them (the crisis kind chooses the help lines).
-_APP_KIND = {
+_APP_KIND: dict[str, str] = {
     "suicide_self": CrisisKind.SUICIDE,
     "suicide_other": CrisisKind.SUICIDE,
     "self_harm": CrisisKind.SELF_HARM,
@@ -32,9 +32,9 @@ _APP_KIND = {
     "about_assistant": ConversationKind.ABOUT,
 }
 # The router tells no pastoral question from an off-topic one (the evidence gate does): both are ordinary.
-_AS_ROUTED = {ScopeRoute.PASTORAL: RouteName.ORDINARY, ScopeRoute.OFF_TOPIC: RouteName.ORDINARY}
+_AS_ROUTED: dict[str, str] = {ScopeRoute.PASTORAL: RouteName.ORDINARY, ScopeRoute.OFF_TOPIC: RouteName.ORDINARY}
 # Which head names the kind of each route; ordinary has none.
-KIND_HEADS = {
+KIND_HEADS: dict[str, str] = {
     RouteName.CRISIS: "crisis_kind",
     RouteName.OUT_OF_SCOPE: "advice_kind",
     RouteName.CONVERSATIONAL: "talk_kind",

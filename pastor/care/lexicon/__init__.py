@@ -32,7 +32,7 @@ _PERSONAL: dict[CrisisKind, tuple[str, ...]] = {
 }
 
 # Topic words: they count only when the message also speaks in the first person.
-_TOPICAL: tuple[tuple[str, str], ...] = (
+_TOPICAL: tuple[tuple[CrisisKind, str], ...] = (
     (CrisisKind.SUICIDE, r"\b(?:suicidio|suicidar|suicida)\b"),
     (CrisisKind.SELF_HARM, r"\b(?:automutilacao|autolesao)\b"),
     (CrisisKind.OVERDOSE, r"\b(?:overdose|superdosagem|intoxicacao\s+por\s+remedios?)\b"),
