@@ -200,7 +200,7 @@ def sweep_scope(engine) -> None:
     for bar in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, None):
         retriever = engine.retriever
         if bar is None:
-            config, label = engine.retriever.config.replace(semantic_router=False), "vocabulary only"
+            config, label = engine.retriever.config.replace(scope_classifier=False), "vocabulary only"
             retriever = build_retriever(config, engine.resources.signal_inputs(engine.retriever.adapter))
         else:
             scope.threshold, label = bar, f"P(pastoral) ≥ {bar:.1f}"

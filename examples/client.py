@@ -48,8 +48,10 @@ def show(title: str, value) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2)[:1500])
 
 
-INTERRUPTED = ("A resposta foi interrompida: o servidor que a escrevia parou no meio. Envie a pergunta de novo "
-               "(com vários servidores, outro responde).")
+INTERRUPTED = (
+    "A resposta foi interrompida: o servidor que a escrevia parou no meio. Envie a pergunta de novo "
+    "(com vários servidores, outro responde)."
+)
 
 
 class Interrupted(RuntimeError):

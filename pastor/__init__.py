@@ -10,6 +10,7 @@ MINIMUM_PYTHON = (3, 11)
 
 if sys.version_info < MINIMUM_PYTHON:  # before any module that needs 3.11 (enum.StrEnum) is imported
     sys.exit(
-        "O Pastor Online precisa de Python %d.%d ou mais novo (este é %d.%d)."
+        # %-formatting, not an f-string: this line must still run on the old Python it refuses.
+        "O Pastor Online precisa de Python %d.%d ou mais novo (este é %d.%d)."  # noqa: UP031
         % (MINIMUM_PYTHON + tuple(sys.version_info[:2]))
     )

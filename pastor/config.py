@@ -5,45 +5,25 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
-from pastor.errors import PastorError
-
-# The project root: relative paths in settings are resolved against it.
-ROOT = Path(__file__).resolve().parent.parent
-
-
-class ConfigError(PastorError, ValueError):
-    """A setting has an invalid value; the message names the variable."""
-
-
-def _path(value: str) -> Path:
-    path = Path(value).expanduser()
-    return path if path.is_absolute() else ROOT / path
-
-
-def _paths(value: str) -> tuple[Path, ...]:
-    return tuple(_path(p.strip()) for p in value.split(",") if p.strip())
-
-
-def _bool(value: str) -> bool:
-    lowered = value.strip().lower()
-    if lowered in {"1", "true", "yes", "on", "sim"}:
-        return True
-    if lowered in {"0", "false", "no", "off", "nao", "não", ""}:
-        return False
-    raise ValueError("esperado true/false")
-
-
-def _words(value: str) -> tuple[str, ...]:
-    return tuple(p.strip() for p in value.split(",") if p.strip())
-
-
-def _optional_path(value: str) -> Path | None:
-    return _path(value) if value.strip() else None
+from pastor.care.contacts import CRISIS_CONTACTS_DEFAULT, CrisisContact, parse_contacts
+from pastor.config_parsing import (
+    PROVIDER_NAMES,
+    ROOT,
+    ConfigError,
+    Spec,
+    read_dotenv,
+    setting,
+    to_bool,
+    to_optional_path,
+    to_path,
+    to_paths,
+    to_provider,
+    to_words,
+)
 
 
 def translation_key(path: Path | str) -> str:
@@ -53,99 +33,6 @@ def translation_key(path: Path | str) -> str:
     for suffix in (".gz", ".xml", ".usfx"):
         name = name.removesuffix(suffix)
     return name.removeprefix("por-")
-
-
-class CrisisContact(NamedTuple):
-    """A help line shown with the crisis message: `Brasil`, `SAMU`, `192`, `emergência médica`."""
-
-    country: str
-    service: str
-    number: str
-    note: str = ""
-    kinds: tuple[
-        str, ...
-    ] = ()  # crisis kinds it is shown for (suicide, self_harm, violence, abuse, overdose); () = all
-
-
-# Verified help lines. Brazil: CVV, SAMU, Polícia Militar, Disque 100 (human rights, children), Ligue 180
-# (women). Portugal: SNS 24, the European emergency number, the domestic-violence victims' line (CIG) and
-# SOS-Criança (IAC, the European child helpline). The fifth field names the crisis kinds a line is shown for.
-CRISIS_CONTACTS_DEFAULT = (
-    "Brasil|CVV (Centro de Valorização da Vida)|188|24 horas, gratuito, chat em cvv.org.br|"
-    "suicide,self_harm;"
-    "Brasil|SAMU|192|emergência médica;"
-    "Brasil|Polícia Militar|190|perigo imediato|violence,abuse;"
-    "Brasil|Disque 100|100|direitos humanos, crianças, idosos|"
-    "violence,abuse;"
-    "Brasil|Ligue 180|180|atendimento à mulher|violence,abuse;"
-    "Portugal|SNS 24|808 24 24 24|saúde, 24 horas|suicide,self_harm,overdose;"
-    "Portugal|Número Europeu de Emergência|112|emergência;"
-    "Portugal|Violência doméstica (apoio à vítima)|800 202 148|gratuita, 24 horas|violence,abuse;"
-    "Portugal|SOS-Criança|116 111|crianças e jovens|abuse"
-)
-CRISIS_KINDS = ("suicide", "self_harm", "violence", "abuse", "overdose")
-
-# The providers LLM_PROVIDER may name (`pastor.providers.PROVIDERS` implements exactly these; a test keeps both
-# equal). Declared here so an unknown name stops the start like any other invalid setting: the chat must never
-# come up without its crisis replies because of a typo.
-PROVIDER_NAMES = ("ollama", "openai", "groq", "anthropic", "huggingface", "local", "fake", "none")
-
-
-def _provider_name(value: str) -> str:
-    name = value.strip().lower()
-    if name and name not in PROVIDER_NAMES:
-        raise ValueError(
-            f"provedor desconhecido {value.strip()!r}; use um destes: {', '.join(PROVIDER_NAMES)} "
-            "(ou deixe vazio para a escolha automática)"
-        )
-    return name
-
-
-_PHONE = re.compile(r"\d+(?: \d+)*")
-
-
-def parse_contacts(value: str) -> tuple[CrisisContact, ...]:
-    """`País|Serviço|Número|Observação|tipos` entries separated by `;` (observation and kinds optional;
-    kinds are crisis kinds separated by commas, none = shown in every crisis)."""
-    contacts = []
-    for entry in (e.strip() for e in value.split(";")):
-        if not entry:
-            continue
-        fields_ = [f.strip() for f in entry.split("|")]
-        if len(fields_) not in (3, 4, 5) or not all(fields_[:3]):
-            raise ValueError(f"use País|Serviço|Número|Observação|tipos em cada contato (recebido {entry!r})")
-        digits = fields_[2].replace(" ", "")
-        if not _PHONE.fullmatch(fields_[2]) or not 3 <= len(digits) <= 15:
-            raise ValueError(f"número de telefone inválido {fields_[2]!r}: só dígitos e espaços, de 3 a 15 dígitos")
-        kinds = tuple(k.strip() for k in (fields_[4] if len(fields_) == 5 else "").split(",") if k.strip())
-        unknown = [k for k in kinds if k not in CRISIS_KINDS]
-        if unknown:
-            raise ValueError(f"tipo de crise desconhecido {unknown[0]!r}: use {', '.join(CRISIS_KINDS)}")
-        contacts.append(CrisisContact(*fields_[:4], kinds=kinds))
-    if not contacts:
-        raise ValueError("informe ao menos um contato de ajuda")
-    return tuple(contacts)
-
-
-def setting(var: str, default: str, parse, *, minimum: float | None = None, secret: bool = False, help: str = ""):
-    """Declare one setting: its environment variable, default (as text), parser, lower bound and help."""
-    meta = {"var": var, "default": default, "parse": parse, "minimum": minimum, "help": help}
-    return field(repr=not secret, metadata=meta)
-
-
-@dataclass(frozen=True)
-class Spec:
-    """One setting's declaration, as read from the `Settings` field that holds it."""
-
-    attr: str
-    var: str
-    default: str
-    parse: object
-    minimum: float | None
-    help: str
-
-    def __iter__(self):  # unpacks as (attr, var, default, parse, minimum)
-        return iter((self.attr, self.var, self.default, self.parse, self.minimum))
 
 
 # Secrets are read by `pastor.providers` (from `.env` and the environment) and passed to the SDKs; only their
@@ -158,12 +45,12 @@ class Settings:
     """Every setting, declared once: attribute, environment variable, type, default and help."""
 
     corpus: Path = setting(
-        "PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml.gz", _path, help="USFX file shown and cited (plain or .gz)"
+        "PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml.gz", to_path, help="USFX file shown and cited (plain or .gz)"
     )
     extra_corpora: tuple[Path, ...] = setting(
         "PASTOR_EXTRA_CORPORA",
         "corpus/por-blivre.usfx.xml.gz",
-        _paths,
+        to_paths,
         help="comma-separated USFX files searched too; empty = none",
     )
     translation: str = setting(
@@ -173,14 +60,19 @@ class Settings:
         help="text shown and copied unless the reader chooses another: the short name of "
         "PASTOR_CORPUS or of an extra corpus (almeida1911, blivre); empty = PASTOR_CORPUS",
     )
-    data_dir: Path = setting("PASTOR_DATA_DIR", "data", _path, help="runtime state: LanceDB index, manifest, turn logs")
+    data_dir: Path = setting(
+        "PASTOR_DATA_DIR", "data", to_path, help="runtime state: LanceDB index, manifest, turn logs"
+    )
     docs_dir: Path | None = setting(
-        "PASTOR_DOCS_DIR", "", _optional_path, help="the church's own documents (e.g. corpus/docs/example); empty = off"
+        "PASTOR_DOCS_DIR",
+        "",
+        to_optional_path,
+        help="the church's own documents (e.g. corpus/docs/example); empty = off",
     )
     prominence: Path | None = setting(
         "PASTOR_PROMINENCE",
         "corpus/verse_prominence.tsv.gz",
-        _optional_path,
+        to_optional_path,
         help="verse-prominence TSV (plain or .gz); empty = prior off",
     )
     prominence_weight: float = setting(
@@ -202,7 +94,7 @@ class Settings:
     modernize: bool = setting(
         "PASTOR_MODERNIZE",
         "true",
-        _bool,
+        to_bool,
         help="embed verses and documents in modern spelling (1911 → today), accents folded",
     )
     embed_batch: int = setting(
@@ -217,7 +109,7 @@ class Settings:
     llm_provider: str = setting(
         "LLM_PROVIDER",
         "",
-        _provider_name,
+        to_provider,
         help="ollama, openai, groq, anthropic, huggingface, local, fake or none; empty = "
         "automatic: an API whose key is set, else Ollama if it answers with its "
         "model, else the local model",
@@ -253,7 +145,7 @@ class Settings:
     ollama_host: str = setting("OLLAMA_HOST", "http://localhost:11434", str, help="Ollama server")
     openai_base_url: str = setting("OPENAI_BASE_URL", "", str, help="any OpenAI-compatible server")
     fake_responses: Path | None = setting(
-        "PASTOR_FAKE_RESPONSES", "", _optional_path, help="scripted responses of the fake provider"
+        "PASTOR_FAKE_RESPONSES", "", to_optional_path, help="scripted responses of the fake provider"
     )
     fake_chunk: int = setting("PASTOR_FAKE_CHUNK", "3", int, minimum=1, help="fake provider: characters per chunk")
     fake_delay: float = setting(
@@ -279,7 +171,7 @@ class Settings:
     )
     doc_max_bytes: int = setting("PASTOR_DOC_MAX_BYTES", "2000000", int, minimum=1, help="largest document file read")
     background_index: bool = setting(
-        "PASTOR_BACKGROUND_INDEX", "true", _bool, help="build the vector index in the background at start"
+        "PASTOR_BACKGROUND_INDEX", "true", to_bool, help="build the vector index in the background at start"
     )
     crisis_contacts: tuple[CrisisContact, ...] = setting(
         "PASTOR_CRISIS_CONTACTS",
@@ -291,17 +183,22 @@ class Settings:
     semantic_router: bool = setting(
         "PASTOR_SEMANTIC_ROUTER",
         "true",
-        _bool,
-        help="route messages by meaning too (classifiers trained on labelled messages, on the "
-        "embedder, cached in data/classifiers), and let the evidence gate tell a "
-        "pastoral message from an off-topic one by meaning; off = crisis lexicon "
-        "and rules only, pastoral vocabulary only",
+        to_bool,
+        help="route messages by meaning too (classifiers trained on labelled messages, on the embedder, "
+        "cached in data/classifiers); off = the crisis lexicon, the rules and the small-talk list only",
+    )
+    scope_classifier: bool = setting(
+        "PASTOR_SCOPE_CLASSIFIER",
+        "true",
+        to_bool,
+        help="let the evidence gate tell a pastoral message from an off-topic one by meaning (a classifier "
+        "trained on labelled messages, on the embedder, cached in data/classifiers); off = pastoral vocabulary only",
     )
     # Abuse limits, storage and privacy (issue 11).
     trusted_proxies: tuple[str, ...] = setting(
         "PASTOR_TRUSTED_PROXIES",
         "",
-        _words,
+        to_words,
         help="comma-separated proxy addresses whose X-Forwarded-For is believed; empty = the socket peer",
     )
     max_body_bytes: int = setting(
@@ -324,7 +221,7 @@ class Settings:
     log_text: bool = setting(
         "PASTOR_LOG_TEXT",
         "true",
-        _bool,
+        to_bool,
         help="store questions and answers in the turn log; off = ids, modes and scores only",
     )
     log_retention_days: float = setting(
@@ -338,7 +235,7 @@ class Settings:
     topics: tuple[Path, ...] = setting(
         "PASTOR_TOPICS",
         "corpus/naves-topical-dictionary.csv.gz,corpus/torrey-topics.json.gz",
-        _paths,
+        to_paths,
         help="topical Bibles (Nave's .csv, Torrey's .json, .gz ok); empty = off",
     )
     topic_weight: float = setting(
@@ -366,7 +263,7 @@ class Settings:
     adapter_questions: Path | None = setting(
         "PASTOR_ADAPTER_QUESTIONS",
         "sets/retrieval/devset.jsonl",
-        _optional_path,
+        to_optional_path,
         help="questions + gold verses the query adapter learns from; empty = off",
     )
     adapter_weight: float = setting(
@@ -472,22 +369,6 @@ class Settings:
         settings = Settings(**values)
         settings.check()
         return settings
-
-
-def read_dotenv(path: Path) -> dict[str, str]:
-    """Parse KEY=VALUE lines; `#` comments and blank lines are skipped."""
-    if not path.is_file():
-        return {}
-    values = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if "=" not in line:
-            raise ConfigError(f"{path.name}, linha {number}: esperado CHAVE=VALOR")
-        key, value = line.split("=", 1)
-        values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
-    return values
 
 
 # The declarations in order, for loops over every setting (parsing, tests, the README table).

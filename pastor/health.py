@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 
 
-class State(str, Enum):
+class State(str, Enum):  # noqa: UP042 (a StrEnum prints "ok" where this prints "State.OK": logs would change)
     STARTING = "starting"  # being loaded now
     OK = "ok"
     ERROR = "error"
@@ -41,8 +41,10 @@ class HealthBoard:
     def set(self, component: str, label: str, state: State, reason: str = "") -> Health:
         with self._lock:
             previous = self._records.get(component)
-            unchanged = previous is not None and (previous.state, previous.reason) == (state, reason)
-            record = previous if unchanged else Health(component, label, state, reason, time.time())
+            if previous is not None and (previous.state, previous.reason) == (state, reason):
+                record = previous
+            else:
+                record = Health(component, label, state, reason, time.time())
             self._records[component] = record
             return record
 

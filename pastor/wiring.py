@@ -56,12 +56,15 @@ log = logging.getLogger(__name__)
 
 def build_router(settings: Settings, engine: Engine) -> Router:
     """The crisis lexicon and rules, with the semantic router on the engine's embedder when it is loaded
-    and wanted; without it (no embedder, or it failed) the lexicon and rules still route alone."""
-    if not settings.semantic_router or engine.resources.embedder is None:
+    and wanted (PASTOR_SEMANTIC_ROUTER); without it (no embedder, or it failed) the lexicon and rules still
+    route alone. The evidence gate's scope classifier (PASTOR_SCOPE_CLASSIFIER) is trained here too."""
+    embedder = engine.resources.embedder if engine.resources is not None else None
+    if settings.scope_classifier and embedder is not None:
+        _warm_scope(engine)
+    if not settings.semantic_router or embedder is None:
         return Router()
-    _warm_scope(engine)
     try:
-        return Router(SemanticRouter(engine.resources.embedder, cache_dir=settings.data_dir / CLASSIFIERS_DIR))
+        return Router(SemanticRouter(embedder, cache_dir=settings.data_dir / CLASSIFIERS_DIR))
     except Exception:  # routing by words must survive a broken embedder
         log.exception("semantic router failed to load; routing by the lexicon and rules only")
         return Router()
@@ -70,7 +73,7 @@ def build_router(settings: Settings, engine: Engine) -> Router:
 def _warm_scope(engine: Engine) -> None:
     """The evidence gate's classifier (same embedder, same authors' data) trained during the background
     load, so the first person's question does not wait for it; a failure here is retried at that question."""
-    scope = engine.retriever.scope
+    scope = engine.retriever.scope if engine.retriever is not None else None
     try:
         if scope is not None:
             scope.warm()
@@ -83,6 +86,8 @@ def build_chat(
 ) -> ChatService:
     """A chat service over the engine's retriever and Bible, with the configured provider and turn log; `router`
     defaults to the trained one (`build_router`, trained here when its cache is cold)."""
+    if engine.resources is None or engine.retriever is None:
+        raise ValueError("build_chat precisa de um motor carregado (Engine.load)")
     return ChatService(
         engine.retriever,
         engine.resources.bible,

@@ -299,3 +299,25 @@ def test_an_unknown_provider_stops_the_app_before_it_serves(monkeypatch, capsys)
         get_settings.cache_clear()
     error = capsys.readouterr().err
     assert "LLM_PROVIDER" in error and "'gpt'" in error and "ollama" in error and "none" in error
+
+
+@pytest.mark.parametrize("router, scope", [(True, True), (True, False), (False, True), (False, False)])
+def test_the_router_and_the_scope_classifier_have_a_setting_each(monkeypatch, router, scope):
+    """PASTOR_SEMANTIC_ROUTER switches the trained router, PASTOR_SCOPE_CLASSIFIER the evidence gate's scope
+    classifier (built by the retriever, trained while the router loads): one setting per component."""
+    from types import SimpleNamespace
+
+    from pastor import wiring
+    from pastor.search.retrieval import RetrievalConfig
+
+    built, warmed = [], []
+    monkeypatch.setattr(wiring, "SemanticRouter", lambda embedder, cache_dir: built.append(embedder) or "trained")
+    scope_classifier = SimpleNamespace(warm=lambda: warmed.append(True))
+    engine = SimpleNamespace(
+        resources=SimpleNamespace(embedder=object()), retriever=SimpleNamespace(scope=scope_classifier)
+    )
+    settings = Settings.from_env({"PASTOR_SEMANTIC_ROUTER": str(router), "PASTOR_SCOPE_CLASSIFIER": str(scope)})
+    assert (settings.semantic_router, settings.scope_classifier) == (router, scope)
+    assert RetrievalConfig.from_settings(settings).scope_classifier is scope
+    trained = wiring.build_router(settings, engine).semantic == "trained"
+    assert (trained, bool(built), bool(warmed)) == (router, router, scope)

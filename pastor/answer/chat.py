@@ -22,8 +22,10 @@ from pastor.answer_filter.citations import NO_ANCHOR_NOTE
 from pastor.bible.references import find_references
 from pastor.care import crisis as safety
 from pastor.care.advice import out_of_scope_reply
-from pastor.care.router import CLARIFY, CONVERSATIONAL, CRISIS, OUT_OF_SCOPE, Router
+from pastor.care.router import Router
+from pastor.care.routes import ConversationKind, RouteName
 from pastor.providers import ProviderError
+from pastor.search.modes import SearchMode
 from pastor.search.results import SearchResult, Source
 from pastor.search.retrieval import CONVERSATION_REASON
 
@@ -97,14 +99,14 @@ class ChatService:
         history = History.checked(history, self.max_chars)
         deadline = Deadline(self.deadline)  # one for every model call of the turn
         route = self.router.route(turn.message)
-        if route.name == CRISIS:
+        if route.name == RouteName.CRISIS:
             yield from self._finish(turn, self._crisis(route, translation))
             return
-        if route.name == OUT_OF_SCOPE:
+        if route.name == RouteName.OUT_OF_SCOPE:
             scope = TurnResult(Mode.OUT_OF_SCOPE, f"fora do escopo pastoral: {route.kind}")
             yield from self._finish(turn, TurnUpdate("", out_of_scope_reply(route.kind), result=scope))
             return
-        if route.name == CONVERSATIONAL:
+        if route.name == RouteName.CONVERSATIONAL:
             yield from self._converse(turn, history, cancel, deadline, route.kind)
             return
         try:
@@ -151,10 +153,12 @@ class ChatService:
         """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
         with the conversation's history (so "não entendi" rephrases the last answer); without one, the
         fixed self-description, or for "não entendi" an invitation to say what was unclear."""
-        turn.retrieval = SearchResult(Mode.CONVERSATIONAL, CONVERSATION_REASON)
+        turn.retrieval = SearchResult(SearchMode.CONVERSATIONAL, CONVERSATION_REASON)
         turn.update.set(mode=Mode.CONVERSATIONAL, reason=CONVERSATION_REASON)
         if not self.provider.generates:
-            turn.update.answer = prompts.NOT_UNDERSTOOD if kind == CLARIFY else prompts.SELF_DESCRIPTION
+            turn.update.answer = (
+                prompts.NOT_UNDERSTOOD if kind == ConversationKind.CLARIFY else prompts.SELF_DESCRIPTION
+            )
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
@@ -183,8 +187,9 @@ class ChatService:
     def ask(self, message: str, history: History | list[dict] | None = None) -> TurnUpdate:
         """The final update of one turn (for the CLI)."""
         final = None
-        for final in self.turn(message, history):
-            pass
+        for update in self.turn(message, history):
+            final = update
+        assert final is not None, "a turn yields its final update"
         return final
 
     # -- steps -------------------------------------------------------------------------------------
@@ -324,6 +329,7 @@ class ChatService:
 
         The members read one short line; how to enable a model goes to the reason (API, logs, status)."""
         update, result = turn.update, turn.retrieval
+        assert result is not None, "the model is asked only after retrieval, or a conversation's own result"
         reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
         update.answer, spans = degraded.provider_down(result, self.provider.member_notice())
         self._note_keyword_search(update)  # a rewrite that outlasted the deadline comes here before _generate

@@ -98,6 +98,9 @@ class History:
         return joined[-2 * turns :] if turns > 0 else []
 
 
+NO_HISTORY = History()  # a first message's history; frozen, so one shared value serves as a default
+
+
 def _alternating(messages: Iterable[Message]) -> list[dict[str, str]]:
     joined: list[dict[str, str]] = []
     for message in messages:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pastor.answer.history import History
+from pastor.answer.history import NO_HISTORY, History
 from pastor.answer.turn_modes import Mode
 from pastor.bible.references import find_references
 from pastor.care.smalltalk import is_greeting_or_thanks
@@ -91,8 +91,8 @@ _MODE_GUIDE = {
         "você. Responda em uma ou duas frases calorosas, sem citar versículos nem referências, "
         "e coloque-se à disposição para conversar, orar ou refletir sobre o que a pessoa tiver "
         "no coração. Se ela disser que não entendeu, explique de novo a sua resposta anterior com "
-        "palavras mais simples, sem acrescentar referências novas. Se ela perguntar quem você é ou o que faz, diga, com suas palavras: "
-        + SELF_DESCRIPTION
+        "palavras mais simples, sem acrescentar referências novas. Se ela perguntar quem você é ou o que faz, "
+        "diga, com suas palavras: " + SELF_DESCRIPTION
     ),
     Mode.CRISIS: (
         "A pessoa pode estar em perigo. Primeiro, com carinho e clareza, incentive-a a procurar agora "
@@ -135,15 +135,16 @@ def format_sources(sources: Sequence[Source]) -> str:
 
 
 def build_messages(
-    mode: Mode, question: str, sources: Sequence[Source], history: History = History(), *, history_turns: int
+    mode: Mode | None, question: str, sources: Sequence[Source], history: History = NO_HISTORY, *, history_turns: int
 ) -> tuple[str, list[dict]]:
     """(system prompt, messages) for one turn in the given mode, with the last `history_turns` exchanges
     of an already checked history (`History.checked`, where it entered).
 
     `history_turns` has no default on purpose: the caller's setting (PASTOR_HISTORY_TURNS) must reach here."""
-    if mode not in _MODE_GUIDE:
+    guide = _MODE_GUIDE.get(mode) if mode is not None else None
+    if guide is None:
         raise ValueError(f"modo de resposta desconhecido: {mode!r}")
-    system = SYSTEM_PROMPT + "\n\nNesta resposta: " + _MODE_GUIDE[mode]
+    system = SYSTEM_PROMPT + "\n\nNesta resposta: " + guide
     if mode == Mode.CONVERSATIONAL:
         content = question.strip()
     else:

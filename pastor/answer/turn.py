@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from pastor.answer.turn_modes import Mode
 from pastor.answer_filter.citations import Citation
@@ -52,9 +53,8 @@ class TurnUpdate:
 
     def set(self, **changes) -> None:
         """Change fields of the result (it is frozen: a new one replaces it); sequences are copied."""
-        self.result = replace(
-            self.result, **{k: list(v) if isinstance(v, (list, tuple)) else v for k, v in changes.items()}
-        )
+        copied: dict[str, Any] = {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in changes.items()}
+        self.result = replace(self.result, **copied)
 
 
 @dataclass

@@ -1,1 +1,2 @@
-"""The streamed answer's filters: source markers, prompt leaks and the citation validator with its shapes and removal."""
+"""The streamed answer's filters: source markers, prompt leaks and the citation validator with its shapes and
+removal."""

@@ -7,6 +7,7 @@ nothing; each deletion is mapped back to the original text, which is what the pa
 from __future__ import annotations
 
 import bisect
+from collections.abc import Set
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -87,14 +88,14 @@ def _found(text: str, allowed_verses=frozenset(), allowed_docs=frozenset(), pseu
     ]
     for match in find_references(text):
         if not _overlaps(match.start, match.end, found):
-            ok = _supported(match, allowed_verses)
+            reference = match.reference if _supported(match, allowed_verses) else None
             found.append(
                 Found(
                     match.start,
                     match.end,
-                    match.reference.format() if ok else match.text,
-                    ok,
-                    ids=tuple(match.reference.verse_ids()) if ok else (),
+                    reference.format() if reference else match.text,
+                    reference is not None,
+                    ids=tuple(reference.verse_ids()) if reference else (),
                 )
             )
     if not pseudo:
@@ -234,7 +235,7 @@ def plan(text: str, folded: str, allowed_verses, allowed_docs, window: Window = 
     return Plan(tuple(items), tuple(sorted(deletions)), apply(text, deletions), tuple(repaired), tuple(repairs))
 
 
-def validate(text: str, allowed_verses: set[str], allowed_docs: set[str] = frozenset()) -> ValidationResult:
+def validate(text: str, allowed_verses: Set[str], allowed_docs: Set[str] = frozenset()) -> ValidationResult:
     """Remove every citation the sources do not support; keep the supported ones as written."""
     view = canonical(text)
     planned = plan(view.text, fold(view.text), allowed_verses, allowed_docs)

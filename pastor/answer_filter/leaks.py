@@ -15,6 +15,12 @@ _TRAILING = re.compile(r"[ \t]*[.;:,!?]?[ \t]*")
 _BLANK_LINES = re.compile(r"(?:[ \t]*\n)*")
 
 
+def _matched_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where `pattern` (one that may match nothing, so always matches) stops, from `pos`."""
+    match = pattern.match(text, pos)
+    return match.end() if match else pos
+
+
 def words(text: str) -> list[re.Match]:
     """The words of `text` (letters and digits), matched on its folded lower-case form."""
     return list(_WORD.finditer(fold(text).lower()))
@@ -59,9 +65,9 @@ class LeakFilter:
             start, end = found[first].start(), found[last].end()
             if start >= hold:
                 break
-            end = _TRAILING.match(text, end).end()
+            end = _matched_end(_TRAILING, text, end)
             if self._at_line_start(start):
-                end = _BLANK_LINES.match(text, end).end()  # a leak that filled its lines takes them along
+                end = _matched_end(_BLANK_LINES, text, end)  # a leak that filled its lines takes them along
             out.append(text[pos:start])
             self.removed.append(" ".join(text[start:end].split())[:60] + "…")
             pos = end

@@ -194,6 +194,7 @@ def _list_deletions(group: list) -> list[tuple[int, int]]:
             spans.append((previous_kept.end, run[1]) if previous_kept else (run[0], item.start))
         previous_kept, run = item, None
     if run:
+        assert previous_kept is not None, "a list that keeps something"  # the caller's condition
         spans.append((previous_kept.end, run[1]))
     return spans
 
@@ -201,36 +202,38 @@ def _list_deletions(group: list) -> list[tuple[int, int]]:
 def _whole_deletion(text: str, folded: str, start: int, end: int) -> tuple[int, int]:
     """Span to drop when nothing of a list survives, leaving clean punctuation and spacing."""
     j = _forward(text, end)
-    r = char(text, j)
-    cue = cue_start(folded, start, _PREPOSITIONS if r == ":" else CUES)
+    right = char(text, j)
+    cue = cue_start(folded, start, _PREPOSITIONS if right == ":" else CUES)
     a = start if cue is None else cue
     k = _back(text, a)
-    l = char(text, k - 1)
+    left = char(text, k - 1)
     # `(Jo 3:17)`, `[cf. Jo 3:17]`: the brackets go too, with one of the spaces around them.
-    if l in _CLOSING and r == _CLOSING[l]:
+    if left in _CLOSING and right == _CLOSING[left]:
         return _bracket_deletion(text, k - 1, j)
     bullet = _bullet_start(text, k)
-    leaning = _leaning_end(text, folded, cue, start, end, l in _SENTENCE_START or l in _OPENERS or bullet is not None)
+    leaning = _leaning_end(
+        text, folded, cue, start, end, left in _SENTENCE_START or left in _OPENERS or bullet is not None
+    )
     if leaning is not None:
         return a, leaning
-    after_r = _forward(text, j + 1)
+    after_right = _forward(text, j + 1)
     if bullet is not None:
-        if r in _LINE_START:
-            return bullet, j + len(r)  # a list line that held only the citation
-        l = ""  # after `- ` the citation starts its line
-    if r in _LIST_PUNCT or r in _INTRODUCING:
-        if l in _SENTENCE_START or l in _OPENERS:
-            return a, after_r  # `Em Jo 3:17, Jesus…` → `Jesus…`; `Jo 3:17 — Ele…` → `Ele…`
-        if l in _LIST_PUNCT:
+        if right in _LINE_START:
+            return bullet, j + len(right)  # a list line that held only the citation
+        left = ""  # after `- ` the citation starts its line
+    if right in _LIST_PUNCT or right in _INTRODUCING:
+        if left in _SENTENCE_START or left in _OPENERS:
+            return a, after_right  # `Em Jo 3:17, Jesus…` → `Jesus…`; `Jo 3:17 — Ele…` → `Ele…`
+        if left in _LIST_PUNCT:
             return k - 1, j + 1  # `cuida, Jo 3:17, de nós` → `cuida de nós`
         return k, j  # `nós Jo 3:17, sempre` → `nós, sempre`
-    if r in _LINE_START or r in _END_PUNCT or r in (")", "]"):
-        if l in _LIST_PUNCT or l == ":":
+    if right in _LINE_START or right in _END_PUNCT or right in (")", "]"):
+        if left in _LIST_PUNCT or left == ":":
             return k - 1, j  # `cuida, Jo 3:17.` → `cuida.`
-        if l in _SENTENCE_START and r in _END_PUNCT:
-            return a, after_r  # a sentence that was only the citation
+        if left in _SENTENCE_START and right in _END_PUNCT:
+            return a, after_right  # a sentence that was only the citation
         return k, j  # no space before punctuation
-    if l in _SENTENCE_START or l in _OPENERS:
+    if left in _SENTENCE_START or left in _OPENERS:
         return a, j  # `Jo 3:17 diz…` → `diz…`
     return k, end  # `amor Jo 3:17 vemos` → `amor vemos`
 
@@ -248,8 +251,8 @@ def _leaning_end(text: str, folded: str, cue: int | None, start: int, end: int, 
     if clause:
         return clause.end()
     if said in _IMPERATIVES and char(text, _forward(text, end)) not in ",;:.!?)]\n":
-        rest = _SENTENCE_REST.match(text, end)
-        if not any(ch.isdigit() for ch in rest.group()):  # a sentence with another citation stays
+        rest = _SENTENCE_REST.match(text, end)  # it may match nothing, so it always matches
+        if rest and not any(ch.isdigit() for ch in rest.group()):  # a sentence with another citation stays
             return rest.end()
     return None
 
@@ -274,11 +277,11 @@ def _clause_prefixes() -> frozenset[str]:
 
 def _bracket_deletion(text: str, opening: int, closing: int) -> tuple[int, int]:
     before = _back(text, opening)
-    l = char(text, before - 1)
+    left = char(text, before - 1)
     after = _forward(text, closing + 1)
     if before < opening:
-        return (opening, after) if l in _LINE_START else (before, closing + 1)
-    if after > closing + 1 and (l in _LINE_START or l in _CLOSING):
+        return (opening, after) if left in _LINE_START else (before, closing + 1)
+    if after > closing + 1 and (left in _LINE_START or left in _CLOSING):
         return opening, after
     return opening, closing + 1
 

@@ -319,4 +319,4 @@ _TAIL = re.compile(
 def pseudo_viable(text: str, pos: int) -> bool:
     """Whether `text[pos:]` may still grow into one of the shapes above."""
     match = _TAIL.fullmatch(text, pos)
-    return bool(match) and (not match.group("word") or _name_start(match.group("word"), False) is not None)
+    return match is not None and (not match.group("word") or _name_start(match.group("word"), False) is not None)

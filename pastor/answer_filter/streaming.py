@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from functools import lru_cache
 
 from pastor.answer_filter.citations import (
     Citation,
+    Item,
     Output,
     Plan,
     Window,
@@ -104,7 +106,8 @@ def _stable_end(text: str, folded: str, planned: Plan, open_from: int) -> int:
     """Position of the canonical text before which no future character can change anything."""
     open_start = min([open_from] + [i.start for i in planned.items if i.end > open_from])
     # Walk back over the closed citations listed right before the open tail.
-    chain, cursor = [], open_start
+    chain: list[Item] = []
+    cursor = open_start
     for item in reversed([i for i in planned.items if i.end <= open_start]):
         if not SEP_LINK.fullmatch(folded, item.end, cursor):
             break
@@ -167,7 +170,7 @@ class StreamingValidator:
     WINDOW_STEP = 80
     WINDOW_MARGIN = 40
 
-    def __init__(self, allowed_verses: set[str], allowed_docs: set[str] = frozenset()):
+    def __init__(self, allowed_verses: Set[str], allowed_docs: Set[str] = frozenset()):
         self.allowed_verses = frozenset(allowed_verses)
         self.allowed_docs = frozenset(allowed_docs)
         self.citations: list[str] = []

@@ -6,22 +6,12 @@ import re
 from dataclasses import dataclass
 
 from pastor.care.chat_spelling import respell
-from pastor.care.lexicon import ABUSE, OVERDOSE, PERSONAL, PRIORITY, SELF_HARM, SPELLINGS, SUICIDE, TOPICAL, VIOLENCE
-from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
+from pastor.care.contacts import CRISIS_CONTACTS_DEFAULT, parse_contacts
+from pastor.care.lexicon import PERSONAL, PRIORITY, SPELLINGS, TOPICAL
+from pastor.care.routes import CrisisKind
 from pastor.text.fold import fold_words
 
-__all__ = [
-    "ABUSE",
-    "OVERDOSE",
-    "SELF_HARM",
-    "SUICIDE",
-    "VIOLENCE",
-    "CrisisMatch",
-    "detect_crisis",
-    "crisis_message",
-    "contact_lines",
-    "DEFAULT_CONTACTS",
-]
+__all__ = ["CrisisMatch", "detect_crisis", "crisis_message", "contact_lines", "DEFAULT_CONTACTS"]
 
 
 @dataclass(frozen=True)
@@ -31,7 +21,7 @@ class CrisisMatch:
     topical: bool = False  # raised by a topic word ("suicídio") with the person in the sentence, not a phrase
 
 
-def _signals(normal: str) -> tuple[list[tuple[str, re.Match]], bool]:
+def _signals(normal: str) -> tuple[list[tuple[CrisisKind, re.Match[str]]], bool]:
     """The matches, and whether they come from topic words only."""
     found = [(kind, m) for kind, pattern in PERSONAL for m in [pattern.search(normal)] if m]
     if found:
@@ -58,33 +48,33 @@ def detect_crisis(text: str) -> CrisisMatch | None:
 
 # -- the message shown before a few comforting verses ---------------------------------------------------
 _OPENING = "Sinto muito que você esteja passando por isso. O que você sente importa, e você não está sozinho(a)."
-_BY_KIND = {
-    SUICIDE: (
+_BY_KIND: dict[str, str] = {
+    CrisisKind.SUICIDE: (
         "Sua vida é preciosa. Se você corre perigo agora ou pensa em tirar a própria vida, procure "
         "ajuda imediatamente: ligue para o serviço de emergência da sua região ou vá ao pronto-socorro "
         "mais próximo. Avise agora uma pessoa de confiança — alguém da família, um amigo, seu pastor — "
         "e peça que fique com você. Você também pode procurar um serviço de apoio emocional e "
         "prevenção do suicídio da sua cidade."
     ),
-    SELF_HARM: (
+    CrisisKind.SELF_HARM: (
         "Você merece cuidado, não dor. Se você se feriu ou está em risco agora, procure atendimento "
         "imediatamente: ligue para o serviço de emergência da sua região ou vá ao pronto-socorro. "
         "Conte a uma pessoa de confiança o que está acontecendo e peça que fique com você; um "
         "profissional de saúde mental pode caminhar com você nisso."
     ),
-    ABUSE: (
+    CrisisKind.ABUSE: (
         "Você não tem culpa do que está sofrendo, e ninguém tem o direito de machucar você. Se você "
         "está em perigo agora, procure um lugar seguro e ligue imediatamente para o serviço de "
         "emergência ou a polícia da sua região. Conte a uma pessoa de confiança e procure os serviços "
         "de proteção e de apoio a vítimas da sua cidade; eles podem ajudar você a ficar em segurança."
     ),
-    VIOLENCE: (
+    CrisisKind.VIOLENCE: (
         "Sua segurança vem primeiro. Se alguém ameaça você ou outra pessoa agora, saia para um lugar "
         "seguro se puder, tranque-se longe de quem ameaça e ligue imediatamente para a polícia. Avise "
         "uma pessoa de confiança ou um vizinho. Ninguém tem o direito de ameaçar a sua vida nem a de "
         "quem você ama."
     ),
-    OVERDOSE: (
+    CrisisKind.OVERDOSE: (
         "Isto é uma emergência médica, mesmo que você se sinta bem agora. Ligue imediatamente para o "
         "serviço de emergência da sua região ou peça a alguém que leve você ao pronto-socorro mais "
         "próximo, levando as embalagens do que foi tomado. Não fique sozinho(a): chame agora uma "
@@ -92,19 +82,19 @@ _BY_KIND = {
     ),
 }
 # When the person writes about someone else at risk: what to do for that person.
-_FOR_SOMEONE_ELSE = {
-    SUICIDE: (
+_FOR_SOMEONE_ELSE: dict[str, str] = {
+    CrisisKind.SUICIDE: (
         "Se alguém que você ama fala em tirar a própria vida ou corre perigo agora, ligue imediatamente para "
         "o serviço de emergência da sua região e não deixe a pessoa sozinha: fique com ela ou peça a alguém "
         "de confiança que vá até lá. Se puder, afaste o que ela possa usar para se ferir, e ouça sem julgar. "
         "Você não precisa carregar isso sozinho(a)."
     ),
-    SELF_HARM: (
+    CrisisKind.SELF_HARM: (
         "Se alguém que você ama está se ferindo, fique perto com calma e sem julgamento; se houver um "
         "ferimento sério ou risco agora, ligue para o serviço de emergência ou leve a pessoa ao "
         "pronto-socorro. Um profissional de saúde mental pode caminhar com ela, e com você."
     ),
-    OVERDOSE: (
+    CrisisKind.OVERDOSE: (
         "Isto é uma emergência médica, mesmo que a pessoa pareça bem agora. Ligue imediatamente para o "
         "serviço de emergência da sua região ou leve-a ao pronto-socorro mais próximo, com as embalagens "
         "do que foi tomado. Não deixe a pessoa sozinha e siga as orientações de quem atender a ligação."
@@ -134,6 +124,6 @@ def crisis_message(kind: str, contacts=DEFAULT_CONTACTS, someone_else: bool = Fa
     """Safety first, in Portuguese and warm; the phone numbers are only the configured, verified ones, and
     they come first so that they are on screen when the reply arrives (a phone shows a few lines).
     `someone_else`: the person writes about someone else at risk, and is told what to do for them."""
-    kind = kind if kind in _BY_KIND else SUICIDE
+    kind = kind if kind in _BY_KIND else CrisisKind.SUICIDE
     body = _FOR_SOMEONE_ELSE.get(kind, _BY_KIND[kind]) if someone_else else _BY_KIND[kind]
     return "\n\n".join((contact_lines(contacts, kind), _OPENING, body, _CLOSING))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pastor.bible.references import find_references
 from pastor.care import crisis, person_rules
+from pastor.care.routes import AdviceKind, ConversationKind, RouteName
 from pastor.care.semantic import (
     CONVERSATION_PROBABILITY,
     FOLLOW_UP_CRISIS_SCORE,
@@ -16,9 +17,7 @@ from pastor.care.semantic import (
 from pastor.care.smalltalk import conversational_kind
 from pastor.text.fold import fold_words
 
-CRISIS, CONVERSATIONAL, OUT_OF_SCOPE, ORDINARY = "crisis", "conversational", "out_of_scope", "ordinary"
-MEDICAL, LEGAL, FINANCIAL = "medical", "legal", "financial"
-CLARIFY = "clarify"  # "não entendi": the previous answer said again, not a search
+# "não entendi": the previous answer said again, not a search (ConversationKind.CLARIFY).
 _CLARIFY = re.compile(
     r"\bnao\s+(?:entendi|compreendi|captei|percebi)\b|^como\s+assim\b|\bexplica(?:r)?\s+"
     r"(?:isso\s+)?(?:de\s+novo|melhor|de\s+outro\s+jeito|de\s+outra\s+forma|com\s+outras\s+palavras)\b"
@@ -29,7 +28,7 @@ _ADVICE = tuple(
     (kind, re.compile(p))
     for kind, p in (
         (
-            MEDICAL,
+            AdviceKind.MEDICAL,
             r"\b(?:qual|que|quais)\s+(?:remedio|medicamento|antibiotico|pomada|xarope|cha|vitamina)s?\b|"
             r"\b(?:posso|devo)\s+(?:tomar|parar|trocar|misturar|dar|largar|deixar)\b(?:\s+\w+){0,3}?\s+(?:remedio|medicamento|"
             r"antibiotico|dipirona|dose|comprimido|insulina|vacina|antidepressivo)s?\b|\bquant[oa]s?\s+(?:mg|gotas|comprimidos)\b|"
@@ -38,12 +37,12 @@ _ADVICE = tuple(
             r"insulina|antidepressivo|tratamento|quimio\w*|hemodialise)s?\b",
         ),
         (
-            LEGAL,
+            AdviceKind.LEGAL,
             r"\b(?:advogad[oa]|processar|processo\s+(?:trabalhista|judicial)|pensao\s+alimenticia|usucapiao|inventario|"
             r"rescisao|tenho\s+direito|e\s+crime|guarda\s+(?:dos|das|do|da)\s+(?:filh|crianc))\w*",
         ),
         (
-            FINANCIAL,
+            AdviceKind.FINANCIAL,
             r"\b(?:investir|investimento|acoes\s+da\s+bolsa|bitcoin|cripto\w*|poupanca|emprestimo|financiamento|"
             r"imposto\s+de\s+renda|consignado|tesouro\s+direto|renda\s+fixa)\b",
         ),
@@ -86,8 +85,8 @@ def _names_passage(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Route:
-    name: str  # crisis | conversational | out_of_scope | ordinary
-    kind: str = ""  # the crisis kind, the advice kind (medical, legal, financial) or the conversation kind
+    name: RouteName
+    kind: str = ""  # the CrisisKind, the AdviceKind or the conversation kind (a trained router's label)
     phrase: str = ""  # the words that decided, when rules decided
     by: str = "lexicon"  # lexicon | rules | semantic
     someone_else: bool = False  # a crisis of another person the message speaks of, not of its writer
@@ -121,19 +120,24 @@ class Router:
             return self._semantic_crisis(text, normal)
         for kind, pattern in _ADVICE:
             if pattern.search(normal):
-                return Route(OUT_OF_SCOPE, kind, by="lexicon")
+                return Route(RouteName.OUT_OF_SCOPE, kind, by="lexicon")
         talk = conversational_kind(text)
         if talk and not _ACK_THEN_ASK.match(normal.strip()):
-            return Route(CONVERSATIONAL, CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon")
+            return Route(
+                RouteName.CONVERSATIONAL, ConversationKind.CLARIFY if _CLARIFY.search(normal) else talk, by="lexicon"
+            )
         if verdict and verdict.crisis >= bar:
             return self._semantic_crisis(text, normal)
         if verdict and self._semantic_route(verdict, text, normal):
-            return Route(verdict.route, verdict.kind, by="semantic")
-        return Route(ORDINARY)
+            return Route(RouteName(verdict.route), verdict.kind, by="semantic")
+        return Route(RouteName.ORDINARY)
 
     def _semantic_crisis(self, text: str, normal: str) -> Route:
         return Route(
-            CRISIS, self.semantic.crisis_kind(text), by="semantic", someone_else=person_rules.someone_else(normal)
+            RouteName.CRISIS,
+            self.semantic.crisis_kind(text),
+            by="semantic",
+            someone_else=person_rules.someone_else(normal),
         )
 
     def _semantic_crisis_bar(self, text: str, normal: str) -> float:
@@ -148,18 +152,18 @@ class Router:
     @staticmethod
     def _semantic_route(verdict, text: str, normal: str) -> bool:
         """Out of scope or conversation by meaning, never for a passage, a question about the faith or a
-        follow-up; thanks and blessings that name God ("amém, obrigada pela palavra") are conversation when the classifier is
-        sure and nothing is asked."""
+        follow-up; thanks and blessings that name God ("amém, obrigada pela palavra") are conversation when the
+        classifier is sure and nothing is asked."""
         if _names_passage(text):  # "o que diz Mateus 6:34?" reads like "o que você disse?", and is a lookup
             return False
-        if verdict.route == OUT_OF_SCOPE:
+        if verdict.route == RouteName.OUT_OF_SCOPE:
             return verdict.probability >= OUT_OF_SCOPE_PROBABILITY and not person_rules.asks_about_faith(normal)
         if person_rules.asks_about_faith(normal) and (
             verdict.probability < SURE_BLESSING_PROBABILITY or "?" in text or person_rules.doctrine(normal)
         ):
             return False
         return (
-            verdict.route == CONVERSATIONAL
+            verdict.route == RouteName.CONVERSATIONAL
             and verdict.probability >= CONVERSATION_PROBABILITY
             and len(normal.split()) > LEXICON_ONLY_TALK_WORDS
             and not _FOLLOW_UP.match(normal.strip())
@@ -175,8 +179,8 @@ class Router:
         if match and match.topical and person_rules.ordinary_frame(normal):
             match = None
         if match and not person_rules.not_now(normal, text):
-            return Route(CRISIS, match.kind, match.phrase, by="lexicon")
+            return Route(RouteName.CRISIS, match.kind, match.phrase, by="lexicon")
         rule = person_rules.third_party_or_threat(normal)
         if rule and not person_rules.not_now(normal, text):
-            return Route(CRISIS, rule[0], rule[1], by="rules", someone_else=person_rules.someone_else(normal))
+            return Route(RouteName.CRISIS, rule[0], rule[1], by="rules", someone_else=person_rules.someone_else(normal))
         return None

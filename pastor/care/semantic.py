@@ -9,32 +9,36 @@ from pathlib import Path
 
 import numpy as np
 
-from pastor.care.lexicon import ABUSE, OVERDOSE, SELF_HARM, SUICIDE, VIOLENCE
+from pastor.care.routes import ConversationKind, CrisisKind, RouteName, ScopeRoute
 from pastor.care.training import LabelledMessage, labelled_rows, load_training
 from pastor.classify.cache import Trained, cache_key, cached_heads
-from pastor.classify.linear import LinearClassifier, TrainingConfig
+from pastor.classify.linear import DEFAULT_TRAINING, LinearClassifier, TrainingConfig
 from pastor.classify.ngrams import fit_binary, ngram_rows, probability
 from pastor.datasets import dataset
 
 EXAMPLES = dataset("routing/route_examples.tsv")
-ROUTES = ("crisis", "ordinary", "conversational", "out_of_scope")
+ROUTES = (RouteName.CRISIS, RouteName.ORDINARY, RouteName.CONVERSATIONAL, RouteName.OUT_OF_SCOPE)
 # Bump when the training below changes: the cached classifiers of another version are trained again.
 VERSION = "routes-4"
 # The authors' kinds, as the app names them (the crisis kind chooses the help lines).
-_APP_KIND = {
-    "suicide_self": SUICIDE,
-    "suicide_other": SUICIDE,
-    "self_harm": SELF_HARM,
-    "violence_threat": VIOLENCE,
-    "abuse_child": ABUSE,
-    "abuse_adult": ABUSE,
-    "overdose_medical": OVERDOSE,
-    "about_assistant": "about",
+_APP_KIND: dict[str, str] = {
+    "suicide_self": CrisisKind.SUICIDE,
+    "suicide_other": CrisisKind.SUICIDE,
+    "self_harm": CrisisKind.SELF_HARM,
+    "violence_threat": CrisisKind.VIOLENCE,
+    "abuse_child": CrisisKind.ABUSE,
+    "abuse_adult": CrisisKind.ABUSE,
+    "overdose_medical": CrisisKind.OVERDOSE,
+    "about_assistant": ConversationKind.ABOUT,
 }
 # The router tells no pastoral question from an off-topic one (the evidence gate does): both are ordinary.
-_AS_ROUTED = {"pastoral": "ordinary", "off_topic": "ordinary"}
+_AS_ROUTED: dict[str, str] = {ScopeRoute.PASTORAL: RouteName.ORDINARY, ScopeRoute.OFF_TOPIC: RouteName.ORDINARY}
 # Which head names the kind of each route; ordinary has none.
-KIND_HEADS = {"crisis": "crisis_kind", "out_of_scope": "advice_kind", "conversational": "talk_kind"}
+KIND_HEADS: dict[str, str] = {
+    RouteName.CRISIS: "crisis_kind",
+    RouteName.OUT_OF_SCOPE: "advice_kind",
+    RouteName.CONVERSATIONAL: "talk_kind",
+}
 
 # The crisis score is the mean of three votes, each 1 at its own usual bar: P(crisis) over PROBABILITY_UNIT,
 # the nearest examples' margin (the mean cosine of the 3 nearest crisis examples minus that of the 3 nearest
@@ -57,7 +61,8 @@ NEIGHBOURS = 3
 SENTENCE_PENALTY = 0.6
 # The crisis score a message needs, chosen leaving one of 14 authors out (`python bench/bench_routing.py --cv`):
 # 0.9 found 98.3% of the crises (1.0: 97.7%) for 3.1% false alarms (2.7%; both 1.6-1.8% without the author of
-# long everyday stories), and took no more of sets/retrieval/devset.jsonl's pastoral questions to the crisis reply (15).
+# long everyday stories), and took no more of sets/retrieval/devset.jsonl's pastoral questions to the crisis
+# reply (15).
 # With all 18 authors (round 13): 0.9 finds 98.4% (2862/2909) with 2.6% false alarms; 1.0 finds 97.8% with 2.3%.
 CRISIS_SCORE = 0.9
 # A short follow-up ("mas e se eu não conseguir?") means what the previous turn meant: by its words alone
@@ -100,7 +105,7 @@ def training_examples(messages: list[LabelledMessage] | None = None) -> list[Exa
     return load_examples() + written
 
 
-def train_heads(vectors: np.ndarray, examples: list[Example], config: TrainingConfig = TrainingConfig()) -> Trained:
+def train_heads(vectors: np.ndarray, examples: list[Example], config: TrainingConfig = DEFAULT_TRAINING) -> Trained:
     """The route head and the route-and-kind head (whose crisis kinds give P(crisis)) on every example; a kind
     head per route, on that route's examples; the examples' vectors for the nearest-example vote and the
     character n-gram weights for the spelling vote."""
@@ -112,7 +117,7 @@ def train_heads(vectors: np.ndarray, examples: list[Example], config: TrainingCo
         chosen = [i for i, e in enumerate(examples) if e.route == route]
         if len({examples[i].kind for i in chosen}) >= 2:
             heads[head] = LinearClassifier.fit(vectors[chosen], [examples[i].kind for i in chosen], config)
-    crisis = np.array([e.route == "crisis" for e in examples])
+    crisis = np.array([e.route == RouteName.CRISIS for e in examples])
     ngram_weights = fit_binary(ngram_rows([e.text for e in examples]), crisis, NGRAM_L2)
     return Trained(heads, {"vectors": vectors.astype(np.float32), "ngram_weights": ngram_weights})
 
@@ -136,7 +141,7 @@ class SemanticRouter:
         examples: list[Example] | None = None,
         crisis_bar: float = CRISIS_SCORE,
         cache_dir: Path | None = None,
-        config: TrainingConfig = TrainingConfig(),
+        config: TrainingConfig = DEFAULT_TRAINING,
     ):
         self.crisis_bar = crisis_bar  # the crisis score a message needs (bench/bench_routing.py --sweep)
         self.framed_bar = FRAMED_CRISIS_SCORE
@@ -155,7 +160,7 @@ class SemanticRouter:
         self._vectors = trained.arrays["vectors"]
         self._ngram_weights = trained.arrays["ngram_weights"]
         self._crisis_kinds = np.array([label.startswith("crisis:") for label in self.heads["route_kind"].labels])
-        self._crisis_rows = np.array([e.route == "crisis" for e in self.examples])
+        self._crisis_rows = np.array([e.route == RouteName.CRISIS for e in self.examples])
         self.load_seconds = time.perf_counter() - started  # printed by bench/bench_routing.py --timing
         self.name = f"semântico: classificador treinado ({len(self.examples)} exemplos, {embedder_name})"
 
@@ -187,4 +192,4 @@ class SemanticRouter:
     def crisis_kind(self, text: str) -> str:
         """The crisis kind by meaning: which help lines a crisis found by the rules or the classifier needs."""
         head = self.heads.get("crisis_kind")
-        return head.predict(self.embedder.encode([text])).label if head is not None else SUICIDE
+        return head.predict(self.embedder.encode([text])).label if head is not None else CrisisKind.SUICIDE

@@ -5,10 +5,8 @@ from __future__ import annotations
 import re
 
 from pastor.care.chat_spelling import NOT_FOR_SMALLTALK, respell, spellings_for
+from pastor.care.routes import ConversationKind
 from pastor.text.fold import fold_words
-
-GREETING, META = "greeting", "meta"
-
 
 # Meaning, not spelling: `ia` and `bot` are the assistant, `oii` is `oi`.
 _ALIASES = {"oii": "oi", "oiii": "oi", "oie": "oi", "bot": "robo", "ia": "robo"}
@@ -127,7 +125,8 @@ _META = (
     r"nao percebi(?: nada| bem| a resposta)?",
     r"o que (?:e )?(?:que )?voce (?:faz|sabe fazer|pode fazer|consegue fazer|e)",
     r"voce e (?:um |uma |o |a )?(?:robo|humano|humana|pessoa(?: de verdade| real)?|maquina|programa|"
-    r"inteligencia artificial|chatbot|chat|(?:pastor|padre|pastora|freira)(?: de verdade| mesmo| real)?|de verdade|real)",
+    r"inteligencia artificial|chatbot|chat|(?:pastor|padre|pastora|freira)(?: de verdade| mesmo| real)?|"
+    r"de verdade|real)",
     r"(?:qual (?:e )?(?:o )?)?(?:seu|teu) nome",
     r"como (?:e )?(?:que )?(?:voce )?(?:funciona|trabalha)",
     r"como (?:e )?(?:que )?funciona (?:isso|isso aqui|aqui|o site|esse site|este site|o app|esse app|esse chat)",
@@ -218,7 +217,7 @@ def _longest(patterns, text: str, pos: int) -> int:
     return max(ends, default=pos)
 
 
-def conversational_kind(text: str) -> str | None:
+def conversational_kind(text: str) -> ConversationKind | None:
     """`greeting` (hello, thanks, laughter, ok), `meta` (who are you, what? help me) or None when
     the message holds anything else, which is then a real question for the search."""
     normal = _spelled(text)
@@ -233,7 +232,7 @@ def conversational_kind(text: str) -> str | None:
         if end == pos:
             return None
         if end > filler_end:  # a filler alone (`ajuda`, `pastor`) is no conversation
-            kind = META if ask == end else kind or GREETING
+            kind = ConversationKind.META if ask == end else kind or ConversationKind.GREETING
         pos = end
         while pos < len(normal) and normal[pos] == " ":
             pos += 1
@@ -247,4 +246,4 @@ def is_conversational(text: str) -> bool:
 
 def is_greeting_or_thanks(text: str) -> bool:
     """Whether the whole message is only a greeting, thanks, laughter or a farewell."""
-    return conversational_kind(text) == GREETING
+    return conversational_kind(text) == ConversationKind.GREETING

@@ -6,11 +6,19 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from pastor.care.routes import RouteName, ScopeRoute
 from pastor.datasets import LEARNT_FROM, files
 
 # The routes an author may write; pastoral and off_topic are both "ordinary" for the router, and tell the
 # evidence gate's scope apart.
-WRITTEN_ROUTES = ("crisis", "ordinary", "conversational", "out_of_scope", "pastoral", "off_topic")
+WRITTEN_ROUTES = (
+    RouteName.CRISIS,
+    RouteName.ORDINARY,
+    RouteName.CONVERSATIONAL,
+    RouteName.OUT_OF_SCOPE,
+    ScopeRoute.PASTORAL,
+    ScopeRoute.OFF_TOPIC,
+)
 
 
 @dataclass(frozen=True)

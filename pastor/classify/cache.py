@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -74,7 +75,9 @@ def _save(folder: Path, name: str, trained: Trained) -> None:
         staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder.parent))
         for head, classifier in trained.heads.items():
             classifier.save(staging / head)
-        np.savez(staging / "arrays.npz", **trained.arrays)
+        # Typed loosely on purpose: numpy's stub checks `**kwds` against `savez`'s `allow_pickle: bool` too.
+        arrays: dict[str, Any] = dict(trained.arrays)
+        np.savez(staging / "arrays.npz", **arrays)
         (staging / "heads.json").write_text(json.dumps({"heads": list(trained.heads)}), encoding="utf-8")
         for old in folder.parent.glob(f"{name}-*"):  # older keys, and this one when it was unreadable
             shutil.rmtree(old, ignore_errors=True)

@@ -24,6 +24,10 @@ class TrainingConfig:
     balanced: bool = False
 
 
+# The frozen default, by name: a default argument elsewhere reads it instead of calling the class.
+DEFAULT_TRAINING = TrainingConfig()
+
+
 @dataclass(frozen=True)
 class Prediction:
     label: str  # the most probable label
@@ -74,7 +78,7 @@ class LinearClassifier:
     def predict(self, vector: np.ndarray) -> Prediction:
         row = self.probabilities(vector)[0]
         best = int(np.argmax(row))
-        return Prediction(self.labels[best], float(row[best]), dict(zip(self.labels, map(float, row))))
+        return Prediction(self.labels[best], float(row[best]), dict(zip(self.labels, map(float, row), strict=True)))
 
     def save(self, path: Path) -> None:
         """`path`.npz holds the arrays, `path`.json the labels and the training configuration."""

@@ -50,12 +50,14 @@ def ngram_counts(text: str) -> Counter:
 
 def ngram_rows(texts: Sequence[str]) -> SparseRows:
     """Sublinear counts (1 + log tf), each row of length 1: a long message weighs no more than a short one."""
-    starts, indices, values = [0], [], []
+    starts: list[int] = [0]
+    indices: list[int] = []
+    values: list[float] = []
     for text in texts:
         counts = ngram_counts(text)
         weights = 1.0 + np.log(np.array(list(counts.values()), dtype=np.float64))
         indices.extend(counts)
-        values.extend(weights / max(np.linalg.norm(weights), 1e-12))
+        values.extend(weights / max(float(np.linalg.norm(weights)), 1e-12))
         starts.append(len(indices))
     return SparseRows(
         np.array(starts, dtype=np.int64), np.array(indices, dtype=np.int64), np.array(values, dtype=np.float64)

@@ -17,7 +17,7 @@ def build_retriever(config: RetrievalConfig, resources: SignalInputs, cache_dir:
     encoder = QueryEncoder(resources.embedder, config.expand_queries, config.modernize)
     scope = (
         PastoralScope(resources.embedder, cache_dir=cache_dir)
-        if config.semantic_router and resources.embedder is not None
+        if config.scope_classifier and resources.embedder is not None
         else None
     )
     return Retriever(config, build_signals(config, resources), resources, encoder=encoder, scope=scope)

@@ -48,8 +48,8 @@ class PastorChoice:
 
 def verse_ids(reference: str) -> tuple[str, ...]:
     """The verse ids one written reference covers ("Mateus 11:28-30" → three); () when it names none."""
-    matches = [m for m in find_references(reference) if m.reference is not None and not m.error]
-    return tuple(v for m in matches for v in m.reference.verse_ids())
+    found = [m.reference for m in find_references(reference) if not m.error]
+    return tuple(v for ref in found if ref is not None for v in ref.verse_ids())
 
 
 def load_choices(path: Path) -> tuple[list[PastorChoice], list[str]]:

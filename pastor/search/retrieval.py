@@ -45,7 +45,7 @@ class RetrievalConfig:
     modernize: bool
     expand_queries: bool = True
     smalltalk: bool = False
-    semantic_router: bool = False  # the gate also tells a pastoral message by meaning (PASTOR_SEMANTIC_ROUTER)
+    scope_classifier: bool = False  # the gate also tells a pastoral message by meaning (PASTOR_SCOPE_CLASSIFIER)
     gate: Gate = field(default_factory=Gate)
 
     @classmethod

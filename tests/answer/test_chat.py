@@ -15,7 +15,7 @@ from pastor.answer.turn import TurnError, TurnResult, TurnUpdate
 from pastor.answer.turnlog import TurnLog
 from pastor.answer_filter.citations import NO_ANCHOR_NOTE
 from pastor.care import crisis as safety
-from pastor.config import parse_contacts
+from pastor.care.contacts import parse_contacts
 from pastor.index.engine import Engine
 from pastor.providers.fake import FakeProvider
 from pastor.providers.none import NoneProvider
@@ -485,6 +485,15 @@ class TestTurnLog:
         assert (record["provider"], record["model"]) == ("fake", "fake")
         assert {"retrieval_ms", "first_token_ms", "total_ms"} <= set(record["latency"])
         assert json.loads(lines[1])["mode"] == "no_evidence"
+
+    def test_routed_turns_log_their_mode_and_reason_as_plain_text(self, chat, log):
+        """Route and kind names are `StrEnum`s; the log line holds their plain values, as before them."""
+        chat.ask("quero me matar")
+        chat.ask("qual remédio devo tomar pra dor de cabeça?")
+        crisis, advice = log.path.read_text(encoding="utf-8").splitlines()
+        assert '"mode": "crisis", "reason": "sinal de crise: suicide",' in crisis
+        assert '"mode": "out_of_scope", "reason": "fora do escopo pastoral: medical",' in advice
+        assert [type(json.loads(line)["reason"]) for line in (crisis, advice)] == [str, str]
 
     def test_feedback_attaches_to_a_turn(self, chat, log):
         result = chat.ask(OFF_TOPIC)

@@ -7,17 +7,9 @@ import re
 
 import pytest
 
-from pastor.care.crisis import (
-    ABUSE,
-    OVERDOSE,
-    SELF_HARM,
-    SUICIDE,
-    CrisisMatch,
-    contact_lines,
-    crisis_message,
-    detect_crisis,
-)
-from pastor.config import CRISIS_CONTACTS_DEFAULT, parse_contacts
+from pastor.care.contacts import CRISIS_CONTACTS_DEFAULT, parse_contacts
+from pastor.care.crisis import CrisisMatch, contact_lines, crisis_message, detect_crisis
+from pastor.care.routes import CrisisKind
 from pastor.datasets import dataset  # noqa: E402
 
 
@@ -48,7 +40,7 @@ class TestCrisisDetected:
         ],
     )
     def test_suicidal_ideation(self, text):
-        assert kind(text) == SUICIDE
+        assert kind(text) == CrisisKind.SUICIDE
 
     @pytest.mark.parametrize(
         "text",
@@ -62,7 +54,7 @@ class TestCrisisDetected:
         ],
     )
     def test_self_harm(self, text):
-        assert kind(text) == SELF_HARM
+        assert kind(text) == CrisisKind.SELF_HARM
 
     @pytest.mark.parametrize(
         "text",
@@ -80,7 +72,7 @@ class TestCrisisDetected:
         ],
     )
     def test_abuse(self, text):
-        assert kind(text) == ABUSE
+        assert kind(text) == CrisisKind.ABUSE
 
     @pytest.mark.parametrize(
         "text",
@@ -93,17 +85,19 @@ class TestCrisisDetected:
         ],
     )
     def test_overdose(self, text):
-        assert kind(text) == OVERDOSE
+        assert kind(text) == CrisisKind.OVERDOSE
 
     def test_accents_and_case_do_not_matter(self):
-        assert kind("ESTOU PENSANDO EM SUICIDIO") == kind("estou pensando em suicídio") == SUICIDE
+        assert kind("ESTOU PENSANDO EM SUICIDIO") == kind("estou pensando em suicídio") == CrisisKind.SUICIDE
 
     def test_the_match_names_the_phrase_as_written(self):
-        assert detect_crisis("Pastor, às vezes penso em me matar.") == CrisisMatch(SUICIDE, "penso em me matar")
+        assert detect_crisis("Pastor, às vezes penso em me matar.") == CrisisMatch(
+            CrisisKind.SUICIDE, "penso em me matar"
+        )
 
     def test_the_most_urgent_signal_wins(self):
-        assert kind("meu marido me bate e eu quero morrer") == SUICIDE
-        assert kind("me corto e tomei muitos comprimidos") == OVERDOSE
+        assert kind("meu marido me bate e eu quero morrer") == CrisisKind.SUICIDE
+        assert kind("me corto e tomei muitos comprimidos") == CrisisKind.OVERDOSE
 
 
 class TestNoFalseAlarm:
@@ -149,16 +143,18 @@ class TestNoFalseAlarm:
     def test_someone_elses_story(self):
         assert detect_crisis("meu irmão cometeu suicídio, ele foi salvo?") is None
         assert detect_crisis("eu perdi meu pai para o suicídio") is None
-        assert kind("meu filho teve uma overdose") == OVERDOSE
-        assert kind("minha irmã sofre violência doméstica") == ABUSE
+        assert kind("meu filho teve uma overdose") == CrisisKind.OVERDOSE
+        assert kind("minha irmã sofre violência doméstica") == CrisisKind.ABUSE
 
     def test_the_same_topic_in_the_first_person_is_a_crisis(self):
-        assert kind("eu penso em suicídio") == SUICIDE
-        assert kind("sofro violência doméstica") == ABUSE
+        assert kind("eu penso em suicídio") == CrisisKind.SUICIDE
+        assert kind("sofro violência doméstica") == CrisisKind.ABUSE
 
 
 class TestCrisisMessage:
-    @pytest.mark.parametrize("crisis", [SUICIDE, SELF_HARM, ABUSE, OVERDOSE])
+    @pytest.mark.parametrize(
+        "crisis", [CrisisKind.SUICIDE, CrisisKind.SELF_HARM, CrisisKind.ABUSE, CrisisKind.OVERDOSE]
+    )
     def test_safety_first_with_only_the_configured_numbers(self, crisis):
         message = crisis_message(crisis)
         configured = set(re.findall(r"\d+", CRISIS_CONTACTS_DEFAULT))
@@ -173,7 +169,7 @@ class TestCrisisMessage:
             assert number in lines
         assert "cvv.org.br" in lines and "CVV" in lines and "SAMU" in lines and "SNS 24" in lines
 
-    @pytest.mark.parametrize("kind", [SUICIDE, ABUSE])
+    @pytest.mark.parametrize("kind", [CrisisKind.SUICIDE, CrisisKind.ABUSE])
     @pytest.mark.parametrize(
         "config",
         [
@@ -188,12 +184,20 @@ class TestCrisisMessage:
         assert parse_contacts(config)[0].number in message
 
     def test_each_kind_has_its_own_guidance(self):
-        assert "pronto-socorro" in crisis_message(OVERDOSE)
-        assert "culpa" in crisis_message(ABUSE)
-        assert len({crisis_message(k) for k in (SUICIDE, SELF_HARM, ABUSE, OVERDOSE)}) == 4
+        assert "pronto-socorro" in crisis_message(CrisisKind.OVERDOSE)
+        assert "culpa" in crisis_message(CrisisKind.ABUSE)
+        assert (
+            len(
+                {
+                    crisis_message(k)
+                    for k in (CrisisKind.SUICIDE, CrisisKind.SELF_HARM, CrisisKind.ABUSE, CrisisKind.OVERDOSE)
+                }
+            )
+            == 4
+        )
 
     def test_unknown_kind_falls_back_to_the_suicide_guidance(self):
-        assert crisis_message("other") == crisis_message(SUICIDE)
+        assert crisis_message("other") == crisis_message(CrisisKind.SUICIDE)
 
 
 class TestSomeoneElseHurting:
@@ -211,20 +215,20 @@ class TestIndirectSignals:
     @pytest.mark.parametrize(
         "text, expected",
         [
-            ("tomei uma caixa inteira de remédio pra dormir", OVERDOSE),
-            ("bebi agua sanitaria", OVERDOSE),
-            ("misturei vodka com os calmantes da minha avó", OVERDOSE),
-            ("tomei 20 comprimidos de dipirona", OVERDOSE),
-            ("queria dormir pra sempre", SUICIDE),
-            ("todo mundo ficaria melhor sem mim", SUICIDE),
-            ("kero morrer logo", SUICIDE),
-            ("n aguento mais, vou me matar", SUICIDE),
-            ("to em cima da ponte agora", SUICIDE),
-            ("me despedi de todo mundo hoje", SUICIDE),
-            ("me arranho até sangrar quando fico ansiosa", SELF_HARM),
-            ("passei a noite me machucando", SELF_HARM),
-            ("meu tio abusava de mim quando eu era criança", ABUSE),
-            ("ele me ameaça com uma faca", ABUSE),
+            ("tomei uma caixa inteira de remédio pra dormir", CrisisKind.OVERDOSE),
+            ("bebi agua sanitaria", CrisisKind.OVERDOSE),
+            ("misturei vodka com os calmantes da minha avó", CrisisKind.OVERDOSE),
+            ("tomei 20 comprimidos de dipirona", CrisisKind.OVERDOSE),
+            ("queria dormir pra sempre", CrisisKind.SUICIDE),
+            ("todo mundo ficaria melhor sem mim", CrisisKind.SUICIDE),
+            ("kero morrer logo", CrisisKind.SUICIDE),
+            ("n aguento mais, vou me matar", CrisisKind.SUICIDE),
+            ("to em cima da ponte agora", CrisisKind.SUICIDE),
+            ("me despedi de todo mundo hoje", CrisisKind.SUICIDE),
+            ("me arranho até sangrar quando fico ansiosa", CrisisKind.SELF_HARM),
+            ("passei a noite me machucando", CrisisKind.SELF_HARM),
+            ("meu tio abusava de mim quando eu era criança", CrisisKind.ABUSE),
+            ("ele me ameaça com uma faca", CrisisKind.ABUSE),
         ],
     )
     def test_detected(self, text, expected):
@@ -245,7 +249,7 @@ class TestIndirectSignals:
         assert detect_crisis(text) is None
 
     def test_slang_is_reported_as_read(self):
-        assert detect_crisis("qro morrer") == CrisisMatch(SUICIDE, "quero morrer")
+        assert detect_crisis("qro morrer") == CrisisMatch(CrisisKind.SUICIDE, "quero morrer")
 
 
 def test_routing_targets_on_the_dev_split():

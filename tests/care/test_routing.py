@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pastor.care.advice import out_of_scope_reply
+from pastor.care.contacts import CRISIS_KINDS, parse_contacts
 from pastor.care.crisis import contact_lines, crisis_message
-from pastor.care.router import CONVERSATIONAL, CRISIS, ORDINARY, OUT_OF_SCOPE, Router
+from pastor.care.router import Router
+from pastor.care.routes import AdviceKind, ConversationKind, CrisisKind, RouteName
 from pastor.care.semantic import Example, SemanticRouter, load_examples, training_examples
-from pastor.config import parse_contacts
 
 LEXICON = Router()
 
@@ -27,7 +30,7 @@ class TestPersonAndTime:
     )
     def test_a_third_party_at_risk_or_a_threat_is_a_crisis_by_the_rules(self, message, kind):
         route = LEXICON.route(message)
-        assert (route.name, route.kind) == (CRISIS, kind)
+        assert (route.name, route.kind) == (RouteName.CRISIS, kind)
         assert route.by in ("rules", "lexicon") and route.phrase
 
     @pytest.mark.parametrize(
@@ -44,7 +47,7 @@ class TestPersonAndTime:
         ],
     )
     def test_hyperbole_idioms_the_past_and_doctrine_stay_ordinary(self, message):
-        assert LEXICON.route(message).name == ORDINARY
+        assert LEXICON.route(message).name == RouteName.ORDINARY
 
     @pytest.mark.parametrize(
         "message",
@@ -54,7 +57,7 @@ class TestPersonAndTime:
         ],
     )
     def test_a_threat_or_abuse_that_goes_on_is_not_taken_for_hyperbole_or_the_past(self, message):
-        assert LEXICON.route(message).name == CRISIS
+        assert LEXICON.route(message).name == RouteName.CRISIS
 
     @pytest.mark.parametrize(
         "message, kind",
@@ -68,7 +71,7 @@ class TestPersonAndTime:
         ],
     )
     def test_someone_else_at_risk_in_any_form(self, message, kind):
-        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
+        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (RouteName.CRISIS, kind)
 
     @pytest.mark.parametrize(
         "message",
@@ -86,7 +89,7 @@ class TestPersonAndTime:
         ],
     )
     def test_grief_everyday_uses_and_idioms_stay_ordinary(self, message):
-        assert LEXICON.route(message).name == ORDINARY
+        assert LEXICON.route(message).name == RouteName.ORDINARY
 
     @pytest.mark.parametrize(
         "message, kind",
@@ -103,7 +106,7 @@ class TestPersonAndTime:
     )
     def test_a_goodbye_in_few_words_or_a_body_in_danger_is_a_crisis_by_the_rules(self, message, kind):
         """Round 7: crises the training authors wrote that cross-validation missed."""
-        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
+        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (RouteName.CRISIS, kind)
 
     @pytest.mark.parametrize(
         "message",
@@ -119,7 +122,7 @@ class TestPersonAndTime:
         ],
     )
     def test_a_trifle_a_thanks_or_the_past_stays_ordinary(self, message):
-        assert LEXICON.route(message).name != CRISIS
+        assert LEXICON.route(message).name != RouteName.CRISIS
 
     @pytest.mark.parametrize(
         "message",
@@ -129,7 +132,7 @@ class TestPersonAndTime:
         ],
     )
     def test_a_joke_said_not_to_be_one_or_a_question_asked_for_today_is_heard(self, message):
-        assert LEXICON.route(message).name == CRISIS
+        assert LEXICON.route(message).name == RouteName.CRISIS
 
     @pytest.mark.parametrize(
         "message",
@@ -139,7 +142,7 @@ class TestPersonAndTime:
         ],
     )
     def test_the_year_before_last_and_an_age_told_are_the_past(self, message):
-        assert LEXICON.route(message).name == ORDINARY
+        assert LEXICON.route(message).name == RouteName.ORDINARY
 
     @pytest.mark.parametrize(
         "message, kind",
@@ -153,7 +156,7 @@ class TestPersonAndTime:
         ],
     )
     def test_years_of_beating_a_blade_a_lethal_dose_and_affairs_in_order_are_a_crisis(self, message, kind):
-        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (CRISIS, kind)
+        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (RouteName.CRISIS, kind)
 
     @pytest.mark.parametrize(
         "message",
@@ -165,15 +168,15 @@ class TestPersonAndTime:
         ],
     )
     def test_portugals_hyperbole_and_beating_long_over_stay_ordinary(self, message):
-        assert LEXICON.route(message).name == ORDINARY
+        assert LEXICON.route(message).name == RouteName.ORDINARY
 
     @pytest.mark.parametrize("message", ["vou pular", "vou acabar com isso agora"])
     def test_very_short_messages_are_heard(self, message):
-        assert LEXICON.route(message).name == CRISIS
+        assert LEXICON.route(message).name == RouteName.CRISIS
 
     def test_the_lexicon_still_routes_the_persons_own_words(self):
         route = LEXICON.route("eu quero morrer, não aguento mais viver")
-        assert (route.name, route.kind, route.by) == (CRISIS, "suicide", "lexicon")
+        assert (route.name, route.kind, route.by) == (RouteName.CRISIS, "suicide", "lexicon")
 
 
 class TestScopeAndConversation:
@@ -188,7 +191,7 @@ class TestScopeAndConversation:
         ],
     )
     def test_advice_is_out_of_scope(self, message, kind):
-        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (OUT_OF_SCOPE, kind)
+        assert (LEXICON.route(message).name, LEXICON.route(message).kind) == (RouteName.OUT_OF_SCOPE, kind)
 
     @pytest.mark.parametrize(
         "message",
@@ -205,19 +208,19 @@ class TestScopeAndConversation:
         ],
     )
     def test_politeness_thanks_and_questions_about_the_assistant_are_conversation(self, message):
-        assert LEXICON.route(message).name == CONVERSATIONAL
+        assert LEXICON.route(message).name == RouteName.CONVERSATIONAL
 
     @pytest.mark.parametrize(
         "message", ["tenho que ir agora, depois eu volto", "falou, fui", "boa tarde, posso fazer uma pergunta?"]
     )
     def test_farewells_and_asking_leave_to_ask_are_conversation(self, message):
-        assert LEXICON.route(message).name == CONVERSATIONAL
+        assert LEXICON.route(message).name == RouteName.CONVERSATIONAL
 
     @pytest.mark.parametrize("message", ["não consigo largar a bebida, sempre volto", "me sinto um lixo, inútil"])
     def test_pastoral_questions_go_to_the_search(self, message):
-        assert LEXICON.route(message).name == ORDINARY
+        assert LEXICON.route(message).name == RouteName.ORDINARY
 
-    @pytest.mark.parametrize("score, route", [(2.0, CRISIS), (1.2, OUT_OF_SCOPE)])
+    @pytest.mark.parametrize("score, route", [(2.0, RouteName.CRISIS), (1.2, RouteName.OUT_OF_SCOPE)])
     def test_only_a_crisis_the_meaning_is_sure_of_comes_before_the_advice_words(self, score, route):
         """Advice words ("qual remédio") keep a message out of scope unless the crisis score reaches the framed
         bar; below it the advice reply is the right one."""
@@ -241,6 +244,39 @@ class TestScopeAndConversation:
         assert who in reply and "orar" in reply and not any(ch.isdigit() for ch in reply)
 
 
+class TestRouteNames:
+    """Route and kind names are `StrEnum`s: in JSON, in a log line and in a comparison each is its plain value."""
+
+    @pytest.mark.parametrize(
+        "message, name, kind",
+        [
+            ("quero me matar", "crisis", "suicide"),
+            ("qual remédio devo tomar pra dor de cabeça?", "out_of_scope", "medical"),
+            ("não entendi, pode explicar de outro jeito?", "conversational", "clarify"),
+            ("bom dia!", "conversational", "greeting"),
+        ],
+    )
+    def test_a_route_is_its_own_plain_value(self, message, name, kind):
+        route = LEXICON.route(message)
+        assert json.dumps({"route": route.name, "kind": route.kind}) == f'{{"route": "{name}", "kind": "{kind}"}}'
+        assert f"{route.name}: {route.kind}" == f"{name}: {kind}" and str(route.name) == name
+        assert (route.name, route.kind) == (name, kind) and {route.name: 1}[name] == 1
+
+    def test_an_ordinary_message_has_no_kind(self):
+        route = LEXICON.route("como perdoar meu irmão?")
+        assert (route.name, route.kind, json.dumps(route.name)) == (RouteName.ORDINARY, "", '"ordinary"')
+
+    def test_the_names_are_the_ones_the_data_and_the_contacts_use(self):
+        assert [str(n) for n in RouteName] == ["crisis", "conversational", "out_of_scope", "ordinary"]
+        assert [str(k) for k in AdviceKind] == ["medical", "legal", "financial"]
+        assert {str(k) for k in CrisisKind} == {"suicide", "self_harm", "violence", "abuse", "overdose"}
+        assert {"greeting", "meta", "clarify", "about"} == {str(k) for k in ConversationKind}
+
+    def test_a_help_line_names_exactly_the_crisis_kinds(self):
+        """`pastor.care.contacts` imports nothing of pastor, so it spells the kinds out: the same ones."""
+        assert CRISIS_KINDS == tuple(CrisisKind)
+
+
 class TestHelpLines:
     def test_each_kind_gets_its_lines(self):
         assert "**188**" in crisis_message("suicide") and "**190**" not in crisis_message("suicide")
@@ -249,7 +285,8 @@ class TestHelpLines:
         assert "**116 111**" in crisis_message("abuse") and "**192**" in crisis_message("overdose")
 
     def test_the_default_numbers_are_the_verified_ones_digit_for_digit(self):
-        """The numbers as the services publish them (config.CRISIS_CONTACTS_DEFAULT): a changed digit is a wrong number."""
+        """The numbers as the services publish them (contacts.CRISIS_CONTACTS_DEFAULT): a changed digit is a
+        wrong number."""
         from pastor.care.crisis import DEFAULT_CONTACTS
 
         verified = {
@@ -339,8 +376,8 @@ class TestSemanticRouter:
 
     def test_a_crisis_without_the_lexicons_words_is_found_by_meaning(self, router):
         message = "minha vizinha idosa disse que vai deixar de se alimentar até partir desta vida"
-        assert LEXICON.route(message).name == ORDINARY  # the words alone do not say it
-        assert router.route(message).name == CRISIS and router.route(message).by == "semantic"
+        assert LEXICON.route(message).name == RouteName.ORDINARY  # the words alone do not say it
+        assert router.route(message).name == RouteName.CRISIS and router.route(message).by == "semantic"
 
     @pytest.mark.parametrize(
         "message",
@@ -350,7 +387,7 @@ class TestSemanticRouter:
         ],
     )
     def test_a_story_told_or_a_quarrel_is_not_a_crisis_by_meaning_alone(self, router, message):
-        assert router.route(message).name == ORDINARY
+        assert router.route(message).name == RouteName.ORDINARY
 
     @pytest.mark.parametrize(
         "message",
@@ -360,7 +397,7 @@ class TestSemanticRouter:
         ],
     )
     def test_an_emergency_or_abuse_of_a_child_is_a_crisis_by_meaning(self, router, message):
-        assert router.route(message).name == CRISIS
+        assert router.route(message).name == RouteName.CRISIS
 
     @pytest.mark.parametrize(
         "message",
@@ -374,19 +411,19 @@ class TestSemanticRouter:
         ],
     )
     def test_a_short_follow_up_is_searched_not_small_talk(self, router, message):
-        assert router.route(message).name == ORDINARY
+        assert router.route(message).name == RouteName.ORDINARY
 
     @pytest.mark.parametrize(
         "message", ["boa tarde, espero que o senhor esteja bem", "muito obrigado pela resposta, me tocou o coração"]
     )
     def test_polite_small_talk_is_conversation_by_meaning(self, router, message):
-        assert LEXICON.route(message).name == ORDINARY  # the small-talk list alone misses it
-        assert (router.route(message).name, router.route(message).by) == (CONVERSATIONAL, "semantic")
+        assert LEXICON.route(message).name == RouteName.ORDINARY  # the small-talk list alone misses it
+        assert (router.route(message).name, router.route(message).by) == (RouteName.CONVERSATIONAL, "semantic")
 
     @pytest.mark.parametrize("message", ["luto", "paz", "descanso", "orgulho"])
     def test_a_topic_in_a_word_or_two_is_searched_not_small_talk(self, router, message):
         """By meaning alone a single word sits near thanks and farewells; only the small-talk list makes it talk."""
-        assert router.route(message).name == ORDINARY
+        assert router.route(message).name == RouteName.ORDINARY
 
     def test_a_tiny_labelled_set_trains_the_router_and_the_router_uses_it(self, real_embedder, tmp_path):
         examples = [
@@ -409,7 +446,7 @@ class TestSemanticRouter:
         assert calm.crisis < urgent.crisis
         router = Router(semantic)
         assert "classificador treinado (10 exemplos" in router.active
-        assert router.route("muito obrigado, pastor, pela resposta").name == CONVERSATIONAL
+        assert router.route("muito obrigado, pastor, pela resposta").name == RouteName.CONVERSATIONAL
 
     def test_the_trained_router_is_cached_by_embedder_and_examples(self, real_embedder, tmp_path, monkeypatch):
         from pastor.classify import cache as classifier_cache
@@ -450,7 +487,7 @@ class TestBlessings:
 
     @pytest.mark.parametrize("message", ["amém, obrigada pela palavra", "Deus te abençoe pastor, boa noite"])
     def test_a_blessing_is_conversation(self, router, message):
-        assert router.route(message).name == CONVERSATIONAL
+        assert router.route(message).name == RouteName.CONVERSATIONAL
 
     @pytest.mark.parametrize(
         "message",
@@ -463,4 +500,4 @@ class TestBlessings:
         ],
     )
     def test_a_question_about_the_faith_or_a_passage_is_searched(self, router, message):
-        assert router.route(message).name == ORDINARY
+        assert router.route(message).name == RouteName.ORDINARY

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pastor.care.smalltalk import GREETING, META, conversational_kind, is_conversational, is_greeting_or_thanks
+from pastor.care.routes import ConversationKind
+from pastor.care.smalltalk import conversational_kind, is_conversational, is_greeting_or_thanks
 
 
 class TestGreetings:
@@ -35,13 +36,13 @@ class TestGreetings:
         ],
     )
     def test_greetings_thanks_and_farewells(self, text):
-        assert is_greeting_or_thanks(text) and conversational_kind(text) == GREETING
+        assert is_greeting_or_thanks(text) and conversational_kind(text) == ConversationKind.GREETING
 
     @pytest.mark.parametrize(
         "text", ["kkkkk", "kkk", "KKKKKKKK", "hahaha", "rsrs", "rsrsrs", "hehe", "huehue", "kkkkk valeu"]
     )
     def test_laughter(self, text):
-        assert conversational_kind(text) == GREETING
+        assert conversational_kind(text) == ConversationKind.GREETING
 
 
 class TestQuestionsAboutTheAssistant:
@@ -69,7 +70,7 @@ class TestQuestionsAboutTheAssistant:
         ],
     )
     def test_meta(self, text):
-        assert conversational_kind(text) == META and is_conversational(text)
+        assert conversational_kind(text) == ConversationKind.META and is_conversational(text)
         assert not is_greeting_or_thanks(text)
 
 

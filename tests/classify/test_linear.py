@@ -13,7 +13,7 @@ def _clusters(seed: int = 7) -> tuple[np.ndarray, list[str]]:
     rng = np.random.default_rng(seed)
     centres = np.eye(3, 16) * 3
     vectors, labels = [], []
-    for centre, label in zip(centres, ("crisis", "ordinary", "conversational")):
+    for centre, label in zip(centres, ("crisis", "ordinary", "conversational"), strict=True):
         points = centre + rng.normal(scale=0.6, size=(20, 16))
         vectors.append(points / np.linalg.norm(points, axis=1, keepdims=True))
         labels += [label] * 20

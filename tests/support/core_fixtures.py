@@ -101,6 +101,7 @@ def settings_for(data_dir: Path, **env: str) -> Settings:
         "PASTOR_PASTORS_WEIGHT": "0",  # the pastors' signal: tests/search/test_pastor_choices.py
         "EMBEDDING_MODEL": FAKE_MODEL,
         "PASTOR_SEMANTIC_ROUTER": "false",  # the hashing embedder has no meaning to route by
+        "PASTOR_SCOPE_CLASSIFIER": "false",  # nor to tell a pastoral message by
         "LLM_PROVIDER": "fake",
         "PASTOR_EMBED_BATCH": "8",
     }

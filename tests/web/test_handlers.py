@@ -376,7 +376,9 @@ class TestRuntime:
             raise ProviderError("config", operator_text, "openai")
 
         monkeypatch.setattr(runtime_module, "build_provider", broken)
-        runtime = self.runtime(tmp_path, None, LLM_PROVIDER="openai", PASTOR_SEMANTIC_ROUTER="false")
+        runtime = self.runtime(
+            tmp_path, None, LLM_PROVIDER="openai", PASTOR_SEMANTIC_ROUTER="false", PASTOR_SCOPE_CLASSIFIER="false"
+        )
         assert runtime.chat is not None and runtime.unavailable(need_chat=True) is None
         app = SimpleNamespace(runtime=runtime, handlers=Handlers(runtime))
         crisis = " ".join(contents(run_turn(app, "não aguento mais, quero sumir de vez")[-1][0]))

@@ -1,0 +1,106 @@
+"""How a setting is declared (`setting`, `Spec`) and how its text becomes a value (the parsers `pastor.config`'s
+declarations name), and the `.env` file. Imports nothing of `pastor` but its errors' base."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pastor.errors import PastorError
+
+# The project root: relative paths in settings are resolved against it.
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ConfigError(PastorError, ValueError):
+    """A setting has an invalid value; the message names the variable."""
+
+
+def to_path(value: str) -> Path:
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else ROOT / path
+
+
+def to_paths(value: str) -> tuple[Path, ...]:
+    return tuple(to_path(p.strip()) for p in value.split(",") if p.strip())
+
+
+def to_bool(value: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in {"1", "true", "yes", "on", "sim"}:
+        return True
+    if lowered in {"0", "false", "no", "off", "nao", "não", ""}:
+        return False
+    raise ValueError("esperado true/false")
+
+
+def to_words(value: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in value.split(",") if p.strip())
+
+
+def to_optional_path(value: str) -> Path | None:
+    return to_path(value) if value.strip() else None
+
+
+# The providers LLM_PROVIDER may name (`pastor.providers.PROVIDERS` implements exactly these; a test keeps both
+# equal). Declared here so an unknown name stops the start like any other invalid setting: the chat must never
+# come up without its crisis replies because of a typo.
+PROVIDER_NAMES = ("ollama", "openai", "groq", "anthropic", "huggingface", "local", "fake", "none")
+
+
+def to_provider(value: str) -> str:
+    name = value.strip().lower()
+    if name and name not in PROVIDER_NAMES:
+        raise ValueError(
+            f"provedor desconhecido {value.strip()!r}; use um destes: {', '.join(PROVIDER_NAMES)} "
+            "(ou deixe vazio para a escolha automática)"
+        )
+    return name
+
+
+def setting(
+    var: str,
+    default: str,
+    parse: Callable[[str], Any],
+    *,
+    minimum: float | None = None,
+    secret: bool = False,
+    help: str = "",
+) -> Any:
+    """Declare one setting: its environment variable, default (as text), parser, lower bound and help. Typed
+    `Any`, as `dataclasses.field` is: the field's annotation says what the parsed value is."""
+    meta = {"var": var, "default": default, "parse": parse, "minimum": minimum, "help": help}
+    return field(repr=not secret, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One setting's declaration, as read from the `Settings` field that holds it."""
+
+    attr: str
+    var: str
+    default: str
+    parse: Callable[[str], Any]
+    minimum: float | None
+    help: str
+
+    def __iter__(self):  # unpacks as (attr, var, default, parse, minimum)
+        return iter((self.attr, self.var, self.default, self.parse, self.minimum))
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """Parse KEY=VALUE lines; `#` comments and blank lines are skipped."""
+    if not path.is_file():
+        return {}
+    values = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if "=" not in line:
+            raise ConfigError(f"{path.name}, linha {number}: esperado CHAVE=VALOR")
+        key, value = line.split("=", 1)
+        values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
+    return values
