@@ -167,6 +167,7 @@ class TestFeedbackIndex:
         assert [r["rating"] for r in later.read() if r["type"] == "feedback"] == ["down", "up", "up", "up", "up"]
 
 
+@pytest.mark.integration  # the whole app on the real embedder, its data folder read-only
 class TestUnwritableDataDir:
     def test_the_app_still_answers_with_the_whole_data_dir_unwritable(self, tmp_path, fake_models):
         """Index, BM25 cache and turn log all fail to write (a regular file stands where the data

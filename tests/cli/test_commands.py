@@ -205,6 +205,7 @@ class TestEval:
         code, _, err = main(capsys, "eval", str(questions), "--json")
         assert code == 0 and "índice vetorial incompleto" in err
 
+    @pytest.mark.integration  # trains five adapters
     def test_the_adapters_own_file_is_measured_by_cross_validation(self, env, capsys, questions, tmp_path, monkeypatch):
         """A map that saw the questions would grade itself: each fold is searched by a map trained
         on the others (5 trainings), and `hybrid − adaptador` shows the ranking without it."""

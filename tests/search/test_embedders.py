@@ -48,6 +48,7 @@ def embedder(request) -> Embedder:
     return request.getfixturevalue(request.param)
 
 
+@pytest.mark.integration  # loads the real models by name
 class TestFactory:
     def test_use_by_name(self, use):
         assert isinstance(use, USEEmbedder)

@@ -11,6 +11,9 @@ from pastor.web.status_model import search_status_json as status_json
 from tests.support.app_fixtures import LiveServer, app_settings, wait_vectors
 from tests.support.helpers import wait_for
 
+# A real app on the real embedder, its vectors built: integration, not the unit tier.
+pytestmark = pytest.mark.integration
+
 QUESTIONS = ("Estou com medo do futuro", "Como perdoar quem me feriu?", "Deus amou o mundo")
 
 
