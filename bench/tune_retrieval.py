@@ -130,7 +130,7 @@ def main() -> None:
     engine = build_engine(get_settings())
     # A retriever of its own, so the question can be searched (and the adapter trained) unexpanded.
     config = RetrievalConfig.from_settings(
-        engine.settings, smalltalk=True, expand_queries="--no-expand" not in sys.argv
+        engine.settings, expand_queries="--no-expand" not in sys.argv
     )
     engine.retriever = build_retriever(config, engine.resources.signal_inputs(engine.retriever.adapter))
     if not engine.retriever.vectors_ready:

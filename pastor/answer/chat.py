@@ -27,7 +27,6 @@ from pastor.care.routes import ConversationKind, RouteName
 from pastor.providers import ProviderError
 from pastor.search.modes import SearchMode
 from pastor.search.results import SearchResult, Source
-from pastor.search.retrieval import CONVERSATION_REASON
 
 log = logging.getLogger("pastor.answer")
 
@@ -46,6 +45,8 @@ LEXICAL_NOTE = "O índice semântico ainda está sendo preparado; busquei os ver
 # The earlier questions whose verses a follow-up leaves out: enough for a conversation on one subject, few enough
 # that re-reading them costs a handful of searches.
 SHOWN_TURNS = 3
+# The reason a conversational turn gives: the router sent it to conversation, nothing was searched.
+CONVERSATION_REASON = "conversa: saudação, agradecimento ou pergunta sobre o assistente"
 
 
 class ChatService:

@@ -25,6 +25,4 @@ def build_retriever(config: RetrievalConfig, resources: SignalInputs, cache_dir:
 
 def retriever_from_settings(settings: Settings, resources: SignalInputs) -> Retriever:
     """The app's retriever: the settings' retrieval section, small talk answered as conversation."""
-    return build_retriever(
-        RetrievalConfig.from_settings(settings, smalltalk=True), resources, settings.data_dir / CLASSIFIERS_DIR
-    )
+    return build_retriever(RetrievalConfig.from_settings(settings), resources, settings.data_dir / CLASSIFIERS_DIR)

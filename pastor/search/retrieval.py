@@ -7,7 +7,6 @@ from dataclasses import dataclass, field, fields, replace
 from typing import cast
 
 from pastor.bible.lookup import lookup
-from pastor.care.smalltalk import is_conversational
 from pastor.config import Settings
 from pastor.search.diversity import spread_chapters, wants_passage
 from pastor.search.fusion import Candidates, fuse
@@ -24,15 +23,13 @@ MAX_REFERENCE_VERSES = 40
 MAX_REFERENCES = 10
 # With `source="all"`, up to this many church-document chunks join the k verses.
 DOC_SLOTS = 3
-# The reason given when a message is conversation, answered without sources.
-CONVERSATION_REASON = "conversa: saudação, agradecimento ou pergunta sobre o assistente"
 DIVERSITY = "diversity"  # the step evaluation can switch off (as `diversify=False`)
 
 
 @dataclass(frozen=True)
 class RetrievalConfig:
-    """The retrieval section of the settings; `smalltalk` (answer small talk as conversation) and the
-    gate thresholds are not environment settings."""
+    """The retrieval section of the settings; the gate thresholds are not environment settings. Small talk is
+    not the retriever's to decide: the care router sends it to conversation before any search."""
 
     rrf_k: int
     candidates: int
@@ -44,7 +41,6 @@ class RetrievalConfig:
     adapter_weight: float
     modernize: bool
     expand_queries: bool = True
-    smalltalk: bool = False
     scope_classifier: bool = False  # the gate also tells a pastoral message by meaning (PASTOR_SCOPE_CLASSIFIER)
     gate: Gate = field(default_factory=Gate)
 
@@ -143,8 +139,6 @@ class Retriever:
             )
         if not_found:
             return SearchResult(SearchMode.NO_EVIDENCE, not_found[0].reason, (), (), not_found)
-        if self.config.smalltalk and is_conversational(question):
-            return SearchResult(SearchMode.CONVERSATIONAL, CONVERSATION_REASON)
         need = need_text(question)  # a story pasted twice, emoji, a long story: read for the need it tells
         query = Query(need, self.encoder.words(need), frozenset(off))
         return self._hybrid(query, k, source, diversify, gated, exclude)

@@ -31,7 +31,7 @@ QUESTIONS = (
 def make_retriever(bible, data_dir, embedder=None) -> Retriever:
     index = VerseIndex(data_dir, embedder or HashEmbedder(), batch_size=8)
     lexical = LexicalIndex([v.id for v in bible.verses], [v.text for v in bible.verses])
-    return retriever_over(bible, embedder=index.embedder, index=index, lexical=lexical, smalltalk=True)
+    return retriever_over(bible, embedder=index.embedder, index=index, lexical=lexical)
 
 
 def answers(retriever: Retriever) -> list[dict]:

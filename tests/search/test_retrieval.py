@@ -6,14 +6,13 @@ import re
 
 import pytest
 
-from pastor.care.smalltalk import is_conversational
 from pastor.index.verse_index import VerseIndex
 from pastor.search import retrieval
 from pastor.search.bm25 import LexicalIndex
 from pastor.search.gates import Gate
 from pastor.search.modes import SearchMode as Mode
 from pastor.search.results import NotFound
-from pastor.search.retrieval import CONVERSATION_REASON, Retriever
+from pastor.search.retrieval import Retriever
 from pastor.web.schemas import search_json
 from tests.support.core_fixtures import MINI_VERSES, HashEmbedder, copy_docs, settings_for
 from tests.support.helpers import retriever_over
@@ -31,7 +30,6 @@ def make_retriever(bible, embedder, data_dir, *, build=True, **options) -> Retri
     if build:
         index.build(bible)
     lexical = LexicalIndex([v.id for v in bible.verses], [v.text for v in bible.verses])
-    options.setdefault("smalltalk", is_conversational)
     options.setdefault("gate", GATE)
     return retriever_over(bible, embedder=embedder, index=index, lexical=lexical, **options)
 
@@ -91,22 +89,16 @@ class TestReferenceMode:
 
 # -- small talk ------------------------------------------------------------------------------------
 class TestConversationalMode:
-    @pytest.mark.parametrize(
-        "message",
-        ["Bom dia, pastor!", "muito obrigada", "Amém", "kkkkk", "quem é você?", "olá, pode me ajudar?", "não entendi"],
-    )
-    def test_greetings_thanks_and_questions_about_the_assistant(self, shared, message):
-        result = shared.search(message)
-        assert (result.mode, result.reason, result.results) == (Mode.CONVERSATIONAL, CONVERSATION_REASON, ())
+    def test_small_talk_is_the_routers_to_decide_not_the_retrievers(self, shared):
+        """Issue 30: one decision. The care router sends "Bom dia, pastor!" to conversation before any search
+        (tests/care); the retriever searches whatever it is given."""
+        modes = {m: shared.search(m).mode for m in ("Bom dia, pastor!", "muito obrigada", "quem é você?")}
+        assert Mode.CONVERSATIONAL not in modes.values(), modes
 
     @pytest.mark.parametrize("message", ["Salmos 23; 2024", "Sl 23 e 1000", "Leio o Salmo 23 e 1000 vezes me consolo"])
     def test_numbers_after_a_reference_never_break_the_search(self, shared, message):
         result = shared.search(message)  # the year or count is not a chapter: only Psalm 23 is read
         assert (result.mode, result.references) == (Mode.REFERENCE, ("Salmos 23",))
-
-    def test_without_a_smalltalk_detector_it_is_searched(self, tmp_path, mini_bible):
-        retriever = make_retriever(mini_bible, HashEmbedder(), tmp_path, smalltalk=None)
-        assert retriever.search("Bom dia, pastor!").mode != Mode.CONVERSATIONAL
 
 
 # -- hybrid search and gates -----------------------------------------------------------------------

@@ -57,7 +57,7 @@ def css_colour(css: str, selector: str, prop: str = "color") -> str:
 def retriever_over(bible, **given):
     """A retriever built as the app builds one (`search.assembly`), over the resources named in `given`
     (embedder, index, lexical, topics, prominence, documents, adapter); any other key overrides a
-    retrieval setting's declared default (`candidates=30`, `smalltalk=True`…)."""
+    retrieval setting's declared default (`candidates=30`, `per_chapter=0`…)."""
     from dataclasses import fields
 
     from pastor.search.assembly import build_retriever
