@@ -13,8 +13,7 @@ def main() -> int:
         return 2
     from pastor.web.server import serve
 
-    serve(settings)
-    return 0
+    return serve(settings)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from pastor.config_parsing import (
     to_paths,
     to_provider,
     to_words,
+    with_aliases,
 )
 
 
@@ -151,8 +152,8 @@ class Settings:
     fake_delay: float = setting(
         "PASTOR_FAKE_DELAY", "0", float, minimum=0.0, help="fake provider: seconds between chunks"
     )
-    host: str = setting("PASTOR_HOST", "0.0.0.0", str, help="address the app listens on")
-    port: int = setting("PASTOR_PORT", "7860", int, minimum=1, help="port the app listens on")
+    host: str = setting("PASTOR_HOST", "0.0.0.0", str, help="address the app listens on (or GRADIO_SERVER_NAME)")
+    port: int = setting("PASTOR_PORT", "7860", int, minimum=1, help="port the app listens on (or GRADIO_SERVER_PORT)")
     reindex_token: str = setting("REINDEX_TOKEN", "", str, secret=True, help="token the Reindex button and API ask for")
     rate_limit_seconds: float = setting(
         "PASTOR_RATE_LIMIT_SECONDS", "3", float, minimum=0.0, help="one question per client every n seconds (0 = off)"
@@ -315,7 +316,7 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:
         """Build settings from a mapping (default: `.env` then the process environment)."""
         source = dict(read_dotenv(ROOT / ".env")) if env is None else {}
-        source.update(os.environ if env is None else env)
+        source = with_aliases({**source, **(os.environ if env is None else env)})
         values = {}
         for attr, var, default, parse, minimum in SPEC:
             raw = source.get(var, default)

@@ -104,3 +104,13 @@ def read_dotenv(path: Path) -> dict[str, str]:
         key, value = line.split("=", 1)
         values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
     return values
+
+
+# Gradio's own variables, honoured when the project's are not set (a Space or a host that sets Gradio's
+# conventions finds the app where it expects it); the project's variable wins when both are set.
+ALIASES = {"PASTOR_PORT": "GRADIO_SERVER_PORT", "PASTOR_HOST": "GRADIO_SERVER_NAME"}
+
+
+def with_aliases(source: dict[str, str]) -> dict[str, str]:
+    """`source` with each project variable taken from its Gradio alias when only the alias is set."""
+    return {**{ours: source[theirs] for ours, theirs in ALIASES.items() if theirs in source}, **source}

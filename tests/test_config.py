@@ -321,3 +321,12 @@ def test_the_router_and_the_scope_classifier_have_a_setting_each(monkeypatch, ro
     assert RetrievalConfig.from_settings(settings).scope_classifier is scope
     trained = wiring.build_router(settings, engine).semantic == "trained"
     assert (trained, bool(built), bool(warmed)) == (router, router, scope)
+
+
+def test_gradio_s_own_port_and_host_variables_are_honoured_when_ours_are_not_set():
+    """Issue 29: a host that sets Gradio's conventions finds the app where it expects it; ours win when both."""
+    assert Settings.from_env({"GRADIO_SERVER_PORT": "8123"}).port == 8123
+    assert Settings.from_env({"GRADIO_SERVER_PORT": "8123", "PASTOR_PORT": "9000"}).port == 9000
+    assert Settings.from_env({"GRADIO_SERVER_NAME": "127.0.0.1"}).host == "127.0.0.1"
+    with pytest.raises(ConfigError, match="PASTOR_PORT"):
+        Settings.from_env({"GRADIO_SERVER_PORT": "porta"})

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import socket
+import sys
 
 import gradio as gr
 from fastapi import FastAPI
@@ -64,9 +67,35 @@ def start_message(settings: Settings) -> str:
     return f"Pastor Online em http://{host}:{settings.port}/ (API: /?view=api; saúde: /live e /ready{listening})"
 
 
-def serve(settings: Settings) -> None:
+PORT_IN_USE = 3  # the exit status when the port is taken (uvicorn's own, kept for scripts that read it)
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the app cannot listen on `host:port`, in Portuguese with what to do; None when it can. Checked before
+    anything loads, so an operator reads one clear line instead of uvicorn's English `[Errno 98]`."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return (
+                    f"A porta {port} já está em uso (outro Pastor Online, ou outro programa). Feche-o ou escolha "
+                    f"outra porta: PASTOR_PORT={port + 1} python app.py"
+                )
+            return f"Não foi possível ouvir em {host}:{port} ({exc.strerror}). Confira PASTOR_HOST e PASTOR_PORT."
+    return None
+
+
+def serve(settings: Settings) -> int:
+    """Serve until stopped; the exit status (0, or PORT_IN_USE when the address cannot be taken)."""
     import uvicorn
 
+    problem = port_problem(settings.host, settings.port)
+    if problem:
+        print(problem, file=sys.stderr, flush=True)
+        return PORT_IN_USE
     app, _ = create_app(settings)
     print(start_message(settings), flush=True)
     # Open pages keep streaming connections; do not wait on them forever when stopping.
@@ -80,3 +109,4 @@ def serve(settings: Settings) -> None:
         timeout_graceful_shutdown=5,
         proxy_headers=False,
     )
+    return 0
