@@ -129,9 +129,7 @@ def main() -> None:
     off = args[1] if len(args) > 1 else "sets/retrieval/offtopic_dev.jsonl"
     engine = build_engine(get_settings())
     # A retriever of its own, so the question can be searched (and the adapter trained) unexpanded.
-    config = RetrievalConfig.from_settings(
-        engine.settings, expand_queries="--no-expand" not in sys.argv
-    )
+    config = RetrievalConfig.from_settings(engine.settings, expand_queries="--no-expand" not in sys.argv)
     engine.retriever = build_retriever(config, engine.resources.signal_inputs(engine.retriever.adapter))
     if not engine.retriever.vectors_ready:
         sys.exit("índice vetorial incompleto: rode `python -m pastor index` antes")

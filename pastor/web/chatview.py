@@ -1,5 +1,5 @@
-"""How a turn reads in the chat: cited references linked to their sources, sources with a plain relevance
-label, the mode line and the copy text. Everything from the model or the corpus is escaped first."""
+"""How a turn reads in the chat: cited references linked to their sources, the sources (cited first, no
+relevance label), the mode line and the copy text. Everything from the model or the corpus is escaped first."""
 
 from __future__ import annotations
 
@@ -18,10 +18,6 @@ PREPARING = "⏳ _preparando resposta…_"
 CRISIS_MARK = '<span class="pastor-crisis-top"></span>'
 
 INTERRUPTED = INTERRUPTED_NOTE  # the same mark the chat service puts on an answer it did not finish
-
-# A source's fused score placed between the weakest and the strongest source of the same answer:
-# fused scores are close together and mean nothing to a reader; their spread does.
-RELEVANCE = ((2 / 3, "alta"), (1 / 3, "média"), (0.0, "baixa"))
 
 
 # -- anchors ---------------------------------------------------------------------------------------
@@ -91,30 +87,20 @@ def actions_html(answer: str, sources: Sequence[Source], notes: Sequence[str] = 
 
 
 # -- sources -----------------------------------------------------------------------------------------
-def relevance(score: float, low: float, high: float) -> str:
-    """alta, média or baixa: where `score` sits between the answer's weakest and strongest source
-    (all equal, as in a looked-up passage, reads as alta)."""
-    place = (score - low) / (high - low) if high > low else 1.0
-    return next(label for floor, label in RELEVANCE if place >= floor)
-
-
 def sources_html(sources: Sequence[Source], turn_id: str = "", credits=()) -> str:
     """The passages consulted, cited first: each an HTML block, so a document's `#` or `*` stays text."""
     if not sources:
         return "_Nenhuma fonte consultada nesta resposta._"
-    scores = [round(s.score, 6) for s in sources]
     ordered = sorted(sources, key=lambda s: not s.cited)
-    blocks = [_source_block(s, turn_id, min(scores), max(scores)) for s in ordered]
+    blocks = [_source_block(s, turn_id) for s in ordered]
     blocks += [f"<small>{escape(c)}</small>" for c in credits]
     return "\n\n".join(blocks)
 
 
-def _source_block(source: Source, turn_id: str, low: float, high: float) -> str:
+def _source_block(source: Source, turn_id: str) -> str:
+    """No relevance label: one placed by a source's score among the answer's own ("relevância alta" for
+    whatever came first) told members nothing true about the verse (issue 31), so none is shown."""
     icon = "📄" if source.kind == "doc" else "📖"
-    score = round(source.score, 6)
-    label = relevance(score, low, high)
-    number = f"{score:.4f}".replace(".", ",")
-    tip = _attr(f"pontuação da busca {number}; relevância comparada às outras fontes desta resposta")
     cited = (
         '<span class="pastor-cited">✅ citado na resposta</span>'
         if source.cited
@@ -123,7 +109,7 @@ def _source_block(source: Source, turn_id: str, low: float, high: float) -> str:
     return (
         f'<div class="pastor-source {anchor(turn_id, source.id)}">'
         f'<b class="pastor-ref">{icon} {escape(one_line(source.reference))}</b> · '
-        f'<span class="pastor-rel pastor-rel-{label}" title="{tip}">relevância {label}</span> · {cited}'
+        f"{cited}"
         f'<br><span class="pastor-quote">{escape(one_line(source.text))}</span>'
         f"{context_link(source)}</div>"
     )

@@ -198,13 +198,12 @@ class TestChatPage:
         assert styles[0] == "underline" and styles[1] not in ("rgba(0, 0, 0, 0)", "transparent")
         expect(page.locator("#mode-label")).to_contain_text("Modo: busca semântica")
 
-        # One place for sources: the accordion under the answer; a plain relevance label, the score as tooltip.
+        # One place for sources: the accordion under the answer; no relevance label, no score (issue 31).
         chat.get_by_text("Fontes consultadas").click()
         entry = chat.locator(".pastor-source").first
         expect(entry).to_contain_text("citado na resposta", timeout=10 * MS)
         expect(entry).to_contain_text(CITED_TEXT)
-        expect(entry.locator(".pastor-rel")).to_have_text(re.compile(r"relevância (alta|média|baixa)"))
-        assert entry.locator(".pastor-rel").get_attribute("title").startswith("pontuação da busca 0,")
+        assert entry.locator(".pastor-rel").count() == 0 and "relevância" not in chat.inner_text()
         assert "pontuação" not in chat.inner_text()
         assert page.locator("#sources-accordion").count() == 0
         expect(entry).to_be_visible()

@@ -94,17 +94,10 @@ class TestSources:
         assert "João 3:16" in first and "✅ citado na resposta" in first and chatview.anchor("t1", "JHN 3:16") in first
         assert "Salmos 23:1" in second and "não citado" in second
 
-    def test_relevance_is_a_word_and_the_score_only_a_tooltip(self):
+    def test_no_relevance_label_and_no_score_reach_the_member(self):
+        """Issue 31: a label placed among the answer's own sources said "alta" of whatever came first."""
         shown = chatview.sources_html(SOURCES, "t1")
-        assert "relevância alta" in shown and "relevância baixa" in shown
-        assert 'title="pontuação da busca 0,0131' in shown
-        assert ">pontuação" not in shown  # never as visible text
-
-    def test_relevance_scale(self):
-        assert chatview.relevance(0.9, 0.0, 1.0) == "alta"
-        assert chatview.relevance(0.5, 0.0, 1.0) == "média"
-        assert chatview.relevance(0.1, 0.0, 1.0) == "baixa"
-        assert chatview.relevance(1.0, 1.0, 1.0) == "alta"  # a looked-up passage: all equal
+        assert "relevância" not in shown and "pontuação" not in shown and "0,0131" not in shown
 
     def test_a_document_chunk_is_plain_text(self):
         block = chatview.sources_html(SOURCES, "t1").split("\n\n")[2]
