@@ -208,6 +208,36 @@ def timing(embedder, cache_dir: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def everyday_report(router: Router, rows: list[tuple[str, str, str]], paragraphs: Path) -> None:
+    """False alarms where nothing is wrong (issue 32): the set's everyday messages, and every prefix (word by
+    word) of ordinary paragraphs, what a streamed or cut message looks like."""
+    everyday = [text for _, written, text in rows if written == "ordinary"]
+    alarms = [text for text in everyday if router.route(text).name == "crisis"]
+    print(
+        f"\nfalse alarms on the set's ordinary messages: {len(alarms)}/{len(everyday)}"
+        + (f" ({len(alarms) / len(everyday):.1%})" if everyday else "")
+    )
+    for text in alarms:
+        print(f"  crisis: {text}")
+    texts = [json.loads(line)["text"] for line in paragraphs.read_text(encoding="utf-8").splitlines() if line.strip()]
+    prefixes = alarmed = 0
+    flagged = []
+    for text in texts:
+        words = text.split()
+        hits = [
+            " ".join(words[:n]) for n in range(1, len(words) + 1) if router.route(" ".join(words[:n])).name == "crisis"
+        ]
+        prefixes += len(words)
+        alarmed += len(hits)
+        flagged += hits[:1]
+    print(
+        f"prefixes of {len(texts)} ordinary paragraphs ({paragraphs.name}) routed to crisis: {alarmed}/{prefixes}"
+        f" ({alarmed / max(prefixes, 1):.1%}); paragraphs with at least one: {len(flagged)}/{len(texts)}"
+    )
+    for text in flagged:
+        print(f"  first crisis prefix: …{text[-80:]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -235,6 +265,12 @@ def main() -> None:
     parser.add_argument(
         "--old", action="store_true", help="also the pattern author's set (sets/routing/routing_set.jsonl)"
     )
+    parser.add_argument(
+        "--everyday",
+        type=Path,
+        help="ordinary paragraphs (JSONL with text): false alarms on the set's ordinary messages and on every "
+        "prefix of the paragraphs (e.g. sets/routing/everyday_paragraphs.jsonl, held out)",
+    )
     args = parser.parse_args()
     semantic = None
     if not args.lexicon_only:
@@ -261,6 +297,8 @@ def main() -> None:
     report(router, load(args.set, args.split), f"{args.set.name}, {args.split}", args.errors and args.split == "dev")
     if args.split == "dev":
         pastoral_report(router, args.errors)
+    if args.everyday:
+        everyday_report(router, load(args.set, args.split), args.everyday)
     if args.old:
         report(router, load(OLD, "dev"), "old set (pattern author), dev", False)
         report(router, load(OLD, "test"), "old set (pattern author), test", False)
