@@ -28,3 +28,9 @@ def test_no_data_file_is_kept_twice_in_the_repository():
     listed = {(DATASETS / e.path).relative_to(ROOT).as_posix() for e in manifest()}
     twice = [paths for paths in by_blob.values() if len(paths) > 1 and listed & set(paths)]
     assert twice == []
+
+
+def test_no_top_level_folder_shadows_the_datasets_package():
+    """A `datasets/` folder beside app.py is imported as the `datasets` package by transformers, and index
+    builds fail (it happened twice): the data sets live in `sets/`."""
+    assert not (ROOT / "datasets").exists()
