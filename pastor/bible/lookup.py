@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pastor.bible.references import Reference, find_references, format_verse_id
-from pastor.bible.unmatched import explain
+from pastor.bible.unmatched import Unmatched, explain
 
 # One request must never produce unbounded work: "Sl 1-150" written 500 times is 1.2 million
 # verses. Distinct references and verses beyond these caps are left out, with a note saying so.
@@ -13,17 +14,69 @@ MAX_REFERENCES = 10
 MAX_VERSES = 200
 
 
+@dataclass(frozen=True)
+class VerseText:
+    """One verse a reference names: its id (`JHN 3:16`), its reference as read (`João 3:16`) and its text."""
+
+    id: str
+    reference: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A reference found in the text, in its canonical form, and the verses it names (capped)."""
+
+    reference: str
+    verses: tuple[VerseText, ...]
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What `lookup` resolved: the passages, what named none (and why), and a note when the caps left some out."""
+
+    references: tuple[Passage, ...] = ()
+    not_found: tuple[Unmatched, ...] = ()
+    note: str = ""  # Portuguese, only when references or verses beyond the caps were left out
+
+    @property
+    def found(self) -> bool:
+        return bool(self.references)
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.note)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The CLI's `lookup --json` and the API's `/lookup` shape: found, references, not_found, and
+        `truncated` and `note` only when something was left out (the plain shape stays as it was)."""
+        shape: dict[str, Any] = {
+            "found": self.found,
+            "references": [
+                {
+                    "reference": passage.reference,
+                    "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in passage.verses],
+                }
+                for passage in self.references
+            ],
+            "not_found": [{"text": n.text, "reason": n.reason} for n in self.not_found],
+        }
+        if self.truncated:
+            shape.update(truncated=True, note=self.note)
+        return shape
+
+
 def lookup(
     text: str, bible, *, max_references: int = MAX_REFERENCES, max_verses: int = MAX_VERSES, explain_all: bool = False
-) -> dict:
+) -> Lookup:
     """Resolve every reference in `text` (the CLI/API `lookup` contract), repeated ones once.
 
-    When something was left out the result also has `truncated: true` and a Portuguese `note`.
+    When something was left out the result has a Portuguese `note` (and is `truncated`).
     `explain_all` (the CLI and API, where the whole text is meant as references) also says why the
     rest names nothing: unknown books, a book without chapter, or no reference at all; chat leaves
     it off, as a message is mostly not references."""
-    references: list[dict[str, Any]] = []
-    not_found: list[dict[str, Any]] = []
+    references: list[Passage] = []
+    not_found: list[Unmatched] = []
     seen: set[str] = set()
     verses_left, skipped_refs, skipped_verses = max_verses, 0, 0
     matches = find_references(text)
@@ -39,12 +92,12 @@ def lookup(
         # Salmos 46:3); only a book outside the canon is refused before looking.
         reference = match.reference
         if reference is None:  # no such book, or one outside the canon: the match says why
-            not_found.append({"text": match.text, "reason": match.error})
+            not_found.append(Unmatched(match.text, match.error or ""))
             continue
         error = reference.check(bible)
         ids, error = ([], error) if error else _present_ids(reference, bible)
         if error:
-            not_found.append({"text": match.text, "reason": error})
+            not_found.append(Unmatched(match.text, error))
             continue
         if verses_left <= 0:
             skipped_refs += 1
@@ -52,20 +105,14 @@ def lookup(
         skipped_verses += max(0, len(ids) - verses_left)
         verses = [bible.by_id[i] for i in ids[:verses_left]]
         verses_left -= len(verses)
-        references.append(
-            {
-                "reference": reference.format(),
-                "verses": [{"id": v.id, "reference": v.reference, "text": v.text} for v in verses],
-            }
-        )
+        references.append(Passage(reference.format(), tuple(VerseText(v.id, v.reference, v.text) for v in verses)))
     if explain_all:
         not_found += explain(
             text, [(m.start, m.end) for m in matches], max_references - len(references) - len(not_found)
         )
-    result = {"found": bool(references), "references": references, "not_found": not_found}
-    if skipped_refs or skipped_verses:  # the keys appear only then: the plain shape stays as it was
-        result.update(truncated=True, note=truncation_note(max_references, max_verses, skipped_refs, skipped_verses))
-    return result
+    left_out = skipped_refs or skipped_verses
+    note = truncation_note(max_references, max_verses, skipped_refs, skipped_verses) if left_out else ""
+    return Lookup(tuple(references), tuple(not_found), note)
 
 
 def truncation_note(max_references: int, max_verses: int, skipped_refs: int, skipped_verses: int) -> str:

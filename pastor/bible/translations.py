@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from pastor.bible.lookup import Lookup
 from pastor.bible.usfx import Bible
 from pastor.config import translation_key
 from pastor.errors import PastorError
@@ -73,15 +74,18 @@ class Translations:
             dataclasses.replace(h, text=self.text(h.id, key) or h.text) if h.kind == "verse" else h for h in hits
         )
 
-    def retext_lookup(self, found: dict, key: str | None = "") -> dict:
+    def retext_lookup(self, found: Lookup, key: str | None = "") -> Lookup:
         """A `bible.lookup` result with each verse's text in the translation (ids and references unchanged)."""
         if self.get(key).bible is self.cited:
             return found
-        references = [
-            {**ref, "verses": [{**v, "text": self.text(v["id"], key) or v["text"]} for v in ref["verses"]]}
-            for ref in found["references"]
-        ]
-        return {**found, "references": references}
+        references = tuple(
+            dataclasses.replace(
+                passage,
+                verses=tuple(dataclasses.replace(v, text=self.text(v.id, key) or v.text) for v in passage.verses),
+            )
+            for passage in found.references
+        )
+        return dataclasses.replace(found, references=references)
 
     def chapter(self, verse_id: str, key: str | None = "") -> list[tuple[str, int, str | None]]:
         """(id, verse number, text) of the chapter around a verse, in the translation's text, numbered

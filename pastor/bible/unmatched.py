@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from pastor.bible import canon
@@ -22,6 +23,14 @@ _SHAPE = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class Unmatched:
+    """Text meant as a reference that names no passage of the Bible read, and why (Portuguese)."""
+
+    text: str
+    reason: str
+
+
 _ACCORDING_TO = re.compile(r"segund[ao]\s+")
 
 
@@ -31,11 +40,11 @@ def _mention() -> re.Pattern:
     return re.compile(BOOK_START + r"(" + canon.alias_regex() + r")\.?(?![^\W_])(?!\s*\d)")
 
 
-def explain(text: str, taken: list[tuple[int, int]], limit: int) -> list[dict]:
-    """Not-found entries ({text, reason}) for what the references in `taken` (spans) left unexplained:
+def explain(text: str, taken: list[tuple[int, int]], limit: int) -> list[Unmatched]:
+    """Not-found entries for what the references in `taken` (spans) left unexplained:
     unknown books, books named without a chapter, and, when the text has nothing at all, one entry
     for the whole text. At most `limit` entries."""
-    found: list[tuple[int, dict]] = []
+    found: list[tuple[int, Unmatched]] = []
     spans = list(taken)
     for start, end, entry in [*_books_alone(text), *_unknown_books(text)]:
         if not any(start < e and s < end for s, e in spans):
@@ -45,10 +54,10 @@ def explain(text: str, taken: list[tuple[int, int]], limit: int) -> list[dict]:
     if not taken and not entries and text.strip():
         shown = " ".join(text.split())
         entries = [
-            {
-                "text": shown[:_MAX_SHOWN] + ("…" if len(shown) > _MAX_SHOWN else ""),
-                "reason": NOTHING_RECOGNISED[0].upper() + NOTHING_RECOGNISED[1:],
-            }
+            Unmatched(
+                shown[:_MAX_SHOWN] + ("…" if len(shown) > _MAX_SHOWN else ""),
+                NOTHING_RECOGNISED[0].upper() + NOTHING_RECOGNISED[1:],
+            )
         ]
     return entries[: max(0, limit)]
 
@@ -73,7 +82,7 @@ def _books_alone(text: str):
             reason = f"{written}: falta o capítulo (por exemplo, {book.name} 1 ou {book.name} 1:1)."
         else:
             continue
-        yield start, match.end(1), {"text": written, "reason": reason}
+        yield start, match.end(1), Unmatched(written, reason)
 
 
 def _unknown_books(text: str):
@@ -84,4 +93,4 @@ def _unknown_books(text: str):
         numbered = [b.name for b in canon.books() if b.name[0].isdigit() and fold(b.name[2:]) == fold(name)]
         if numbered:
             reason = f"{name}: {UNKNOWN_BOOK[:-1]} (falta o número: {' ou '.join(numbered)}?)."
-        yield match.start(), match.end(), {"text": match.group(), "reason": reason}
+        yield match.start(), match.end(), Unmatched(match.group(), reason)

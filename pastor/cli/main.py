@@ -41,15 +41,15 @@ def cmd_lookup(args) -> int:
     bible = load_bible(get_settings().corpus)
     result = lookup(args.text, bible, explain_all=True)
     lines = []
-    for ref in result["references"]:
-        lines.append(ref["reference"])
-        lines += [f"  {v['reference']}: {v['text']}" for v in ref["verses"]]
-    lines += [f"Não encontrado: {n['text']} — {n['reason']}" for n in result["not_found"]]
-    lines += [result["note"]] if result.get("note") else []
+    for passage in result.references:
+        lines.append(passage.reference)
+        lines += [f"  {v.reference}: {v.text}" for v in passage.verses]
+    lines += [f"Não encontrado: {n.text} — {n.reason}" for n in result.not_found]
+    lines += [result.note] if result.note else []
     if not lines:
         lines = ["Nenhuma referência bíblica reconhecida no texto."]
-    _print(result, args.json, "\n".join(lines))
-    return 0 if result["found"] or not result["not_found"] else 1
+    _print(result.as_dict(), args.json, "\n".join(lines))
+    return 0 if result.found or not result.not_found else 1
 
 
 def build_parser() -> argparse.ArgumentParser:

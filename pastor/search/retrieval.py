@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import cast
 
-from pastor.bible.lookup import lookup
+from pastor.bible.lookup import Lookup, lookup
 from pastor.config import Settings
 from pastor.search.diversity import spread_chapters, wants_passage
 from pastor.search.fusion import Candidates, fuse
@@ -125,17 +125,17 @@ class Retriever:
         the conversation, which a follow-up does not show again (an explicit reference still looks them up)."""
         question = question.strip()
         found = lookup(question, self.bible, max_references=MAX_REFERENCES, max_verses=MAX_REFERENCE_VERSES)
-        not_found = tuple(NotFound(item["text"], item["reason"]) for item in found["not_found"])
+        not_found = tuple(NotFound(item.text, item.reason) for item in found.not_found)
         explicit = _reference_sources(found)
         if explicit:
-            references = tuple(r["reference"] for r in found["references"])
+            references = tuple(passage.reference for passage in found.references)
             return SearchResult(
                 SearchMode.REFERENCE,
                 f"referência explícita: {', '.join(references)}",
                 explicit,
                 references,
                 not_found,
-                found.get("note", ""),
+                found.note,
             )
         if not_found:
             return SearchResult(SearchMode.NO_EVIDENCE, not_found[0].reason, (), (), not_found)
@@ -252,9 +252,9 @@ class Retriever:
         return ""
 
 
-def _reference_sources(found: dict) -> tuple[Source, ...]:
+def _reference_sources(found: Lookup) -> tuple[Source, ...]:
     return tuple(
-        Source(verse["id"], verse["reference"], verse["text"], score=1.0)
-        for ref in found["references"]
-        for verse in ref["verses"]
+        Source(verse.id, verse.reference, verse.text, score=1.0)
+        for passage in found.references
+        for verse in passage.verses
     )  # already capped by the lookup

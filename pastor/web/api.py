@@ -182,9 +182,8 @@ class WebAPI:
         translation = self._translation(translation)
         self._rate_limit(request, self.runtime.limiters["lookup"])
         engine = self.runtime.engine
-        return plain_json(
-            engine.translations.retext_lookup(lookup(text, engine.resources.bible, explain_all=True), translation)
-        )
+        found = engine.translations.retext_lookup(lookup(text, engine.resources.bible, explain_all=True), translation)
+        return plain_json(found.as_dict())
 
     def status(self, request: gr.Request | None = None) -> Status:
         """The service's state."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Generator
+from dataclasses import replace
 from typing import cast
 
 import gradio as gr
@@ -13,6 +14,7 @@ from pastor.answer.history import History, Message
 from pastor.answer.turn import TurnUpdate
 from pastor.answer.turn_modes import Mode
 from pastor.web import chatview, render
+from pastor.web.conversation import Conversation, Rated
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 
@@ -26,13 +28,6 @@ SAME_WITHOUT_MODEL = (
 )
 
 SKIP_TURN = (gr.skip(),) * 5  # (chatbot, textbox, mode, notice, conversation) left as they are
-
-
-def new_conversation() -> dict:
-    """Per-session state: the plain history the model and the follow-up rewrite see, the turn id of
-    each answer keyed by its index in the chat (what the like event reports), the last question
-    as typed and its answer's mode (for regenerate) and the last rating (for its comment)."""
-    return {"history": [], "turn_ids": {}, "last": "", "last_mode": "", "rated": None}
 
 
 def plain_messages(messages) -> list[dict]:
@@ -79,7 +74,7 @@ class Handlers:
         self.runtime = runtime
 
     # -- chat ------------------------------------------------------------------------------------
-    def respond(self, message: str, chat: list, convo: dict, request: gr.Request, translation: str = ""):
+    def respond(self, message: str, chat: list, convo: Conversation, request: gr.Request, translation: str = ""):
         """Yields (chatbot, textbox, mode label, notice, conversation state). `translation`: the reader's
         choice of text (web/reader.py); a stale or unknown one reads the default."""
         try:
@@ -95,37 +90,35 @@ class Handlers:
             display += [_user(text), _assistant("❌ " + render.escape(str(problem)))]
             yield display, gr.skip(), gr.skip(), "", gr.skip()
             return
-        yield from self._checked_turn(text, display, convo or new_conversation(), request, translation)
+        yield from self._checked_turn(text, display, convo, request, translation)
 
-    def regenerate(self, chat: list, convo: dict, request: gr.Request, translation: str = ""):
+    def regenerate(self, chat: list, convo: Conversation, request: gr.Request, translation: str = ""):
         """The last question asked again: its answer (and sources) replaced by a new one."""
-        convo = convo or new_conversation()
         display = plain_messages(chat)
         users = [i for i, m in enumerate(display) if m["role"] == "user"]
-        if not convo["last"] or not users:
+        if not convo.last or not users:
             yield refused(NOTHING_TO_REGENERATE)
             return
         if self._same_without_model(convo):
             yield refused(SAME_WITHOUT_MODEL)
             return
         cut = users[-1]
-        turn_ids = {i: t for i, t in convo["turn_ids"].items() if int(i) < cut}
-        convo = {**convo, "turn_ids": turn_ids}
+        convo = replace(convo, turn_ids={i: t for i, t in convo.turn_ids.items() if i < cut})
         # The old answer must not reach the model as context.
-        yield from self._checked_turn(convo["last"], display[:cut], convo, request, translation, again=True)
+        yield from self._checked_turn(convo.last, display[:cut], convo, request, translation, again=True)
 
-    def _same_without_model(self, convo: dict) -> bool:
+    def _same_without_model(self, convo: Conversation) -> bool:
         """Whether ↻ would give back the same verses-only answer: no model configured, or the last answer
         had none and it still does not answer."""
         provider = getattr(self.runtime.chat, "provider", None)
         if provider is not None and not provider.generates:
             return True
-        if convo.get("last_mode") != Mode.PROVIDER_UNAVAILABLE:
+        if convo.last_mode != Mode.PROVIDER_UNAVAILABLE:
             return False
         return self.runtime.status().get("llm", {}).get("reachable") is not True
 
     def _checked_turn(
-        self, text: str, display: list[dict], convo: dict, request, translation: str = "", again: bool = False
+        self, text: str, display: list[dict], convo: Conversation, request, translation: str = "", again: bool = False
     ):
         """A checked message's turn, once the service is ready, the history well-formed and the rate
         limit allows it; `again` asks the last question again, its answer left out of the history."""
@@ -134,7 +127,8 @@ class Handlers:
             yield refused(problem)
             return
         try:
-            history = History.checked(convo["history"], self.runtime.settings.max_message_chars)
+            # Checked like a client's history: a kept answer may be longer than the cap.
+            history = History.checked(convo.history.as_dicts(), self.runtime.settings.max_message_chars)
         except InputError as exc:
             log.warning("conversa recusada: %s", type(exc).__name__)
             yield refused(str(exc))
@@ -148,7 +142,9 @@ class Handlers:
             return
         yield from self._turn(text, history, display, convo, _session(request), translation)
 
-    def _turn(self, text: str, history: History, display: list[dict], convo: dict, session: str, translation: str = ""):
+    def _turn(
+        self, text: str, history: History, display: list[dict], convo: Conversation, session: str, translation: str = ""
+    ):
         runtime = self.runtime
         cancel = runtime.turns.begin(session)  # also cancels this session's previous turn
         display += [_user(text), _assistant(chatview.PREPARING)]
@@ -183,7 +179,7 @@ class Handlers:
             turn.close()  # closes the provider's stream when Gradio cancels this generator
             runtime.turns.end(session, cancel)
 
-    def _final(self, update, text: str, history: History, display: list[dict], answer_at: int, convo: dict):
+    def _final(self, update, text: str, history: History, display: list[dict], answer_at: int, convo: Conversation):
         result = update.result
         shown = answer_markdown(update, False)
         if not result.error or result.error.partial:
@@ -197,17 +193,11 @@ class Handlers:
         elif result.mode == Mode.PROVIDER_UNAVAILABLE:
             # The question alone, unanswered: a follow-up is searched with it (the model's prompt drops it).
             history = history.plus(Message("user", text))
-        turn_ids = {**convo["turn_ids"], answer_at: update.turn_id}
+        turn_ids = {**convo.turn_ids, answer_at: update.turn_id}
         if result.sources:
             turn_ids[answer_at + 1] = update.turn_id
         history = history.last(self.runtime.settings.history_turns)
-        convo = {
-            **convo,
-            "history": history.as_dicts(),
-            "turn_ids": turn_ids,
-            "last": text,
-            "last_mode": str(result.mode or ""),
-        }
+        convo = replace(convo, history=history, turn_ids=turn_ids, last=text, last_mode=str(result.mode or ""))
         mode = chatview.mode_html(result.mode or "", result.reason, result.query)
         return list(display), gr.skip(), mode, gr.skip(), convo
 
@@ -220,7 +210,9 @@ class Handlers:
             "metadata": {"title": chatview.sources_title(sources), "status": "done"},
         }
 
-    def respond_example(self, chat: list, convo: dict, data: gr.SelectData, request: gr.Request, translation: str = ""):
+    def respond_example(
+        self, chat: list, convo: Conversation, data: gr.SelectData, request: gr.Request, translation: str = ""
+    ):
         """An example clicked in the empty chat is sent as a question."""
         value = data.value if isinstance(data.value, dict) else {}
         yield from self.respond(value.get("text", ""), chat, convo, request, translation)
@@ -229,7 +221,7 @@ class Handlers:
         """A new conversation: chat, rewrite history, mode line, notice, rating and turn ids, all at once.
         Yields (chatbot, mode label, notice, conversation state, comment row)."""
         self.runtime.turns.cancel(_session(request), stopped=False)
-        return [], "", "", new_conversation(), gr.update(visible=False)
+        return [], "", "", Conversation(), gr.update(visible=False)
 
     def stop(self, chat: list, request: gr.Request) -> list[dict]:
         """Stop this session's running turn: marked at once here, and the turn itself ends with its last
@@ -246,33 +238,33 @@ class Handlers:
         return display
 
     # -- feedback --------------------------------------------------------------------------------
-    def like(self, convo: dict, data: gr.LikeData, request: gr.Request | None = None):
+    def like(self, convo: Conversation, data: gr.LikeData, request: gr.Request | None = None):
         """Thumbs up/down on an answer: one rating per turn (a new click replaces it); opens the comment box.
         Returns (notice, conversation state, comment row)."""
         if data.liked not in (True, False):
             return gr.skip(), gr.skip(), gr.skip()  # a removed rating or another option: nothing to record
-        convo = convo or new_conversation()
         index = data.index[0] if isinstance(data.index, (list, tuple)) else data.index
-        turn_id = convo["turn_ids"].get(index)
+        turn_id = convo.turn_ids.get(index)
         rating = "up" if data.liked else "down"
         problem = self._record(turn_id, rating, request=request)
         if problem:
             return chatview.notice_html(problem), gr.skip(), gr.skip()
-        convo = {**convo, "rated": {"turn_id": turn_id, "rating": rating}}
+        assert turn_id, "_record refuses a rating without a turn id"
+        convo = replace(convo, rated=Rated(turn_id, rating))
         return (
             chatview.notice_html("Obrigado pela avaliação! Se quiser, deixe um comentário.", info=True),
             convo,
             gr.update(visible=True),
         )
 
-    def comment(self, text: str, convo: dict, request: gr.Request | None = None):
+    def comment(self, text: str, convo: Conversation, request: gr.Request | None = None):
         """The optional comment on the last rating. Returns (notice, comment box, comment row)."""
-        rated = (convo or {}).get("rated")
+        rated = convo.rated
         if not rated:
             return chatview.notice_html("Avalie uma resposta (👍 ou 👎) antes de comentar."), gr.skip(), gr.skip()
         if not (text or "").strip():
             return chatview.notice_html("Escreva o comentário antes de enviar."), gr.skip(), gr.skip()
-        problem = self._record(rated["turn_id"], rated["rating"], text.strip(), request=request)
+        problem = self._record(rated.turn_id, rated.rating, text.strip(), request=request)
         if problem:
             return chatview.notice_html(problem), gr.skip(), gr.skip()
         return chatview.notice_html("Comentário registrado. Obrigado!", info=True), "", gr.update(visible=False)

@@ -9,7 +9,8 @@ import gradio as gr
 
 from pastor.web import reader, saved
 from pastor.web.api import WebAPI
-from pastor.web.handlers import Handlers, new_conversation
+from pastor.web.conversation import Conversation
+from pastor.web.handlers import Handlers
 from pastor.web.runtime import Runtime
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -132,7 +133,7 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
             placeholder="O que ajudou ou o que faltou?",
         )
         send_comment = gr.Button("Enviar comentário", elem_id=ELEM_IDS["send_comment"], scale=1, min_width=120)
-    convo = gr.State(new_conversation())
+    convo = gr.State(Conversation())
     # Issue 22 hook: the translation read (an input of every turn) and the chapter panel (web/reader.py).
     translation = reader.Reader(handlers.runtime).render()
 

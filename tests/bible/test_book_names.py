@@ -11,6 +11,7 @@ from pastor.bible import book_names, canon
 from pastor.bible.book_names import alias_key, forms
 from pastor.bible.lookup import lookup
 from pastor.bible.references import find_references
+from pastor.bible.unmatched import Unmatched
 
 DEUTERO_REASON = "não faz parte do cânon de 66 livros usado aqui"
 
@@ -216,13 +217,13 @@ class TestReasons:
     )
     def test_not_found_carries_a_reason(self, almeida, text, reason):
         result = lookup(text, almeida, explain_all=True)
-        assert result["found"] is False
-        assert [entry["reason"] for entry in result["not_found"]] == [reason]
+        assert result.found is False
+        assert [entry.reason for entry in result.not_found] == [reason]
 
     def test_found_references_and_reasons_side_by_side(self, mini_bible):
         result = lookup("Sl 23:1 e Hezequias 3:16", mini_bible, explain_all=True)
-        assert [r["reference"] for r in result["references"]] == ["Salmos 23:1"]
-        assert result["not_found"] == [{"text": "Hezequias 3:16", "reason": "Hezequias: livro não reconhecido."}]
+        assert [r.reference for r in result.references] == ["Salmos 23:1"]
+        assert result.not_found == (Unmatched("Hezequias 3:16", "Hezequias: livro não reconhecido."),)
 
     def test_chat_lookup_explains_nothing_extra(self, mini_bible):
-        assert lookup("bom dia, Hezequias 3:16", mini_bible)["not_found"] == []
+        assert lookup("bom dia, Hezequias 3:16", mini_bible).not_found == ()

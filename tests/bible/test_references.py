@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pastor.bible.canon import books, by_code
-from pastor.bible.lookup import lookup
+from pastor.bible.lookup import Lookup, Passage, VerseText, lookup
 from pastor.bible.references import (
     Reference,
     Segment,
@@ -18,6 +18,7 @@ from pastor.bible.references import (
     format_verse_id,
     parse_reference,
 )
+from pastor.bible.unmatched import Unmatched
 
 
 def one(text: str):
@@ -192,8 +193,8 @@ class TestNotFound:
     def test_not_found_never_returns_a_neighbour(self, almeida):
         for text in ("João 30:1", "Mateus 5:99", "Salmos 151", "Tobias 1:1"):
             result = lookup(text, almeida)
-            assert result["references"] == [], text
-            assert result["not_found"][0]["text"] == text
+            assert result.references == (), text
+            assert result.not_found[0].text == text
 
     @pytest.mark.parametrize(
         "text", ["", "Qual o sentido da vida?", "Coríntios 13:4", "4 Reis 1:1", "capítulo 3 versículo 16"]
@@ -272,65 +273,74 @@ class TestFreeText:
 class TestLookup:
     def test_shape(self, almeida):
         result = lookup("Leia João 3:16 e João 30:1", almeida)
-        assert set(result) == {"found", "references", "not_found"}
-        assert result["found"] is True
-        assert result["references"] == [
+        assert result.found is True and result.truncated is False and result.note == ""
+        assert result.references == (
+            Passage("João 3:16", (VerseText("JHN 3:16", "João 3:16", almeida.by_id["JHN 3:16"].text),)),
+        )
+        [missing] = result.not_found
+        assert (missing.text, missing.reason) == ("João 30:1", "João tem 21 capítulos; o capítulo 30 não existe.")
+
+    def test_the_wire_shape(self, almeida):
+        """What the CLI's `lookup --json` and the API's `/lookup` print: the keys in this order."""
+        shape = lookup("Leia João 3:16 e João 30:1", almeida).as_dict()
+        assert list(shape) == ["found", "references", "not_found"]
+        assert shape["found"] is True
+        assert shape["references"] == [
             {
                 "reference": "João 3:16",
                 "verses": [{"id": "JHN 3:16", "reference": "João 3:16", "text": almeida.by_id["JHN 3:16"].text}],
             }
         ]
-        assert result["not_found"] == [
+        assert shape["not_found"] == [
             {"text": "João 30:1", "reason": "João tem 21 capítulos; o capítulo 30 não existe."}
         ]
-        assert json.loads(json.dumps(result, ensure_ascii=False)) == result
+        assert json.loads(json.dumps(shape, ensure_ascii=False)) == shape
+
+    def test_a_capped_lookup_adds_truncated_and_note_last(self, almeida):
+        result = lookup("Sl 23; Sl 24", almeida, max_verses=8)
+        assert result.truncated and "ficaram de fora 8 versículos" in result.note
+        shape = result.as_dict()
+        assert list(shape) == ["found", "references", "not_found", "truncated", "note"]
+        assert shape["truncated"] is True and shape["note"] == result.note
 
     def test_whole_chapter_lists_every_verse(self, almeida):
-        verses = lookup("Salmos 23", almeida)["references"][0]["verses"]
-        assert [v["id"] for v in verses] == [f"PSA 23:{n}" for n in range(1, 7)]
-        assert verses[0]["text"] == "O Senhor é o meu pastor, nada me faltará."
+        verses = lookup("Salmos 23", almeida).references[0].verses
+        assert [v.id for v in verses] == [f"PSA 23:{n}" for n in range(1, 7)]
+        assert verses[0].text == "O Senhor é o meu pastor, nada me faltará."
 
     def test_nothing_found(self, almeida):
-        assert lookup("bom dia", almeida) == {"found": False, "references": [], "not_found": []}
+        assert lookup("bom dia", almeida) == Lookup()
+        assert lookup("bom dia", almeida).as_dict() == {"found": False, "references": [], "not_found": []}
 
     def test_2co_13_14_exists_canonically_but_not_in_almeida_1911(self, almeida):
         assert one("2 Coríntios 13:14").error is None  # canonical versification has it
         result = lookup("2 Coríntios 13:14", almeida)
-        assert result["found"] is False and result["references"] == []
-        [entry] = result["not_found"]
-        assert entry["text"] == "2 Coríntios 13:14"
-        assert "14" in entry["reason"] and "não existe" in entry["reason"]
+        assert result.found is False and result.references == ()
+        [entry] = result.not_found
+        assert entry.text == "2 Coríntios 13:14"
+        assert "14" in entry.reason and "não existe" in entry.reason
 
     def test_2co_13_whole_chapter_in_almeida_has_13_verses(self, almeida):
-        verses = lookup("2Co 13", almeida)["references"][0]["verses"]
-        assert verses[-1]["id"] == "2CO 13:13"
+        verses = lookup("2Co 13", almeida).references[0].verses
+        assert verses[-1].id == "2CO 13:13"
         assert len(verses) == 13
 
     def test_translation_numbering_decides_psalm_46(self, blivre):
         # Bíblia Livre joins Salmos 46:3 to 46:2: the chapter and a range skip it.
-        chapter = lookup("Salmos 46", blivre)["references"][0]
-        assert [v["id"] for v in chapter["verses"]] == [f"PSA 46:{n}" for n in (1, 2, *range(4, 12))]
-        assert [v["id"] for v in lookup("Sl 46:1-4", blivre)["references"][0]["verses"]] == [
-            "PSA 46:1",
-            "PSA 46:2",
-            "PSA 46:4",
-        ]
-        assert lookup("Sl 46:11", blivre)["found"] is True
-        assert lookup("Sl 46:3", blivre)["not_found"] == [
-            {"text": "Sl 46:3", "reason": "Salmos 46:3 não existe nesta tradução."}
-        ]
+        chapter = lookup("Salmos 46", blivre).references[0]
+        assert [v.id for v in chapter.verses] == [f"PSA 46:{n}" for n in (1, 2, *range(4, 12))]
+        assert [v.id for v in lookup("Sl 46:1-4", blivre).references[0].verses] == ["PSA 46:1", "PSA 46:2", "PSA 46:4"]
+        assert lookup("Sl 46:11", blivre).found is True
+        assert lookup("Sl 46:3", blivre).not_found == (Unmatched("Sl 46:3", "Salmos 46:3 não existe nesta tradução."),)
 
     def test_translation_numbering_decides_revelation_12_18(self, blivre, almeida):
-        assert (
-            lookup("Ap 12:18", blivre)["references"][0]["verses"][0]["text"]
-            == "E eu fiquei parado sobre a areia do mar."
-        )
-        assert lookup("Ap 12:18", almeida)["found"] is False
+        assert lookup("Ap 12:18", blivre).references[0].verses[0].text == "E eu fiquei parado sobre a areia do mar."
+        assert lookup("Ap 12:18", almeida).found is False
 
     def test_deuterocanonical_is_not_found(self, almeida):
         result = lookup("Tobias 1:1", almeida)
-        assert result["found"] is False
-        assert "deuterocanônico" in result["not_found"][0]["reason"]
+        assert result.found is False
+        assert "deuterocanônico" in result.not_found[0].reason
 
     def test_verse_ids_accept_a_bible(self, almeida, blivre):
         assert parse_reference("2Co 13").verse_ids(almeida)[-1] == "2CO 13:13"
@@ -472,7 +482,7 @@ class TestNumbersThatAreNotReferences:
     @pytest.mark.parametrize("text", CRASHES)
     def test_lookup_of_the_crash_strings(self, text, mini_bible):
         result = lookup(text, mini_bible)
-        assert set(result) == {"found", "references", "not_found"}
+        assert set(result.as_dict()) == {"found", "references", "not_found"}
 
 
 NUMBERS = st.one_of(

@@ -417,9 +417,9 @@ def app(loaded):
 
 
 def run_turn(app, message, chat=None, convo=None, session="s1"):
-    from pastor.web.handlers import new_conversation
+    from pastor.web.conversation import Conversation
 
-    return list(app.handlers.respond(message, chat or [], convo or new_conversation(), request(session)))
+    return list(app.handlers.respond(message, chat or [], convo or Conversation(), request(session)))
 
 
 def contents(chat: list[dict]) -> list[str]:
@@ -435,7 +435,7 @@ class TestRespond:
         assert len(outputs) >= 4  # preparing, the model's first yield, chunks, final
         final_chat, _, mode, notice, convo = outputs[-1]
         answer = final_chat[1]["content"]
-        turn_id = convo["turn_ids"][1]
+        turn_id = convo.turn_ids[1]
         assert f'<a class="pastor-cite" href="#{chatview.anchor(turn_id, "ISA 41:10")}"' in answer
         assert "pastor-copy" in answer and chatview.PREPARING not in answer
         assert final_chat[2]["metadata"]["title"].startswith("📖 Fontes consultadas")
@@ -443,8 +443,8 @@ class TestRespond:
         assert "Isaías 41:10" in sources and chatview.anchor(turn_id, "ISA 41:10") in sources
         assert "pontuação" not in sources.split("title=")[0]  # the number only in the tooltip
         assert "pastor-mode" in mode and "Modo:" in mode and notice == gr.skip()
-        assert convo["history"][-1]["content"].startswith("Não tenha medo")
-        assert set(convo["turn_ids"]) == {1, 2}
+        assert convo.history.messages[-1].content.startswith("Não tenha medo")
+        assert set(convo.turn_ids) == {1, 2}
 
     def test_model_html_never_reaches_the_page_as_html(self, app):
         app.provider.enqueue(XSS + " Veja João 3:16.")
@@ -505,36 +505,36 @@ class TestRespond:
         """Issue 22: a verses-only turn keeps the question (not the answer) for the next follow-up."""
         app.provider.enqueue({"error": "unreachable"})
         convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
-        assert convo["history"] == [{"role": "user", "content": "Como perdoar quem me feriu?"}]
+        assert convo.history.as_dicts() == [{"role": "user", "content": "Como perdoar quem me feriu?"}]
         app.provider.enqueue({"error": "unreachable"}, {"error": "unreachable"})  # the rewrite, then the reply
         chat, _, mode, _, convo = run_turn(app, "e se ele repetir?", convo=convo)[-1]
         assert "busquei: “Como perdoar quem me feriu? e se ele repetir?”" in mode
-        assert [m["content"] for m in convo["history"]] == ["Como perdoar quem me feriu?", "e se ele repetir?"]
+        assert [m.content for m in convo.history.messages] == ["Como perdoar quem me feriu?", "e se ele repetir?"]
         # ↻ asks the last question again without keeping it twice.
         app.provider.enqueue({"error": "unreachable"}, {"error": "unreachable"})
         final = list(app.handlers.regenerate(chat, convo, request()))[-1]
-        assert [m["content"] for m in final[4]["history"]] == ["Como perdoar quem me feriu?", "e se ele repetir?"]
+        assert [m.content for m in final[4].history.messages] == ["Como perdoar quem me feriu?", "e se ele repetir?"]
 
     def test_history_is_capped_at_the_configured_turns(self, app):
-        from pastor.web.handlers import new_conversation
+        from pastor.web.conversation import Conversation
 
-        convo = new_conversation()
+        convo = Conversation()
         questions = [f"Estou cansado e sem descanso, dia {i}" for i in range(12)]
         for question in questions:
             convo = run_turn(app, question, convo=convo)[-1][4]
-        assert len(convo["history"]) == 2 * app.runtime.settings.history_turns
-        assert [m["content"] for m in convo["history"][::2]] == questions[2:]
+        assert len(convo.history) == 2 * app.runtime.settings.history_turns
+        assert [m.content for m in convo.history.messages[::2]] == questions[2:]
 
 
 class TestStop:
     @staticmethod
     def long_turn(app, session: str):
         """A turn whose model is writing a long answer slowly: (the handler's generator, the chat shown)."""
-        from pastor.web.handlers import new_conversation
+        from pastor.web.conversation import Conversation
 
         app.provider.delay = 0.05
         app.provider.enqueue("Deus está perto de você. " * 40)
-        turn = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request(session))
+        turn = app.handlers.respond("Estou com medo do futuro", [], Conversation(), request(session))
         chat = next(turn)[0]
         while not app.provider.opened.is_set():
             chat = next(turn)[0]
@@ -564,11 +564,11 @@ class TestStop:
         assert app.provider.closed.wait(5)
 
     def test_a_new_question_cancels_the_running_one(self, app):
-        from pastor.web.handlers import new_conversation
+        from pastor.web.conversation import Conversation
 
         app.provider.delay = 0.05
         app.provider.enqueue("Primeira resposta longa. " * 40, "Segunda resposta, Salmos 23:1.")
-        first = app.handlers.respond("Estou com medo do futuro", [], new_conversation(), request("mesma"))
+        first = app.handlers.respond("Estou com medo do futuro", [], Conversation(), request("mesma"))
         while not app.provider.opened.is_set():
             next(first)
         second = run_turn(app, "O Senhor é meu pastor?", session="mesma")
@@ -583,30 +583,31 @@ class TestStop:
 
 class TestRegenerate:
     def test_the_last_answer_is_replaced_and_leaves_the_history(self, app):
-        from pastor.web.handlers import new_conversation
+        from pastor.web.conversation import Conversation
 
         app.provider.enqueue("Primeira: Isaías 41:10.")
         chat, _, _, _, convo = run_turn(app, "Estou com medo do futuro")[-1]
-        assert len(chat) == 3 and convo["last"] == "Estou com medo do futuro"
+        assert len(chat) == 3 and convo.last == "Estou com medo do futuro"
         app.provider.enqueue("Segunda: Salmos 23:4.")
         outputs = list(app.handlers.regenerate(chat, convo, request()))
         again, _, _, _, after = outputs[-1]
         assert [m["role"] for m in again] == ["user", "assistant", "assistant"]
         assert "Segunda" in again[1]["content"] and "Primeira" not in json.dumps(again)
-        assert [m["content"] for m in after["history"]] == ["Estou com medo do futuro", "Segunda: Salmos 23:4."]
+        assert [m.content for m in after.history.messages] == ["Estou com medo do futuro", "Segunda: Salmos 23:4."]
         # The model saw no trace of the replaced answer.
         assert all("Primeira" not in m["content"] for m in app.provider.last_messages)
-        assert after["turn_ids"][1] != convo["turn_ids"][1]
-        assert list(app.handlers.regenerate([], new_conversation(), request()))[0][3]  # nothing to regenerate
+        assert after.turn_ids[1] != convo.turn_ids[1]
+        assert list(app.handlers.regenerate([], Conversation(), request()))[0][3]  # nothing to regenerate
 
     def test_without_a_model_it_says_why_the_answer_would_not_change(self, tmp_path):
-        from pastor.web.handlers import SAME_WITHOUT_MODEL, Handlers, new_conversation
+        from pastor.web.conversation import Conversation
+        from pastor.web.handlers import SAME_WITHOUT_MODEL, Handlers
 
         runtime = Runtime(app_settings(tmp_path, LLM_PROVIDER="none", PASTOR_BACKGROUND_INDEX="false")).start(
             background=False
         )
         handlers = Handlers(runtime)
-        chat, _, _, _, convo = list(handlers.respond("Estou com medo do futuro", [], new_conversation(), request()))[-1]
+        chat, _, _, _, convo = list(handlers.respond("Estou com medo do futuro", [], Conversation(), request()))[-1]
         outputs = list(handlers.regenerate(chat, convo, request()))
         assert len(outputs) == 1 and SAME_WITHOUT_MODEL in outputs[0][3]
         assert outputs[0][0] == gr.skip()  # the answer stays as it is
@@ -616,7 +617,7 @@ class TestRegenerate:
 
         app.provider.enqueue({"error": "unreachable"})
         chat, _, _, _, convo = run_turn(app, "Estou com medo do futuro")[-1]
-        assert convo["last_mode"] == "provider_unavailable"
+        assert convo.last_mode == "provider_unavailable"
         monkeypatch.setattr(app.runtime, "status", lambda: {"llm": {"reachable": False}})
         assert SAME_WITHOUT_MODEL in list(app.handlers.regenerate(chat, convo, request()))[0][3]
         monkeypatch.setattr(app.runtime, "status", lambda: {"llm": {"reachable": True}})  # back: ask again
@@ -627,10 +628,10 @@ class TestRegenerate:
 
 class TestNewConversation:
     def test_resets_chat_mode_notice_history_and_turn_ids(self, app):
-        from pastor.web.handlers import new_conversation
+        from pastor.web.conversation import Conversation
 
         chat, mode, notice, convo, row = app.handlers.new_chat(request())
-        assert chat == [] and mode == "" and notice == "" and convo == new_conversation()
+        assert chat == [] and mode == "" and notice == "" and convo == Conversation()
         assert row["visible"] is False
 
     def test_a_follow_up_after_it_is_not_rewritten_from_the_old_conversation(self, app):
@@ -654,7 +655,7 @@ class TestFeedback:
         notice, convo, row = app.handlers.like(convo, self.like(1, False))
         assert "Obrigado" in notice and row["visible"] is True
         notice, convo, row = app.handlers.like(convo, self.like(1, True))
-        records = self.feedback(app, convo["turn_ids"][1])
+        records = self.feedback(app, convo.turn_ids[1])
         assert [r["rating"] for r in records] == ["up"]
 
     def test_a_comment_joins_the_rating(self, app):
@@ -662,18 +663,18 @@ class TestFeedback:
         _, convo, _ = app.handlers.like(convo, self.like(2, True))  # the sources accordion counts too
         notice, box, row = app.handlers.comment("Me ajudou muito", convo)
         assert "registrado" in notice and box == "" and row["visible"] is False
-        (record,) = self.feedback(app, convo["turn_ids"][1])
+        (record,) = self.feedback(app, convo.turn_ids[1])
         assert record["rating"] == "up" and record["comment"] == "Me ajudou muito"
 
     def test_a_comment_without_a_rating_is_refused(self, app):
-        from pastor.web.handlers import new_conversation
+        from pastor.web.conversation import Conversation
 
-        assert "Avalie" in app.handlers.comment("texto", new_conversation())[0]
+        assert "Avalie" in app.handlers.comment("texto", Conversation())[0]
 
     def test_an_unknown_message_says_so(self, app):
-        from pastor.web.handlers import new_conversation
+        from pastor.web.conversation import Conversation
 
-        notice, _, _ = app.handlers.like(new_conversation(), self.like(5, True))
+        notice, _, _ = app.handlers.like(Conversation(), self.like(5, True))
         assert "Não foi possível" in notice
 
     def test_ratings_from_the_page_are_limited_per_client(self, app, monkeypatch):
@@ -701,10 +702,11 @@ class TestFeedback:
 
 class TestErrorPhase:
     def test_the_chat_itself_says_what_is_missing(self, tmp_path):
-        from pastor.web.handlers import Handlers, new_conversation
+        from pastor.web.conversation import Conversation
+        from pastor.web.handlers import Handlers
 
         runtime = Runtime(app_settings(tmp_path, PASTOR_CORPUS=str(tmp_path / "sumiu.xml"))).start(background=False)
-        outputs = list(Handlers(runtime).respond("Olá", [], new_conversation(), request()))
+        outputs = list(Handlers(runtime).respond("Olá", [], Conversation(), request()))
         chat, box = outputs[-1][0], outputs[-1][1]
         assert "sumiu.xml" in chat[-1]["content"] and "PASTOR_CORPUS" in chat[-1]["content"]
         assert box == gr.skip()  # the textbox keeps the text

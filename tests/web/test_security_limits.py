@@ -67,7 +67,7 @@ class TestAmplification:
 
         text = "; ".join(f"Sl {n}:1" for n in range(1, 31))
         result = lookup(text, almeida, max_references=10)
-        assert len(result["references"]) == 10 and "20 referências" in result["note"]
+        assert len(result.references) == 10 and "20 referências" in result.note
 
     def test_a_chat_turn_gets_at_most_40_verses_and_says_so(self, tmp_path, almeida):
         chat = ChatService(
