@@ -19,7 +19,7 @@ from pastor.answer.history import History
 from pastor.answer.turn import Turn, TurnError, TurnResult, TurnUpdate
 from pastor.answer.turn_modes import Mode
 from pastor.answer_filter.citations import NO_ANCHOR_NOTE
-from pastor.bible.references import find_references
+from pastor.bible.references import named_verse_ids
 from pastor.care import crisis as safety
 from pastor.care.advice import out_of_scope_reply
 from pastor.care.router import Router
@@ -168,14 +168,7 @@ class ChatService:
         """The verses the conversation already showed, which a follow-up does not show again: those its answers
         cited, and those its last questions' searches gave, each searched again as it was then (a verses-only
         turn keeps only the person's question, so the search is how to know its verses)."""
-        cited = {
-            verse
-            for message in history.messages
-            if message.role == "assistant"
-            for match in find_references(message.content)
-            if match.reference is not None and not match.error
-            for verse in match.reference.verse_ids()
-        }
+        cited = {verse for m in history.messages if m.role == "assistant" for verse in named_verse_ids(m.content)}
         shown: set[str] = set()
         asked = [i for i, m in enumerate(history.messages) if m.role == "user" and m.content.strip()]
         for index in asked[-SHOWN_TURNS:]:

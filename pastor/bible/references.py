@@ -226,6 +226,17 @@ def _unnumbered_reading(text: str, folded: str, found: re.Match, alias: str) -> 
     return lead is not None and bool(book_pattern().match(folded, found.start() + lead.end()))
 
 
+def named_verse_ids(text: str) -> list[str]:
+    """Every verse id the references of `text` cover, in order ("Mateus 11:28-30" → three); a reference that
+    names nothing (an unknown book, a verse past the chapter's end) covers none."""
+    return [
+        verse
+        for match in find_references(text)
+        if match.reference is not None and not match.error
+        for verse in match.reference.verse_ids()
+    ]
+
+
 def parse_reference(text: str) -> Reference:
     """Parse a text that is exactly one reference; raise ValueError with a Portuguese reason."""
     found = find_references(text.strip())

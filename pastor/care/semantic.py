@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from pastor.classify.cache import Trained, cache_key, cached_heads
 from pastor.classify.linear import DEFAULT_TRAINING, LinearClassifier, TrainingConfig
 from pastor.classify.ngrams import fit_binary, ngram_rows, probability
 from pastor.datasets import dataset
+from pastor.text.sentences import split_sentences
 
 EXAMPLES = dataset("routing/route_examples.tsv")
 ROUTES = (RouteName.CRISIS, RouteName.ORDINARY, RouteName.CONVERSATIONAL, RouteName.OUT_OF_SCOPE)
@@ -122,13 +122,12 @@ def train_heads(vectors: np.ndarray, examples: list[Example], config: TrainingCo
     return Trained(heads, {"vectors": vectors.astype(np.float32), "ngram_weights": ngram_weights})
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
 SENTENCE_WORDS = 4  # a shorter piece ("Boa noite.") says nothing of a crisis alone
 
 
 def sentences(text: str) -> list[str]:
     """The sentences of a message of two or more that have `SENTENCE_WORDS` words or more; none otherwise."""
-    parts = [p.strip() for p in _SENTENCE_END.split(text or "") if len(p.split()) >= SENTENCE_WORDS]
+    parts = [p for p in split_sentences(text) if len(p.split()) >= SENTENCE_WORDS]
     return parts if len(parts) >= 2 else []
 
 

@@ -7,6 +7,7 @@ import re
 
 from pastor.text.fold import fold
 from pastor.text.pastoral_vocabulary import is_pastoral
+from pastor.text.sentences import split_sentences
 
 # What people mean by the emoji they send a pastor alone or beside a few words (💔 grief, 🙏 prayer). Without
 # words the search reads these; with words, they add to them.
@@ -51,7 +52,6 @@ EMOJI_WORDS = {
     "👶": "bebê filho",
 }
 _EMOJI = re.compile("|".join(re.escape(e) for e in sorted(EMOJI_WORDS, key=len, reverse=True)))
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
 # A story longer than this is searched by its sentences of need: a long message's vector is the average of
 # everything it tells (a father's 795 characters about his family brought Lucas 14:26).
 LONG = 500
@@ -62,7 +62,7 @@ NEED_CHARS = 600
 def need_text(message: str) -> str:
     """The text the search reads for `message` (the message itself when none of the rules applies)."""
     text = _emoji_in_words(message)
-    parts = _once(_SENTENCE_END.split(text.strip()))
+    parts = _once(split_sentences(text.strip()))
     text = " ".join(parts)
     if len(text) > LONG:
         text = _need_sentences(parts)

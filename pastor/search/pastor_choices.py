@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pastor.bible.references import find_references
+from pastor.bible.references import named_verse_ids
 from pastor.classify.cache import Trained, cache_key, cached_heads
 from pastor.datasets import files
 from pastor.search.need import need_text
@@ -46,12 +46,6 @@ class PastorChoice:
         return self.distress and not self.asks_for_hard
 
 
-def verse_ids(reference: str) -> tuple[str, ...]:
-    """The verse ids one written reference covers ("Mateus 11:28-30" → three); () when it names none."""
-    found = [m.reference for m in find_references(reference) if not m.error]
-    return tuple(v for ref in found if ref is not None for v in ref.verse_ids())
-
-
 def load_choices(path: Path) -> tuple[list[PastorChoice], list[str]]:
     """The messages of an author's JSONL file with at least one verse read, and the references that name no
     verse (listed by the caller, then left out)."""
@@ -64,7 +58,7 @@ def load_choices(path: Path) -> tuple[list[PastorChoice], list[str]]:
         ids: dict[str, list[str]] = {"open": [], "never": []}
         for field_name, found in ids.items():
             for reference in row[field_name]:
-                read = verse_ids(reference)
+                read = named_verse_ids(reference)
                 if not read:
                     unread.append(f"{where} {field_name}: {reference}")
                 found += [v for v in read if v not in found]
