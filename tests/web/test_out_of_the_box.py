@@ -73,6 +73,17 @@ class App:
 
         return wait_for(attempt, 60, f"o chat não respondeu a {message!r}", interval=0.5)
 
+    def status(self) -> dict | None:
+        """/status, or None while the per-client limit on it asks to wait: polling must not fail on the limit."""
+        from gradio_client.exceptions import AppError
+
+        try:
+            return self.client.predict(api_name="/status")
+        except AppError as exc:
+            if "Aguarde" in str(exc):
+                return None
+            raise
+
     def stop(self) -> None:
         self.process.send_signal(signal.SIGINT)
         try:
@@ -106,11 +117,10 @@ def test_no_model_anywhere_chooses_the_local_model_and_answers_with_verses(start
     # A fresh machine: LLM_PROVIDER unset, no key, no Ollama, and the hub unreachable (HF_HUB_OFFLINE=1).
     app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}")
     llm = wait_for(
-        lambda: (
-            (s := app.client.predict(api_name="/status"))["llm"].get("local", {}).get("phase") == "failed" and s["llm"]
-        ),
+        lambda: (s := app.status()) is not None and s["llm"].get("local", {}).get("phase") == "failed" and s["llm"],
         120,
         "o modelo local não terminou de tentar o download",
+        interval=1.0,
     )
     assert llm["provider"] == "local" and llm["automatic"] and llm["model"] == "Qwen/Qwen2.5-0.5B-Instruct"
     assert "nenhum Ollama" in llm["choice"] and "não foi possível baixar o modelo" in llm["detail"]
@@ -127,7 +137,7 @@ def test_no_model_anywhere_chooses_the_local_model_and_answers_with_verses(start
     check = app.client.predict(api_name="/check_provider")
     assert check["provider"] == "local" and check["reachable"] is False and check["elapsed_seconds"] >= 0
 
-    status = app.client.predict(api_name="/status")
+    status = wait_for(app.status, 30, "/status não respondeu", interval=1.0)
     assert status["corpus"]["file"] == "por-almeida1911.usfx.xml.gz" and status["corpus"]["verses"] == 31101
     assert [e["file"] for e in status["extra_corpora"]] == ["por-blivre.usfx.xml.gz"]
     assert status["prominence"]["enabled"] is True and status["prominence"]["file"] == "verse_prominence.tsv.gz"
@@ -142,7 +152,9 @@ def test_a_local_model_folder_answers_with_validated_citations(start, wired_mode
     from tests.support.model_fixtures import WIRED_REPLY
 
     app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}", PASTOR_LOCAL_MODEL=str(wired_model))
-    wait_for(lambda: app.client.predict(api_name="/status")["llm"]["reachable"], 120, "o modelo local não carregou")
+    wait_for(
+        lambda: (s := app.status()) is not None and s["llm"]["reachable"], 120, "o modelo local não carregou", interval=1.0
+    )
     updates = []
 
     def attempt():
