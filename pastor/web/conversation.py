@@ -10,6 +10,9 @@ from pastor.answer.checks import InputError
 from pastor.answer.history import NO_HISTORY, History
 from pastor.answer.turn_modes import Mode
 
+# The chat messages a browser keeps and a restore shows (about twenty exchanges: a question, its answer, its
+# sources): well under the browser's few MB of localStorage, and what a person scrolls back to.
+KEPT_MESSAGES = 60
 MAX_TURN_ID = 64  # a turn id is a short hex string (with its replica's name); a longer one is not one
 # Bounds of a kept exchange: far above what a turn produces, so only another format or a hand edit meets them.
 MAX_TEXT = 50_000

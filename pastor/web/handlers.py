@@ -14,7 +14,7 @@ from pastor.answer.history import History, Message
 from pastor.answer.turn import TurnUpdate
 from pastor.answer.turn_modes import Mode
 from pastor.web import chatview, render
-from pastor.web.conversation import Conversation, Exchange, Rated
+from pastor.web.conversation import KEPT_MESSAGES, Conversation, Exchange, Rated, recent
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 
@@ -237,7 +237,8 @@ class Handlers:
         if result.sources:
             turn_ids[answer_at + 1] = update.turn_id
         history = history.last(self.runtime.settings.history_turns)
-        exchanges = (*convo.exchanges, kept_exchange(update, text, answer_at, translation))
+        # Only what the browser may keep: a long session does not grow its state with every turn.
+        exchanges = recent((*convo.exchanges, kept_exchange(update, text, answer_at, translation)), KEPT_MESSAGES)
         convo = replace(
             convo, history=history, turn_ids=turn_ids, last=text, last_mode=str(result.mode or ""), exchanges=exchanges
         )

@@ -16,16 +16,14 @@ from pastor.answer.turn_modes import Mode
 from pastor.search.results import Source
 from pastor.web import chatview
 from pastor.web.browser_keys import BrowserKeys, Unsealed
-from pastor.web.conversation import Conversation, Exchange, Unreadable, recent
+from pastor.web.conversation import KEPT_MESSAGES, Conversation, Exchange, Unreadable, recent
 from pastor.web.handlers import finished_messages, user_message
 from pastor.web.runtime import Runtime
 
 log = logging.getLogger("pastor.web")
 
 STORAGE_KEY = "pastor-online-conversa"
-# About twenty exchanges (a question, its answer, its sources): well under the browser's few MB of
-# localStorage, and what a person scrolls back to. The same cap when saving and when bringing back.
-MAX_MESSAGES = 60
+MAX_MESSAGES = KEPT_MESSAGES  # the same cap when saving and when bringing back
 # Gradio decrypts the kept value in the page and sends null when it cannot (a value written under another key):
 # the page then says so, so that the person hears why the conversation is gone.
 UNDECRYPTED = {"undecrypted": True}

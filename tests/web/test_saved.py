@@ -130,6 +130,17 @@ def test_a_long_conversation_keeps_its_most_recent_exchanges_within_the_cap_on_b
     assert [e["question"] for e in kept] == [f"pergunta {n}" for n in range(10, 30)]  # 20 × 3 messages
 
 
+def test_a_long_session_keeps_in_its_state_only_what_the_browser_may_keep(app):
+    from pastor.answer.history import History
+    from pastor.answer.turn import TurnResult, TurnUpdate
+
+    older = tuple(Exchange(f"pergunta {n}", f"resposta {n}", f"t{n}") for n in range(40))
+    update = TurnUpdate("t-nova", "resposta nova", done=True, result=TurnResult())
+    chat = [{"role": "user", "content": "pergunta nova"}, {"role": "assistant", "content": ""}]
+    convo = app.handlers._final(update, "pergunta nova", History(), chat, 1, Conversation(exchanges=older))[4]
+    assert len(convo.exchanges) == saved.MAX_MESSAGES // 2 and convo.exchanges[-1].turn_id == "t-nova"
+
+
 def test_a_planted_flood_of_exchanges_is_capped_to_the_most_recent(app):
     """20,000 exchanges under a valid seal (the secret leaked, say) still give at most the page's cap."""
     flood = [Exchange(f"pergunta {n}", f"resposta {n}", f"t{n}") for n in range(20_000)]
