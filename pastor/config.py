@@ -17,6 +17,7 @@ from pastor.config_parsing import (
     Spec,
     read_dotenv,
     setting,
+    settings_table,
     to_bool,
     to_optional_path,
     to_path,
@@ -112,8 +113,7 @@ class Settings:
         "",
         to_provider,
         help="ollama, openai, groq, anthropic, huggingface, local, fake or none; empty = "
-        "automatic: an API whose key is set, else Ollama if it answers with its "
-        "model, else the local model",
+        "automatic: an API whose key is set, else Ollama if it answers with its model, else the local model",
     )
     llm_model: str = setting("LLM_MODEL", "", str, help="model name; empty = provider default")
     llm_timeout: float = setting("LLM_TIMEOUT", "60", float, minimum=0.1, help="seconds")
@@ -274,7 +274,7 @@ class Settings:
         minimum=0.0,
         help="weight of the vector list when the query adapter is on (else 1)",
     )
-    # Beyond one machine (issue 23): the index on object storage, read-only replicas, shared limits.
+    # Beyond one machine (issue 23): the index on object storage, read-only replicas, shared limits and secrets.
     index_uri: str = setting(
         "PASTOR_INDEX_URI",
         "",
@@ -303,6 +303,14 @@ class Settings:
         str,
         help="name of this replica in turn ids and its turn log file; empty = the host "
         "name for a replica, nothing for a standalone app",
+    )
+    browser_secret: str = setting(
+        "PASTOR_BROWSER_SECRET",
+        "",
+        str,
+        secret=True,
+        help="seals the conversation kept in each browser (16+ characters, the same on every replica); "
+        "empty = generated once into the data directory (browser-secret, 0600)",
     )
     redis_url: str = setting(
         "PASTOR_REDIS_URL",
@@ -360,6 +368,8 @@ class Settings:
                 "PASTOR_ROLE=replica: os documentos da igreja (PASTOR_DOCS_DIR) ainda não são "
                 "publicados no índice compartilhado; deixe PASTOR_DOCS_DIR vazio nas réplicas"
             )
+        if self.browser_secret and (len(self.browser_secret) < 16 or self.browser_secret == "pastor-online-v1"):
+            raise ConfigError("PASTOR_BROWSER_SECRET: use um segredo próprio de pelo menos 16 caracteres")
         keys = [translation_key(p) for p in (self.corpus, *self.extra_corpora)]
         if self.translation and self.translation not in keys:
             raise ConfigError(f"PASTOR_TRANSLATION: use {' ou '.join(keys)} (recebido {self.translation!r})")
@@ -381,17 +391,7 @@ SPEC: tuple[Spec, ...] = tuple(
 
 def markdown_table() -> str:
     """The README's Configuration table, from the declarations (a test keeps the README equal to it)."""
-    rows = ["| variable | default | meaning |", "|---|---|---|"]
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|")  # a pipe inside a cell would split it
-
-    for spec in SPEC:
-        default = f"`{cell(spec.default)}`" if spec.default else "(empty)"
-        rows.append(f"| `{spec.var}` | {default} | {cell(spec.help)} |")
-    keys = ", ".join(f"`{var}`" for var in SECRET_VARS)
-    rows.append(f"| {keys} | (empty) | API keys, read from the environment or `.env`; never logged or shown |")
-    return "\n".join(rows)
+    return settings_table(SPEC, SECRET_VARS)
 
 
 @lru_cache(maxsize=1)

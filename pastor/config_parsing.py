@@ -90,6 +90,21 @@ class Spec:
         return iter((self.attr, self.var, self.default, self.parse, self.minimum))
 
 
+def settings_table(spec: tuple[Spec, ...], secret_vars: tuple[str, ...]) -> str:
+    """The Markdown table of every declared setting, then the API keys read apart (`pastor.config.markdown_table`)."""
+    rows = ["| variable | default | meaning |", "|---|---|---|"]
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")  # a pipe inside a cell would split it
+
+    for one in spec:
+        default = f"`{cell(one.default)}`" if one.default else "(empty)"
+        rows.append(f"| `{one.var}` | {default} | {cell(one.help)} |")
+    keys = ", ".join(f"`{var}`" for var in secret_vars)
+    rows.append(f"| {keys} | (empty) | API keys, read from the environment or `.env`; never logged or shown |")
+    return "\n".join(rows)
+
+
 def read_dotenv(path: Path) -> dict[str, str]:
     """Parse KEY=VALUE lines; `#` comments and blank lines are skipped."""
     if not path.is_file():

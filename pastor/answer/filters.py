@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pastor.answer.prompts import SELF_DESCRIPTION
-from pastor.answer_filter.citations import Citation
+from pastor.answer_filter.citations import Citation, placed
 from pastor.answer_filter.leaks import LeakFilter
 from pastor.answer_filter.markers import SourceMarkers
 from pastor.answer_filter.streaming import StreamingValidator
@@ -66,3 +66,11 @@ def filter_answer(text: str, system: str, sources: Sequence[Source]) -> str:
     """The whole answer through the same filters at once (what streaming must add up to)."""
     answer = AnswerFilter(system, sources)
     return answer.feed(text) + answer.finish()
+
+
+def placed_again(answer: str, sources: Sequence[Source]) -> list[Citation]:
+    """The citations of an answer shown before (a conversation brought back from a browser), found again as the
+    validator finds them and kept only where `sources` (read again by id from the Bible or the documents)
+    support them. Nothing is removed: a reference they do not support stays text, never a link."""
+    verses = {s.id for s in sources if s.kind == "verse"}
+    return placed(answer, verses, {s.id for s in sources if s.kind == "doc"})

@@ -14,7 +14,7 @@ from pastor.answer.history import History, Message
 from pastor.answer.turn import TurnUpdate
 from pastor.answer.turn_modes import Mode
 from pastor.web import chatview, render
-from pastor.web.conversation import Conversation, Rated
+from pastor.web.conversation import KEPT_MESSAGES, Conversation, Exchange, Rated, recent
 from pastor.web.ratelimit import RateLimited
 from pastor.web.runtime import Runtime
 
@@ -64,6 +64,42 @@ def answer_markdown(update, pending: bool) -> str:
     return text
 
 
+def finished_messages(update: TurnUpdate, credits: list[str]) -> list[dict]:
+    """A final update as the chat shows it: the answer (with its copy button unless the turn failed) and, when it
+    has sources, their accordion. A live turn and a conversation brought back from the browser alike."""
+    result = update.result
+    shown = answer_markdown(update, False)
+    if not result.error or result.error.partial:
+        shown += "\n\n" + chatview.actions_html(update.answer, result.sources, result.notes)
+    return [_assistant(shown)] + ([sources_message(update, credits)] if result.sources else [])
+
+
+def sources_message(update: TurnUpdate, credits: list[str]) -> dict:
+    """The sources of a turn as the collapsible message under its answer."""
+    sources = update.result.sources
+    return {
+        "role": "assistant",
+        "content": chatview.sources_html(sources, update.turn_id, credits),
+        "metadata": {"title": chatview.sources_title(sources), "status": "done"},
+    }
+
+
+def kept_exchange(update: TurnUpdate, question: str, answer_at: int, translation: str = "") -> Exchange:
+    """What the browser keeps of a finished turn: plain text and the ids its sources are read again from."""
+    result = update.result
+    return Exchange(
+        question,
+        update.answer,
+        update.turn_id,
+        str(result.mode or ""),
+        tuple((source.kind, source.id) for source in result.sources),
+        tuple(result.notes),
+        translation,
+        bool(result.error and not result.error.partial),
+        answer_at,
+    )
+
+
 def refused(message: str):
     """A refusal shown beside the input: the chat and the typed text stay as they are."""
     return gr.skip(), gr.skip(), gr.skip(), chatview.notice_html(message), gr.skip()
@@ -87,7 +123,7 @@ class Handlers:
         if self.runtime.phase == "error":
             # Say in the chat itself what is missing; keep the text for after the fix.
             problem = self.runtime.unavailable(need_chat=True)
-            display += [_user(text), _assistant("❌ " + render.escape(str(problem)))]
+            display += [user_message(text), _assistant("❌ " + render.escape(str(problem)))]
             yield display, gr.skip(), gr.skip(), "", gr.skip()
             return
         yield from self._checked_turn(text, display, convo, request, translation)
@@ -103,7 +139,7 @@ class Handlers:
             yield refused(SAME_WITHOUT_MODEL)
             return
         cut = users[-1]
-        convo = replace(convo, turn_ids={i: t for i, t in convo.turn_ids.items() if i < cut})
+        convo = convo.before(cut)
         # The old answer must not reach the model as context.
         yield from self._checked_turn(convo.last, display[:cut], convo, request, translation, again=True)
 
@@ -147,7 +183,7 @@ class Handlers:
     ):
         runtime = self.runtime
         cancel = runtime.turns.begin(session)  # also cancels this session's previous turn
-        display += [_user(text), _assistant(chatview.PREPARING)]
+        display += [user_message(text), _assistant(chatview.PREPARING)]
         answer_at = len(display) - 1
         yield list(display), "", "", "", gr.skip()
         first = None
@@ -170,7 +206,7 @@ class Handlers:
                     display[answer_at] = _assistant(answer_markdown(update, pending))
                     yield list(display), gr.skip(), gr.skip(), gr.skip(), gr.skip()
                     continue
-                yield self._final(update, text, history, display, answer_at, convo)
+                yield self._final(update, text, history, display, answer_at, convo, translation)
         except Exception:
             log.exception("chat turn failed")
             display[answer_at] = _assistant(UNEXPECTED)
@@ -179,14 +215,18 @@ class Handlers:
             turn.close()  # closes the provider's stream when Gradio cancels this generator
             runtime.turns.end(session, cancel)
 
-    def _final(self, update, text: str, history: History, display: list[dict], answer_at: int, convo: Conversation):
+    def _final(
+        self,
+        update,
+        text: str,
+        history: History,
+        display: list[dict],
+        answer_at: int,
+        convo: Conversation,
+        translation="",
+    ):
         result = update.result
-        shown = answer_markdown(update, False)
-        if not result.error or result.error.partial:
-            shown += "\n\n" + chatview.actions_html(update.answer, result.sources, result.notes)
-        display[answer_at] = _assistant(shown)
-        if result.sources:
-            display.append(self._sources_message(update))
+        display[answer_at : answer_at + 1] = finished_messages(update, self.runtime.attributions())
         if not result.error and result.mode != Mode.PROVIDER_UNAVAILABLE:
             # A verses-only answer is not the model's side of the conversation (notes never are: they are apart).
             history = history.plus(Message("user", text), Message("assistant", update.answer))
@@ -197,18 +237,16 @@ class Handlers:
         if result.sources:
             turn_ids[answer_at + 1] = update.turn_id
         history = history.last(self.runtime.settings.history_turns)
-        convo = replace(convo, history=history, turn_ids=turn_ids, last=text, last_mode=str(result.mode or ""))
+        # Only what the browser may keep: a long session does not grow its state with every turn.
+        exchanges = recent((*convo.exchanges, kept_exchange(update, text, answer_at, translation)), KEPT_MESSAGES)
+        convo = replace(
+            convo, history=history, turn_ids=turn_ids, last=text, last_mode=str(result.mode or ""), exchanges=exchanges
+        )
         mode = chatview.mode_html(result.mode or "", result.reason, result.query)
         return list(display), gr.skip(), mode, gr.skip(), convo
 
     def _sources_message(self, update) -> dict:
-        """The sources of a turn as the collapsible message under its answer."""
-        sources = update.result.sources
-        return {
-            "role": "assistant",
-            "content": chatview.sources_html(sources, update.turn_id, self.runtime.attributions()),
-            "metadata": {"title": chatview.sources_title(sources), "status": "done"},
-        }
+        return sources_message(update, self.runtime.attributions())
 
     def respond_example(
         self, chat: list, convo: Conversation, data: gr.SelectData, request: gr.Request, translation: str = ""
@@ -320,7 +358,7 @@ class Handlers:
         return ("✅ " if outcome.ok else "⚠️ ") + render.escape(outcome.message)
 
 
-def _user(text: str) -> dict:
+def user_message(text: str) -> dict:
     return {"role": "user", "content": render.escape(text)}
 
 

@@ -9,6 +9,7 @@ import gradio as gr
 
 from pastor.web import reader, saved
 from pastor.web.api import WebAPI
+from pastor.web.browser_keys import browser_keys
 from pastor.web.conversation import Conversation
 from pastor.web.handlers import Handlers
 from pastor.web.runtime import Runtime
@@ -166,7 +167,13 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
         chatbot.clear(handlers.new_chat, None, reset, cancels=turns, api_name="ui_clear", **private),
     ]
     chatbot.like(handlers.like, [convo], [notice, convo, comment_row], api_name="ui_like", **private)
-    _kept_in_the_browser(demo, chatbot, convo, turns, resets)
+    _kept_in_the_browser(
+        demo,
+        saved.KeptConversation(handlers.runtime, browser_keys(handlers.runtime.settings)),
+        [chatbot, convo, notice],
+        turns,
+        resets,
+    )
     comment_args: dict[str, Any] = dict(
         fn=handlers.comment, inputs=[comment, convo], outputs=[notice, comment, comment_row], **private
     )
@@ -174,16 +181,25 @@ def _chat_tab(handlers: Handlers, demo: gr.Blocks) -> None:
     comment.submit(api_name="ui_comment_submit", **comment_args)
 
 
-def _kept_in_the_browser(demo: gr.Blocks, chatbot, convo, turns, resets) -> None:
-    """The conversation survives a reload in the person's own browser (localStorage, encrypted by Gradio), and
-    nowhere else: saved after each turn, brought back when the page opens, forgotten by "Nova conversa"."""
-    kept = gr.BrowserState(None, storage_key=saved.STORAGE_KEY, secret=saved.STORAGE_CIPHER_KEY)
+def _kept_in_the_browser(demo: gr.Blocks, kept: saved.KeptConversation, shown: list, turns, resets) -> None:
+    """The conversation survives a reload in the person's own browser (localStorage, encrypted by Gradio, sealed
+    by this server), and nowhere else: saved after each turn, brought back when the page opens (re-rendered from
+    its plain text, or dropped with a notice), forgotten by "Nova conversa". `shown`: chatbot, state, notice."""
+    stored = gr.BrowserState(None, storage_key=saved.STORAGE_KEY, secret=kept.keys.storage)
     quiet: dict[str, Any] = dict(api_visibility="private", queue=False, show_progress="hidden")
+    chatbot, convo, notice = shown
     for turn in turns:
-        turn.then(saved.snapshot, [chatbot, convo], [kept], **quiet)
+        turn.then(kept.snapshot, [convo], [stored], **quiet)
     for reset in resets:
-        reset.then(saved.forget, None, [kept], **quiet)
-    demo.load(saved.restore, [kept], [chatbot, convo], api_name="ui_restore", **quiet)
+        reset.then(kept.forget, None, [stored], **quiet)
+    demo.load(
+        kept.restore,
+        [stored],
+        [chatbot, convo, notice, stored],
+        js=saved.CHECK_STORAGE_JS,
+        api_name="ui_restore",
+        **quiet,
+    )
 
 
 def _status_tab(handlers: Handlers, runtime: Runtime):
