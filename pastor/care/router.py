@@ -16,6 +16,7 @@ from pastor.care.semantic import (
 )
 from pastor.care.smalltalk import conversational_kind
 from pastor.text.fold import fold_words
+from pastor.text.lookalikes import plain_letters
 
 # "não entendi": the previous answer said again, not a search (ConversationKind.CLARIFY).
 _CLARIFY = re.compile(
@@ -108,7 +109,8 @@ class Router:
         )
 
     def route(self, text: str) -> Route:
-        normal = fold_words(text or "")
+        text = plain_letters(text or "")  # "quеro mе mаtаr" in Cyrillic look-alikes is read as a person reads it
+        normal = fold_words(text)
         found = self._crisis(text, normal)
         if found:
             return found
