@@ -7,7 +7,7 @@ import pytest
 from pastor.replication.releases import ReleaseStore
 from pastor.replication.store import connect_shared
 from pastor.web.reindex import REPLICA_REFUSAL
-from pastor.web.replica import MISMATCH, ReplicaIndex
+from pastor.web.replica import KEEPS, MISMATCH, ReplicaIndex
 from pastor.web.runtime import Runtime
 
 
@@ -57,7 +57,9 @@ def test_a_release_this_replica_cannot_serve_is_kept_out(replica, make_engine, s
     other = make_engine(PASTOR_EMBED_WINDOW="1", PASTOR_DATA_DIR=str(index.cache.parent.parent / "other"))
     release = store.publish(other.settings.data_dir, {"n": 2})
     assert index.poll() is False
-    assert index.error == MISMATCH.format(release=release.id) and len(adopted) == 1
+    served = adopted[0].resources.index
+    assert index.error == MISMATCH.format(release=release.id) + KEEPS.format(release=index.release.id)
+    assert len(adopted) == 1 and served.ready
     assert len(loads) == 2
     assert index.poll() is False and len(loads) == 2  # not loaded again on every poll
 
