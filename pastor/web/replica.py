@@ -144,12 +144,13 @@ class ReplicaIndex:
         settings = self.settings.replace(data_dir=dest, background_index=False)
         engine = build_engine(settings, embedder=self._embedder)
         res = engine.resources  # loaded by build_engine
+        if res is not None and res.embedder is not None:
+            self._embedder = res.embedder  # this replica's model, whatever the release: kept even when refused
         index = res.index if res is not None else None
         if res is not None and index is not None and not index.ready and index.refused is not None:
             raise ReleaseRefused(REFUSED.format(release=release.id, reason=index.refused))
         if res is None or index is None or not index.ready:
             raise ReleaseMismatch(MISMATCH.format(release=release.id))
-        self._embedder = res.embedder
         return engine
 
     def _forget_older(self, keep: str) -> None:
