@@ -10,6 +10,7 @@ mirror (`verse_mirror.py`), the vectors being served (`verse_serving.py`) and th
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -22,11 +23,12 @@ from pastor.bible.usfx import Bible
 from pastor.errors import PastorError
 from pastor.index.buildlock import BuildBusy, BuildLock, ReadOnlyData
 from pastor.index.calibration import calibrate
+from pastor.index.verse_check import DIGEST_KEY, VectorsRefused, content_problem, vectors_digest
 from pastor.index.verse_manifest import BESIDE, TABLE, IndexStatus, expected_manifest, matches, read_manifest
 from pastor.index.verse_mirror import NumpyMirror
 from pastor.index.verse_serving import ServedVectors
 from pastor.index.verse_tables import VerseTables
-from pastor.search.rows import Row, build_rows, embed_text  # noqa: F401 (re-exported)
+from pastor.search.rows import Row, build_rows, embed_text, row_texts  # noqa: F401 (re-exported)
 from pastor.search.sources import VectorTable, top_by_cosine  # noqa: F401 (re-exported)
 from pastor.search.storage import describe, write_json
 
@@ -34,6 +36,7 @@ WAITING_NOTICE = "outra indexação deste diretório de dados está em andamento
 READ_ONLY_NOTICE = "diretório de dados somente leitura: o índice existente é usado como está, sem reindexar"
 
 Progress = Callable[[int, int], None]
+log = logging.getLogger("pastor.index")
 
 
 class IndexBuildError(PastorError):
@@ -54,8 +57,9 @@ class VerseIndex:
         self.lock = threading.Lock()
         self.status = IndexStatus("missing")
         self.notice: str | None = None  # integrity news for the status page (corruption, waiting)
+        self.refused: str | None = None  # why the vectors on disk failed the content check at `open`
         self.tables = VerseTables(self.dir, embedder.dim)
-        self.mirror = NumpyMirror(self.dir, embedder.dim)
+        self.mirror = NumpyMirror(self.dir)
         # The vectors in memory and their manifest (its calibration drives the gates). `status` follows
         # a build; they change only when a complete table replaces the one being served.
         self.served = ServedVectors()
@@ -176,13 +180,11 @@ class VerseIndex:
         name = live.get("table", TABLE)
         if live.get("state") == "complete" and matches(live, expected) and not rebuild:
             problem = self.table_problem(name, live.get("total"))
+            if problem is None and (
+                not self.vectors.ready or self.serving.get("table", TABLE) != name or self.status.state != "complete"
+            ):
+                problem = self._serve_table(name, live, bible, extras)  # e.g. another process finished meanwhile
             if problem is None:
-                if (
-                    not self.vectors.ready
-                    or self.serving.get("table", TABLE) != name
-                    or self.status.state != "complete"
-                ):
-                    self._serve(self._load_matrix(name), live)  # e.g. another process finished while we waited
                 self.status = IndexStatus("complete", live["total"], live["total"], None, live)
                 return self.status
             self.notice = f"índice corrompido ({problem}); reconstruindo a partir do corpus"
@@ -246,11 +248,17 @@ class VerseIndex:
         if table.count_rows() != len(rows):
             raise IndexBuildError(f"a tabela tem {table.count_rows()} linhas, esperado {len(rows)}")
         vectors = self._load_matrix(name)
+        # No sample here: the embedder that just wrote these rows would only agree with itself.
+        problem = content_problem(vectors.matrix, vectors.ids, {"total": len(rows)}, dim=self.embedder.dim)
+        if problem is not None:  # a broken embedder (zeros, NaN): nothing of it is served or published
+            self._drop_table(name)
+            raise IndexBuildError(f"os vetores gerados foram recusados: {problem}")
         manifest.update(
             state="complete",
             rows=len(rows),
             build_seconds=round(time.perf_counter() - started, 1),
             calibration=self.calibrate(vectors=vectors),
+            **{DIGEST_KEY: vectors_digest(vectors.matrix)},
         )
         write_json(path, manifest)
         self.status = IndexStatus("complete", len(rows), len(rows), None, manifest)
@@ -282,38 +290,84 @@ class VerseIndex:
         self.mirror.save(name, loaded)
         return loaded
 
-    def _load_cached_matrix(self, manifest: dict) -> bool:
-        """The numpy copy of a complete table, when it matches the manifest's row count. The
-        table itself is not opened: if it was damaged, search still works from this copy and
-        the next build (at start, in the background) finds the damage and rebuilds."""
-        vectors = self.mirror.load(manifest.get("table", TABLE), manifest.get("total"))
+    def _content_problem(self, vectors: VectorTable, manifest: dict, bible: Bible, extras: Sequence[Bible]):
+        """Why `vectors` must not be served as `manifest`'s table, or None (`verse_check.py`): the
+        sample's texts come from the corpus, as the build embedded them."""
+
+        def texts_at(positions: list[int]) -> list[tuple[str, str]]:
+            return row_texts(bible, extras, positions, self.window, self.modernize)
+
+        return content_problem(
+            vectors.matrix, vectors.ids, manifest, dim=self.embedder.dim, embedder=self.embedder, texts_at=texts_at
+        )
+
+    def _refuse(self, what: str, problem: str) -> None:
+        """Remember why vectors on disk were refused, and say it once in the log."""
+        self.refused = problem
+        log.warning("índice: %s recusados: %s", what, problem)
+
+    def _serve_table(self, name: str, manifest: dict, bible: Bible, extras: Sequence[Bible]) -> str | None:
+        """Serve table `name`'s own vectors, copied to the numpy mirror, when they pass the content
+        check; else why not (nothing changes then). Raises when the table cannot be read."""
+        vectors = self.tables.vectors(name)
+        problem = self._content_problem(vectors, manifest, bible, extras)
+        if problem is not None:
+            self._refuse("vetores da tabela do índice", problem)
+            return problem
+        try:
+            self.mirror.save(name, vectors)
+        except OSError:  # a read-only data directory: served all the same; the next build writes the copy
+            pass
+        self._serve(vectors, manifest)
+        return None
+
+    def _load_cached_matrix(self, manifest: dict, bible: Bible, extras: Sequence[Bible]) -> bool:
+        """The numpy copy of a complete table, when its content passes the check. The table
+        itself is not opened: if it was damaged, search still works from this copy and the next
+        build (at start, in the background) finds the damage and rebuilds."""
+        try:
+            vectors = self.mirror.load(manifest.get("table", TABLE))
+            problem = None if vectors is None else self._content_problem(vectors, manifest, bible, extras)
+        except VectorsRefused as exc:
+            vectors, problem = None, str(exc)
+        if problem is not None:
+            self._refuse("vetores da cópia em disco", problem)
+            return False
         if vectors is None:
             return False
         self._serve(vectors, manifest)
         return True
 
     def open(self, bible: Bible, extras: Sequence[Bible] = ()) -> IndexStatus:
-        """Open an existing complete index (fast path at start-up)."""
+        """Open an existing complete index (fast path at start-up): its numpy copy, or the table's
+        own vectors when the copy is missing or fails the content check."""
         manifest = self.read_manifest()
+        self.refused = None
         if (
             manifest.get("state") == "complete"
             and matches(manifest, self.expected(bible, extras))
-            and self._load_cached_matrix(manifest)
+            and self._load_cached_matrix(manifest, bible, extras)
         ):
             self.status = IndexStatus("complete", manifest["total"], manifest["total"], None, manifest)
             return self.status
+        copy_refused = self.refused
         self.status = self.inspect(bible, extras)
-        if self.status.state == "complete":
-            try:
-                self._serve(self._load_matrix(manifest.get("table", TABLE)), manifest)
-            except Exception as exc:  # counted but unreadable: the next build rebuilds it
-                self.status = IndexStatus(
-                    "partial",
-                    0,
-                    self.status.total,
-                    f"tabela ilegível ({type(exc).__name__}); será reconstruída",
-                    manifest,
-                )
+        total = self.status.total
+        if self.status.state != "complete":
+            if copy_refused is not None and self.status.error is None:
+                self.status.error = f"vetores recusados: {copy_refused}"
+            return self.status
+        try:
+            problem = self._serve_table(manifest.get("table", TABLE), manifest, bible, extras)
+        except Exception as exc:  # counted but unreadable: the next build rebuilds it
+            problem = f"tabela ilegível ({type(exc).__name__})"
+        if problem is not None:
+            self.status = IndexStatus("partial", 0, total, f"{problem}; será reconstruída a partir do corpus", manifest)
+        elif copy_refused is not None:
+            self.notice = (
+                f"cópia dos vetores em disco recusada ({copy_refused}); "
+                "em uso os vetores da tabela do índice, que passaram na verificação"
+            )
         return self.status
 
     @property

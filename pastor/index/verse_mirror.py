@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pastor.index.verse_check import VectorsRefused
 from pastor.search.sources import VectorTable
 from pastor.search.storage import save_array, write_json
 
@@ -17,9 +18,8 @@ from pastor.search.storage import save_array, write_json
 class NumpyMirror:
     """The numpy copies of the tables under one index folder, named after their table."""
 
-    def __init__(self, folder: Path, dim: int):
+    def __init__(self, folder: Path):
         self.dir = folder
-        self.dim = dim
 
     def files(self, name: str) -> tuple[Path, Path]:
         """The vectors file and the ids file of table `name`."""
@@ -30,16 +30,19 @@ class NumpyMirror:
         save_array(matrix, vectors.matrix)
         write_json(id_file, vectors.ids)
 
-    def load(self, name: str, total: int | None) -> VectorTable | None:
-        """The copy of table `name` when it holds `total` rows of this dimension, else None."""
+    def load(self, name: str) -> VectorTable | None:
+        """The copy of table `name` as it is on disk, None when there is none. What it holds is
+        for the content check to judge (`verse_check.py`); a copy that cannot be read is refused."""
         vectors, id_file = self.files(name)
+        if not (vectors.exists() or id_file.exists()):
+            return None
         try:
             ids = json.loads(id_file.read_text(encoding="utf-8"))
-            matrix = np.load(vectors)
-        except (OSError, ValueError):
-            return None
-        if len(ids) != total or matrix.shape != (len(ids), self.dim):
-            return None
+            matrix = np.load(vectors, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise VectorsRefused(f"cópia dos vetores ilegível ({type(exc).__name__})") from exc
+        if not isinstance(ids, list):
+            raise VectorsRefused("cópia dos vetores ilegível (lista de ids inválida)")
         return VectorTable(ids, matrix)
 
     def remove(self, name: str) -> None:

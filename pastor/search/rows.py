@@ -30,8 +30,7 @@ def embed_text(text: str, modernize: bool = True) -> str:
 def build_rows(bible: Bible, extras: Sequence[Bible] = (), window: int = 0, modernize: bool = True) -> list[Row]:
     """One row per verse of the main translation, then one per aligned verse of each extra."""
     rows = []
-    for translation in (bible, *extras):
-        verses = [v for v in translation.verses if v.id in bible.by_id]  # aligned by verse id
+    for translation, verses in _aligned(bible, extras):
         for i, v in enumerate(verses):
             context = _window(verses, i, window)
             rows.append(
@@ -47,6 +46,24 @@ def build_rows(bible: Bible, extras: Sequence[Bible] = (), window: int = 0, mode
                 )
             )
     return rows
+
+
+def row_texts(
+    bible: Bible, extras: Sequence[Bible], positions: Sequence[int], window: int = 0, modernize: bool = True
+) -> list[tuple[str, str]]:
+    """(id, search text) of the rows at `positions` of `build_rows`, without building the others
+    (all 62k rows took 4 s here; a content check needs a few dozen). Positions past the end are left out."""
+    verses = [(v, i, part) for _, part in _aligned(bible, extras) for i, v in enumerate(part)]
+    return [
+        (verses[p][0].id, embed_text(_window(verses[p][2], verses[p][1], window), modernize))
+        for p in positions
+        if 0 <= p < len(verses)
+    ]
+
+
+def _aligned(bible: Bible, extras: Sequence[Bible]) -> list[tuple[Bible, list]]:
+    """Each translation with its verses aligned with the main text by verse id, in row order."""
+    return [(t, [v for v in t.verses if v.id in bible.by_id]) for t in (bible, *extras)]
 
 
 def _window(verses, i: int, window: int) -> str:

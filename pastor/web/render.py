@@ -129,6 +129,8 @@ def details_markdown(status: dict) -> str:
         rows.append(("Documentos", _documents_text(status["documents"])))
     if status.get("index_notice"):
         rows.append(("Integridade do índice", status["index_notice"]))
+    if status.get("replica"):
+        rows.append(("Índice publicado (réplica)", _replica_text(status["replica"])))
     if status.get("storage_warning"):
         rows.append(("Armazenamento", status["storage_warning"]))
     table = ["| Item | Valor |", "| --- | --- |"] + [f"| {cell(k)} | {cell(v)} |" for k, v in rows]
@@ -145,6 +147,12 @@ def credits_html(status: dict) -> str:
     """The credits of the data in use, one line under every tab, separated."""
     credits = status.get("attributions") or []
     return f"<small>{escape(' · '.join(credits))}</small>" if credits else ""
+
+
+def _replica_text(replica: dict) -> str:
+    """The release a replica serves and, when one was refused or the store failed, why."""
+    served = f"versão {replica['release']}" if replica.get("release") else "nenhuma versão servida ainda"
+    return f"{served} — {replica['error']}" if replica.get("error") else served
 
 
 def _topics_text(topics: dict) -> str:

@@ -1,4 +1,4 @@
-"""A replica's index: it never builds; it serves the newest published release and swaps in the next one."""
+"""A replica's index: it never builds; it serves the newest published release that it can, and swaps in the next one."""
 
 from __future__ import annotations
 
@@ -25,11 +25,20 @@ NOT_PUBLISHED = (
 )
 MISMATCH = (
     "a versão {release} do índice publicado não corresponde a esta réplica (corpus, modelo de embeddings "
-    "ou parâmetros diferentes); a réplica continua com a versão anterior"
+    "ou parâmetros diferentes)"
 )
+REFUSED = "a versão {release} do índice publicado foi recusada na verificação dos vetores: {reason}"
+# What the replica does instead, after the reason a release was refused.
+KEEPS = "; a réplica continua com a versão {release}"
+OLDER = "; a réplica serve a versão {release}, a mais recente que passou na verificação"
+NONE_GOOD = "; nenhuma versão publicada pode ser servida por esta réplica"
 
 
-class ReleaseMismatch(PastorError):
+class ReleaseRefused(PastorError):
+    """A published release that this replica must not serve: its vectors failed the content check."""
+
+
+class ReleaseMismatch(ReleaseRefused):
     """A published release that this replica's settings cannot serve."""
 
 
@@ -48,7 +57,7 @@ class ReplicaIndex:
         self.error: str | None = None
         self._store: ReleaseStore | None = None
         self._embedder: Embedder | None = None  # loaded with the first release, reused for the next ones
-        self._refused: str | None = None  # the newest release, when it does not fit this replica
+        self._refused: dict[str, str] = {}  # release id → why it was refused (never loaded again)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -68,32 +77,54 @@ class ReplicaIndex:
             self._stop.wait(self.settings.index_poll_seconds)
 
     def poll(self) -> bool:
-        """Look for a newer release once; True when one was adopted. Never raises: a store that
+        """Look for a newer release once; True when one was adopted. Releases newer than the one served
+        are tried newest first, so a refused one (its reason in the status and, once, in the log) leaves
+        the current one serving, or, at start, the newest that passes. Never raises: a store that
         cannot be reached leaves the current release serving, with the reason in the status."""
         try:
             store = self._connect()
-            latest = store.latest()
+            found = store.available()
             self.checked_at = time.time()
-            if latest is None:
+            if not found:
                 self.error = NOT_PUBLISHED.format(seconds=self.settings.index_poll_seconds)
                 return False
-            if latest.id in (self.release.id if self.release else None, self._refused):
-                return False  # nothing new (a release it cannot serve is not loaded again every poll)
-            engine = self._load(store, latest)
-        except ReleaseMismatch as exc:  # kept out until a newer release is published
-            self._refused, self.error = latest.id, str(exc)
-            log.warning("réplica: %s", self.error)
-            return False
+            adopted = self._first_good(store, self._candidates(found))
         except Exception as exc:  # the store unreachable, a release half pruned: reconnect next time
             self._store = None
             self.error = f"índice compartilhado: {describe(exc)}"
             log.warning("réplica: %s", self.error)
             return False
+        newest = self._refused.get(found[-1].id)
+        if adopted is None:
+            if newest is not None:
+                served = self.release.id if self.release else None
+                self.error = newest + (KEEPS.format(release=served) if served else NONE_GOOD)
+            return False
+        release, engine = adopted
         self.adopt(engine)
-        self.release, self.adopted_at, self.error = latest, time.time(), None
-        log.info("réplica: servindo a versão %s do índice", latest.id)
-        self._forget_older(latest.id)
+        self.release, self.adopted_at = release, time.time()
+        self.error = newest + OLDER.format(release=release.id) if newest is not None else None
+        log.info("réplica: servindo a versão %s do índice", release.id)
+        self._forget_older(release.id)
         return True
+
+    def _candidates(self, found: list[Release]) -> list[Release]:
+        """The releases newer than the one served and not refused before, newest first."""
+        served = self.release
+        newer = [r for r in found if served is None or (r.published, r.id) > (served.published, served.id)]
+        return [r for r in reversed(newer) if r.id not in self._refused]
+
+    def _first_good(self, store: ReleaseStore, candidates: list[Release]):
+        """(release, engine) of the first candidate this replica can serve, or None; each refusal is
+        remembered, logged once, and its fetched copy removed."""
+        for release in candidates:
+            try:
+                return release, self._load(store, release)
+            except ReleaseRefused as exc:
+                self._refused[release.id] = str(exc)
+                log.warning("réplica: %s", exc)
+                shutil.rmtree(self.cache / release.id, ignore_errors=True)
+        return None
 
     def _connect(self):
         if self._store is None:
@@ -113,10 +144,13 @@ class ReplicaIndex:
         settings = self.settings.replace(data_dir=dest, background_index=False)
         engine = build_engine(settings, embedder=self._embedder)
         res = engine.resources  # loaded by build_engine
+        if res is not None and res.embedder is not None:
+            self._embedder = res.embedder  # this replica's model, whatever the release: kept even when refused
         index = res.index if res is not None else None
+        if res is not None and index is not None and not index.ready and index.refused is not None:
+            raise ReleaseRefused(REFUSED.format(release=release.id, reason=index.refused))
         if res is None or index is None or not index.ready:
             raise ReleaseMismatch(MISMATCH.format(release=release.id))
-        self._embedder = res.embedder
         return engine
 
     def _forget_older(self, keep: str) -> None:
@@ -134,4 +168,5 @@ class ReplicaIndex:
             "checked_at": self.checked_at,
             "poll_seconds": self.settings.index_poll_seconds,
             "error": self.error,
+            "refused": [{"release": r, "reason": why} for r, why in self._refused.items()],
         }

@@ -15,6 +15,7 @@ import pytest
 from pastor import config
 from pastor.cli import main as cli
 from pastor.config import SPEC, get_settings
+from pastor.index.verse_check import SAMPLE_SIZE
 from tests.support.core_fixtures import FAKE_MODEL, MINI, MINI_VERSES, copy_docs
 from tests.support.helpers import ROOT
 
@@ -92,13 +93,14 @@ class TestIndex:
 
         embedder.reset()
         assert main_json(capsys, "index", "--json")["state"] == "complete"
-        assert embedder.calls == 0
+        assert embedder.calls == 1  # the content check's sample of the vectors on disk; nothing rebuilt
 
     def test_rebuild(self, env, capsys, fake_models):
         main_json(capsys, "index", "--json")
         fake_models[FAKE_MODEL].reset()
         main_json(capsys, "index", "--rebuild", "--json")
-        assert len(fake_models[FAKE_MODEL].texts) == MINI_VERSES
+        # The content check's sample at start, then every verse again.
+        assert len(fake_models[FAKE_MODEL].texts) == min(SAMPLE_SIZE, MINI_VERSES) + MINI_VERSES
 
     def test_text_output(self, env, capsys):
         code, out, _ = main(capsys, "index")

@@ -8,6 +8,7 @@ from pastor.index.engine import Engine
 from pastor.search.embedders.embedder import EmbedderError
 from pastor.search.modes import SearchMode as Mode
 from pastor.search.prominence import ATTRIBUTION
+from pastor.search.rows import build_rows
 from pastor.web.status_model import search_status_json as status_json
 from pastor.wiring import build_engine
 from tests.support.core_fixtures import EXTRA, EXTRA_ALIGNED, FAKE_MODEL, MINI, MINI_VERSES, PROMINENCE
@@ -117,7 +118,8 @@ class TestStatus:
         embedder.reset()
         again = make_engine(index=False, PASTOR_DOCS_DIR=str(docs_dir))
         assert status_json(again.status())["documents"]["chunks"] == chunks > 0
-        assert embedder.calls == 0
+        verses = {row.search_text for row in build_rows(again.resources.bible)}
+        assert embedder.calls == 1 and set(embedder.texts) <= verses  # only the verse vectors' content check
         hits = again.retriever.search("sede da igreja em Vale Sereno", source="docs").results
         assert hits and hits[0].kind == "doc"
 
@@ -224,7 +226,7 @@ class TestWhileVectorsAreNotReady:
         fake_models[FAKE_MODEL].reset()
         again = Engine(make_settings()).load()
         assert status_json(again.status())["state"] == "complete" and status_json(again.status())["vectors_ready"]
-        assert fake_models[FAKE_MODEL].calls == 0
+        assert fake_models[FAKE_MODEL].calls == 1  # the content check's sample; nothing rebuilt
 
 
 # -- embedder failures -----------------------------------------------------------------------------

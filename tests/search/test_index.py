@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from pastor.bible.usfx import load_bible
+from pastor.index.verse_check import SAMPLE_SIZE
 from pastor.index.verse_index import VerseIndex, build_rows, embed_text
 from pastor.search.embedders.embedder import EmbedderError
 from tests.support.core_fixtures import EXTRA_ALIGNED, MINI, MINI_VERSES, ONE_BOOK, HashEmbedder
@@ -69,7 +70,7 @@ class TestManifest:
         again = HashEmbedder()
         index = new_index(tmp_path, again)
         status = index.build(mini_bible)
-        assert again.calls == 0
+        assert again.calls == 1  # the content check's sample, in one call (a rebuild takes BATCHES)
         assert (status.state, status.rows, status.total) == ("complete", MINI_VERSES, MINI_VERSES)
         assert index.ready
 
@@ -218,13 +219,13 @@ class TestStates:
         assert [s[1] for s in seen] == [8, 16, 24, 25]
         assert all(s[1] == s[3] and s[2] == s[4] == MINI_VERSES for s in seen)
 
-    def test_complete_index_opens_without_embedding(self, tmp_path, mini_bible):
+    def test_complete_index_opens_embedding_only_the_checked_sample(self, tmp_path, mini_bible):
         new_index(tmp_path).build(mini_bible)
         embedder = HashEmbedder()
         index = new_index(tmp_path, embedder)
         status = index.open(mini_bible)
         assert (status.state, status.rows, status.total, status.error) == ("complete", MINI_VERSES, MINI_VERSES, None)
-        assert index.ready and embedder.calls == 0
+        assert index.ready and embedder.calls == 1 and len(embedder.texts) == min(SAMPLE_SIZE, MINI_VERSES)
 
     def test_total_counts_only_aligned_extra_verses(self, tmp_path, mini_bible, extra_bible):
         new_index(tmp_path).build(mini_bible, [extra_bible])

@@ -6,6 +6,8 @@ from __future__ import annotations
 import errno
 import threading
 
+import numpy as np
+import pyarrow as pa
 import pytest
 
 from pastor.index import verse_index as index_module
@@ -187,3 +189,63 @@ class TestTheEngine:
             assert status["errors"] == [] and status["documents"]["read_only"] is True
             assert answers(engine.retriever) == before
             assert search_json(engine.retriever.search(CHURCH)) == church
+
+
+class TestBadVectorsOnDisk:
+    """A vector file or table of the right shape but wrong content is refused with its reason, never served."""
+
+    def test_a_bad_copy_is_refused_and_made_again_from_the_table(self, built, tmp_path, mini_bible, caplog):
+        _, before = built
+        mirror = tmp_path / "data" / "index" / "verses.vectors.npy"
+        good = np.load(mirror)
+        cases = {
+            "zero-filled": (lambda: np.save(mirror, np.zeros_like(good)), "vetores zerados"),
+            "noise": (lambda: np.save(mirror, unit_noise(good.shape)), "resumo SHA-256"),
+            "NaN": (lambda: np.save(mirror, np.full_like(good, np.nan)), "NaN"),
+            "truncated rows": (lambda: np.save(mirror, good[:20]), "truncados: 20 linhas"),
+            "truncated file": (lambda: mirror.write_bytes(mirror.read_bytes()[:300]), "ilegível"),
+        }
+        wrong = []
+        for name, (damage, reason) in cases.items():
+            damage()
+            caplog.clear()
+            retriever = make_retriever(mini_bible, tmp_path / "data")
+            index = retriever.signal("vector").index
+            status = index.open(mini_bible)
+            refusals = [r.getMessage() for r in caplog.records if "recusados" in r.getMessage()]
+            served = (status.state, index.ready, answers(retriever) == before, np.array_equal(np.load(mirror), good))
+            if served != ("complete", True, True, True) or reason not in (index.notice or "") or len(refusals) != 1:
+                wrong.append((name, served, index.notice, refusals))
+        assert wrong == []
+        assert "em uso os vetores da tabela do índice" in index.notice
+
+    def test_bad_vectors_in_the_table_too_are_rebuilt_from_the_corpus(self, built, tmp_path, mini_bible):
+        _, before = built
+        index = built[0].signal("vector").index
+        table = index.tables.open("verses", create=False).to_arrow()
+        zeros = pa.FixedSizeListArray.from_arrays(pa.array(np.zeros(table.num_rows * 64, np.float32)), 64)
+        index.tables.db().create_table("verses", data=table.set_column(8, "vector", zeros), mode="overwrite")
+        np.save(index.dir / "verses.vectors.npy", np.zeros((table.num_rows, 64), np.float32))
+        retriever = make_retriever(mini_bible, tmp_path / "data")
+        reopened = retriever.signal("vector").index
+        status = reopened.open(mini_bible)
+        assert status.state == "partial" and not reopened.ready and "vetores zerados" in status.error
+        assert reopened.build(mini_bible).state == "complete"  # what the app's background build does at start
+        assert "índice corrompido (25 de 25 vetores zerados)" in reopened.notice and "reconstruído" in reopened.notice
+        assert answers(retriever) == before
+
+    def test_a_build_whose_embedder_writes_zeros_is_refused_and_nothing_served(self, tmp_path, mini_bible):
+        class Zeros(HashEmbedder):
+            def _encode(self, texts):
+                return np.zeros((len(texts), self.dim), np.float32)
+
+        index = make_retriever(mini_bible, tmp_path / "data", Zeros()).signal("vector").index
+        with pytest.raises(index_module.IndexBuildError, match="os vetores gerados foram recusados"):
+            index.build(mini_bible)
+        assert index.status.state == "error" and "25 de 25 vetores zerados" in index.status.error
+        assert not index.ready and index.tables.open("verses", create=False) is None
+
+
+def unit_noise(shape) -> np.ndarray:
+    noise = np.random.default_rng(5).standard_normal(shape).astype(np.float32)
+    return noise / np.linalg.norm(noise, axis=1, keepdims=True)

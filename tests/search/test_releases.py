@@ -9,8 +9,11 @@ import numpy as np
 import pytest
 
 from pastor.index.engine import Engine
+from pastor.index.verse_check import VectorsRefused
 from pastor.replication.releases import KEEP, ReleaseStore
 from pastor.replication.store import SharedLock, StoreBusy, connect_shared, storage_options
+from pastor.search.storage import connect
+from tests.support.bad_releases import KINDS, REASONS, bad_release
 
 
 @pytest.fixture
@@ -115,3 +118,27 @@ def test_a_file_name_the_store_makes_up_is_not_written(make_engine, store, tmp_p
     )
     store.fetch(release, tmp_path / "replica")
     assert not (tmp_path / "fora.txt").exists() and (tmp_path / "replica" / "index" / "manifest.json").is_file()
+
+
+def test_pruning_keeps_the_newest_release_that_passes_the_content_check(make_engine, tmp_path, embedder):
+    store = ReleaseStore(connect_shared(str(tmp_path / "checked")), embedder)
+    good = store.publish(make_engine().settings.data_dir, {"n": 0})
+    bad = [bad_release(store, good, kind) for kind in KINDS]
+    problems = {kind: store.release_problem(release) for kind, release in zip(KINDS, bad, strict=True)}
+    assert all(REASONS[kind] in (problems[kind] or "") for kind in KINDS), problems
+    assert store.prune() == [] and good.table in store.db.list_tables().tables  # 3 newest bad + the good one
+    newer = store.publish(make_engine().settings.data_dir, {"n": 1})
+    assert store.available() == bad[1:] + [newer]  # a newer good one: the old good one and the oldest bad go
+
+
+def test_vectors_that_fail_the_check_are_not_published(make_engine, store):
+    import pyarrow as pa
+
+    engine = make_engine()
+    db = connect(engine.resources.index.dir)
+    table = db.open_table("verses").to_arrow()
+    zeros = pa.FixedSizeListArray.from_arrays(pa.array(np.zeros(table.num_rows * 64, np.float32)), 64)
+    db.create_table("verses", data=table.set_column(8, "vector", zeros), mode="overwrite")
+    with pytest.raises(VectorsRefused, match="vetores zerados.*nada foi publicado"):
+        store.publish(engine.settings.data_dir, {})
+    assert store.latest() is None and store.db.list_tables().tables == []

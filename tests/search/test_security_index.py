@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from pastor.index.buildlock import BuildLock
+from pastor.index.verse_check import SAMPLE_SIZE
 from pastor.index.verse_index import WAITING_NOTICE, VerseIndex, embed_text
 from pastor.web.status_model import search_status_json as status_json
 from tests.support.core_fixtures import MINI_VERSES, HashEmbedder
@@ -48,7 +49,8 @@ class TestOneBuilderPerDataDir:
         one.join(60)
         two.join(60)
         assert results["a"].state == results["b"].state == "complete"
-        assert second.calls == 0  # the second found the first's complete index: nothing embedded twice
+        # The second found the first's complete index: nothing embedded twice, only the content check's sample.
+        assert second.calls == 1 and len(second.texts) == min(SAMPLE_SIZE, MINI_VERSES)
         assert sorted(stored_ids(b)) == sorted(v.id for v in mini_bible.verses)
         assert b.ready and b.notice is None
 
@@ -67,7 +69,7 @@ class TestOneBuilderPerDataDir:
 class TestRebuildBeside:
     def test_search_keeps_its_vectors_during_a_rebuild(self, tmp_path, mini_bible):
         new_index(tmp_path).build(mini_bible)
-        embedder = HashEmbedder(block_on_call=2)
+        embedder = HashEmbedder(block_on_call=3)  # call 1: the open's content check; 2: the first batch
         index = new_index(tmp_path, embedder)
         assert index.open(mini_bible).state == "complete"
         before = search(index)
@@ -78,7 +80,7 @@ class TestRebuildBeside:
         assert index.status.state == "indexing" and index.status.rows == BATCH
         embedder.release.set()
         rebuild.join(60)
-        assert index.status.state == "complete" and embedder.calls == BATCHES
+        assert index.status.state == "complete" and embedder.calls == 1 + BATCHES
         assert index.read_manifest()["table"] == "verses_b"  # swapped to the table built beside
         assert sorted(stored_ids(index)) == sorted(v.id for v in mini_bible.verses)
         assert not (index.dir / "lancedb" / "verses.lance").exists()  # the old one is gone after the swap

@@ -7,8 +7,9 @@ import pytest
 from pastor.replication.releases import ReleaseStore
 from pastor.replication.store import connect_shared
 from pastor.web.reindex import REPLICA_REFUSAL
-from pastor.web.replica import MISMATCH, ReplicaIndex
+from pastor.web.replica import KEEPS, MISMATCH, OLDER, ReplicaIndex
 from pastor.web.runtime import Runtime
+from tests.support.bad_releases import KINDS, REASONS, bad_release
 
 
 @pytest.fixture
@@ -57,7 +58,9 @@ def test_a_release_this_replica_cannot_serve_is_kept_out(replica, make_engine, s
     other = make_engine(PASTOR_EMBED_WINDOW="1", PASTOR_DATA_DIR=str(index.cache.parent.parent / "other"))
     release = store.publish(other.settings.data_dir, {"n": 2})
     assert index.poll() is False
-    assert index.error == MISMATCH.format(release=release.id) and len(adopted) == 1
+    served = adopted[0].resources.index
+    assert index.error == MISMATCH.format(release=release.id) + KEEPS.format(release=index.release.id)
+    assert len(adopted) == 1 and served.ready
     assert len(loads) == 2
     assert index.poll() is False and len(loads) == 2  # not loaded again on every poll
 
@@ -78,3 +81,25 @@ def test_replica_settings_are_checked(make_settings):
         make_settings(PASTOR_ROLE="primary")
     with pytest.raises(ConfigError, match="PASTOR_REPLICA_ID"):
         make_settings(PASTOR_REPLICA_ID="../a")
+
+
+def test_a_release_that_fails_the_content_check_is_refused_and_a_new_replica_serves_the_newest_good(
+    replica, make_engine, make_settings, shared, tmp_path
+):
+    index, adopted = replica
+    store = ReleaseStore(connect_shared(shared))
+    good = store.publish(make_engine().settings.data_dir, {"n": 1})
+    assert index.poll() is True
+    bad = [bad_release(store, good, kind) for kind in KINDS]
+    assert index.poll() is False and index.release == good and len(adopted) == 1
+    refused = {r["release"]: r["reason"] for r in index.status()["refused"]}
+    assert all(REASONS[kind] in refused[release.id] for kind, release in zip(KINDS, bad, strict=True)), refused
+    assert index.error == refused[bad[-1].id] + KEEPS.format(release=good.id)
+    assert index.poll() is False and len(adopted) == 1  # refused once, not loaded again on every poll
+    assert [p.name for p in index.cache.iterdir()] == [good.id]  # the refused copies are not kept
+
+    late = []
+    settings = make_settings(PASTOR_ROLE="replica", PASTOR_INDEX_URI=shared, PASTOR_DATA_DIR=str(tmp_path / "late"))
+    started_after = ReplicaIndex(settings, late.append)
+    assert started_after.poll() is True and started_after.release == good and late[0].resources.index.ready
+    assert started_after.error == refused[bad[-1].id] + OLDER.format(release=good.id)
