@@ -38,7 +38,9 @@ def load_scope_examples(path: Path = EXAMPLES) -> list[tuple[str, str]]:
 def scope_training(messages: list[LabelledMessage] | None = None) -> list[tuple[str, str]]:
     """(scope, message): the shipped scope examples and the blind authors' messages of a life or a thing."""
     messages = load_training() if messages is None else messages
-    return load_scope_examples() + [(_AS_SCOPE[m.route], m.text) for m in messages if m.route in _AS_SCOPE]
+    # Everyday day reports (train_k) teach the router calm; they are neither a pastoral question nor off topic.
+    learnt = [m for m in messages if m.route in _AS_SCOPE and m.kind != "everyday"]
+    return load_scope_examples() + [(_AS_SCOPE[m.route], m.text) for m in learnt]
 
 
 # The classifier's training settings unless a caller gives its own (frozen: one instance serves every scope).
