@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow  # loads both shipped translations and starts the 
 
 FEAR = "Estou com medo do futuro"
 JOHN = "o que diz João 3:16?"
-JOHN_316 = "Porque Deus amou o mundo de tal maneira"
+JOHN_316 = "Porque Deus amou ao mundo de tal maneira"  # the Bíblia Livre: the text shown by default
 
 
 def default_env(data_dir, **changes: str) -> dict[str, str]:
