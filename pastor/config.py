@@ -58,9 +58,8 @@ class Settings:
         "PASTOR_TRANSLATION",
         "",
         str,
-        help="text shown and copied unless the reader chooses another: the short name of "
-        "PASTOR_CORPUS or of an extra corpus (almeida1911, blivre); empty = the first extra corpus "
-        "(the Bíblia Livre, modern spelling), or PASTOR_CORPUS when there is none",
+        help="text shown and copied unless the reader chooses another, by the short name of a corpus (almeida1911, "
+        "blivre); empty = the first extra corpus (the Bíblia Livre, modern spelling), else PASTOR_CORPUS",
     )
     data_dir: Path = setting(
         "PASTOR_DATA_DIR", "data", to_path, help="runtime state: LanceDB index, manifest, turn logs"
