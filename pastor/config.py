@@ -46,7 +46,7 @@ class Settings:
     """Every setting, declared once: attribute, environment variable, type, default and help."""
 
     corpus: Path = setting(
-        "PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml.gz", to_path, help="USFX file shown and cited (plain or .gz)"
+        "PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml.gz", to_path, help="USFX file cited (plain or .gz)"
     )
     extra_corpora: tuple[Path, ...] = setting(
         "PASTOR_EXTRA_CORPORA",

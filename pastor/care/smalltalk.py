@@ -236,7 +236,13 @@ _SMALL_TALK = re.compile(
 )
 _ASKS_A_FACT = re.compile(
     r"^(?:quem|qual|quais|quanto|quantos|quantas|que\s+horas|onde|quando|como|o\s+que|por\s*que)\b|"
-    r"\b(?:previsao|resultado|placar|tabela|horario|escalacao|aposta|apostar|bet|vicio|viciad)\w*"
+    r"\b(?:previsao|resultado|placar|tabela|horario|escalacao)\w*"
+)
+# Gambling, debt or harm beside the game or the day ("jogo no cassino e estou perdendo tudo", "se perder de
+# novo atiro-me ao rio") is never small talk, however it is joked: the search and the crisis checks read it.
+_NOT_IN_PASSING = re.compile(
+    r"\b(?:cassino|jogatina|jogo\s+do\s+bicho|caca\s*niquel|apost\w*|bet|vici\w*|divid\w*|devendo|"
+    r"perd(?:endo|i)\s+tudo|atir\w*|me\s+(?:atiro|jogo|mato)|matar|morrer|sumir|pular|suicid\w*|enforc\w*)\b"
 )
 SMALL_TALK_WORDS = 12
 
@@ -248,6 +254,7 @@ def small_talk(text: str) -> bool:
         0 < len(normal.split()) <= SMALL_TALK_WORDS
         and bool(_SMALL_TALK.search(normal))
         and not _ASKS_A_FACT.search(normal.strip())
+        and not _NOT_IN_PASSING.search(normal)
         and need_kind(text) in (NeedKind.GENERAL, NeedKind.GRATITUDE)
     )
 

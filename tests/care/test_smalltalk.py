@@ -115,6 +115,9 @@ class TestRealQuestions:
             "o jogo acabou e eu fiquei muito triste",
             "hoje choveu e eu senti muito medo",
             "meu dia foi horrível, estou com muita ansiedade",
+            # gambling or harm, however joked, is never small talk
+            "o jogo de hoje me fez perder tudo no cassino",
+            "se o time perder de novo eu me jogo da ponte kkk",
         ],
     )
     def test_anything_more_is_a_real_question(self, text):
