@@ -47,7 +47,7 @@ class Settings:
     """Every setting, declared once: attribute, environment variable, type, default and help."""
 
     corpus: Path = setting(
-        "PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml.gz", to_path, help="USFX file shown and cited (plain or .gz)"
+        "PASTOR_CORPUS", "corpus/por-almeida1911.usfx.xml.gz", to_path, help="USFX file cited (plain or .gz)"
     )
     extra_corpora: tuple[Path, ...] = setting(
         "PASTOR_EXTRA_CORPORA",
@@ -59,8 +59,8 @@ class Settings:
         "PASTOR_TRANSLATION",
         "",
         str,
-        help="text shown and copied unless the reader chooses another: the short name of "
-        "PASTOR_CORPUS or of an extra corpus (almeida1911, blivre); empty = PASTOR_CORPUS",
+        help="text shown and copied unless the reader chooses another, by the short name of a corpus (almeida1911, "
+        "blivre); empty = the first extra corpus (the Bíblia Livre, modern spelling), else PASTOR_CORPUS",
     )
     data_dir: Path = setting(
         "PASTOR_DATA_DIR", "data", to_path, help="runtime state: LanceDB index, manifest, turn logs"

@@ -21,9 +21,10 @@ from pastor.answer.turn_modes import Mode
 from pastor.answer_filter.citations import NO_ANCHOR_NOTE
 from pastor.bible.references import named_verse_ids
 from pastor.care import crisis as safety
+from pastor.care import openings
 from pastor.care.advice import out_of_scope_reply
 from pastor.care.router import Router
-from pastor.care.routes import ConversationKind, RouteName
+from pastor.care.routes import RouteName
 from pastor.providers import ProviderError
 from pastor.search.modes import SearchMode
 from pastor.search.results import SearchResult, Source
@@ -39,7 +40,7 @@ CRISIS_VERSES = ("PSA 34:18", "PSA 46:1", "MAT 11:28", "ISA 41:10", "PSA 23:4")
 INTERRUPTED_NOTE = "_(resposta interrompida)_"
 
 # Notes travel beside the answer (`TurnResult.notes`), never inside its text.
-LEXICAL_NOTE = "O índice semântico ainda está sendo preparado; busquei os versículos por palavras-chave."
+LEXICAL_NOTE = "Ainda estou me preparando; por enquanto, escolhi os versículos pelas palavras da sua mensagem."
 
 
 # The earlier questions whose verses a follow-up leaves out: enough for a conversation on one subject, few enough
@@ -100,6 +101,7 @@ class ChatService:
         history = History.checked(history, self.max_chars)
         deadline = Deadline(self.deadline)  # one for every model call of the turn
         route = self.router.route(turn.message)
+        turn.kind, turn.asked_before = route.kind, sum(1 for m in history.messages if m.role == "user")
         if route.name == RouteName.CRISIS:
             yield from self._finish(turn, self._crisis(route, translation))
             return
@@ -129,7 +131,9 @@ class ChatService:
             notes=(result.note,) if result.note else (),
         )
         if result.mode == Mode.NO_EVIDENCE:
-            update.answer = prompts.NO_EVIDENCE_MESSAGE
+            # A request for something else hears what the assistant is for; a pastoral one is asked for more.
+            off_topic = openings.off_topic_reply(turn.message, turn.asked_before)
+            update.answer = off_topic if result.off_topic else prompts.NO_EVIDENCE_MESSAGE
             yield from self._finish(turn)
             return
         if rewrite_timed_out:
@@ -137,13 +141,10 @@ class ChatService:
             yield from self._finish(turn)
             return
         if not self.provider.generates:
-            # Without a model, conversation gets the fixed self-description; anything else the verses.
-            if result.mode == Mode.CONVERSATIONAL:
-                update.answer = prompts.SELF_DESCRIPTION
-            else:  # every verse shown is quoted with its reference
-                update.answer, spans = degraded.verses_only(result)
-                update.set(sources=tuple(s.marked(True) for s in result.results), citation_spans=spans)
-                self._note_keyword_search(update)
+            # Without a model, every verse shown is quoted with its reference under an opening that fits.
+            update.answer, spans = self._with_verses(turn, result)
+            update.set(sources=tuple(s.marked(True) for s in result.results), citation_spans=spans)
+            self._note_keyword_search(update)
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
@@ -151,15 +152,13 @@ class ChatService:
     def _converse(
         self, turn: Turn, history: History, cancel, deadline: Deadline, kind: str = ""
     ) -> Iterator[TurnUpdate]:
-        """Greetings, thanks, questions about the assistant, "não entendi": no search. The model answers
-        with the conversation's history (so "não entendi" rephrases the last answer); without one, the
-        fixed self-description, or for "não entendi" an invitation to say what was unclear."""
+        """Greetings, thanks, small talk, questions about the assistant, "não entendi": no search. The model
+        answers with the conversation's history (so "não entendi" rephrases the last answer); without one, the
+        fixed reply of the conversation's kind (`care.openings.CONVERSATION`)."""
         turn.retrieval = SearchResult(SearchMode.CONVERSATIONAL, CONVERSATION_REASON)
         turn.update.set(mode=Mode.CONVERSATIONAL, reason=CONVERSATION_REASON)
         if not self.provider.generates:
-            turn.update.answer = (
-                prompts.NOT_UNDERSTOOD if kind == ConversationKind.CLARIFY else prompts.SELF_DESCRIPTION
-            )
+            turn.update.answer = openings.conversation_reply(kind, turn.message, turn.asked_before)
             yield from self._finish(turn)
             return
         yield from self._generate(turn, history, cancel, deadline)
@@ -318,6 +317,16 @@ class ChatService:
         update.answer = _marked(update.answer, INTERRUPTED_NOTE)
         update.set(error=TurnError(kind, message, self.provider.name, partial=True))
 
+    def _with_verses(self, turn: Turn, result: SearchResult) -> degraded.Quoted:
+        """The answer without the model's words, in the members' own: conversation gets the reply of its kind,
+        verses come under an opening that fits the message, and no verses (all shown before) an invitation."""
+        if result.mode == Mode.CONVERSATIONAL:
+            return degraded.Quoted(openings.conversation_reply(turn.kind, turn.message, turn.asked_before))
+        if not result.results:
+            return degraded.Quoted(prompts.NO_EVIDENCE_MESSAGE)
+        notice = self.provider.member_notice()
+        return degraded.with_verses(result, turn.kind, turn.message, notice, turn.asked_before)
+
     def _provider_down(self, turn: Turn, error: ProviderError) -> None:
         """The model failed before its first word: show what retrieval found, never another model.
 
@@ -325,7 +334,7 @@ class ChatService:
         update, result = turn.update, turn.retrieval
         assert result is not None, "the model is asked only after retrieval, or a conversation's own result"
         reason = f"{degraded.provider_down_reason(result, error)} — {self.provider.setup_hint()}"
-        update.answer, spans = degraded.provider_down(result, self.provider.member_notice())
+        update.answer, spans = self._with_verses(turn, result)
         self._note_keyword_search(update)  # a rewrite that outlasted the deadline comes here before _generate
         # The answer is the verses, each quoted with its reference: all of them are cited.
         update.set(

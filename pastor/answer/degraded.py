@@ -1,19 +1,16 @@
-"""Answers without the model's words: the retrieved verses under a fixed Portuguese introduction."""
+"""Answers without the model's words: the retrieved verses under a warm opening that fits the message and a short
+line, both fixed Portuguese texts (`care.openings`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from pastor.answer import prompts
 from pastor.answer_filter.citations import Citation
+from pastor.care import openings
+from pastor.care.routes import NeedKind
+from pastor.search.modes import SearchMode
 from pastor.search.results import Source
-
-PROVIDER_DOWN_NO_VERSES = (
-    "O modelo de linguagem não respondeu agora, então não consigo conversar livremente. "
-    "Escreva o que está no seu coração ou peça uma passagem (por exemplo, Salmos 23) e "
-    "eu mostro os versículos."
-)
 
 
 class Quoted(NamedTuple):
@@ -35,18 +32,14 @@ def quoted(lines: Sequence[str], sources: Sequence[Source]) -> Quoted:
     return Quoted(text, tuple(citations))
 
 
-def verses_only(result) -> Quoted:
-    """The `none` provider's answer: the operator chose to run without a model."""
-    return quoted([prompts.NONE_PROVIDER_INTRO, ""], result.results)
-
-
-def provider_down(result, notice: str) -> Quoted:
-    """What retrieval found under the provider's one short line for members (no setup instructions:
-    those go to the turn's reason, the status page and the log)."""
-    if not result.results:
-        return Quoted(PROVIDER_DOWN_NO_VERSES)
-    first = notice[:1].upper() + notice[1:]
-    return quoted([f"_{first.rstrip('.')}:_", ""], result.results)
+def with_verses(result, kind: str, message: str, lead: str, turn: int = 0) -> Quoted:
+    """The verses retrieval found, each quoted with its reference, under the opening of the message's `kind`
+    and `lead` (what the provider says members read when it does not write: `Provider.member_notice`). A
+    passage asked for by its reference opens as one, with no line about verses found."""
+    if result.mode == SearchMode.REFERENCE:
+        return quoted([openings.opening(NeedKind.PASSAGE, message, turn), ""], result.results)
+    first = lead[:1].upper() + lead[1:].rstrip(".")
+    return quoted([openings.opening(kind, message, turn), "", f"_{first}:_", ""], result.results)
 
 
 def provider_down_reason(result, error) -> str:

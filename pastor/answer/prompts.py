@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pastor.answer.history import NO_HISTORY, History
 from pastor.answer.turn_modes import Mode
 from pastor.bible.references import find_references
+from pastor.care import openings
 from pastor.care.smalltalk import is_greeting_or_thanks
 from pastor.search.results import Source
 from pastor.text.fold import fold
@@ -21,26 +22,9 @@ NO_EVIDENCE_MESSAGE = (
     "saber? Assim eu procuro de novo na Palavra com você."
 )
 
-NONE_PROVIDER_INTRO = (
-    "Não há um modelo de linguagem configurado, então deixo aqui, sem comentários, os "
-    "versículos do texto indexado que mais se aproximam da sua mensagem:"
-)
-
-# What the assistant says about itself: the model's guide for questions like "quem é você?", and
-# the whole answer to a conversational message when no model is configured.
-# "Não entendi" without a model to explain again: ask what was unclear instead of searching the words.
-NOT_UNDERSTOOD = (
-    "Desculpe se não fui claro. Me diga qual parte ficou confusa, ou conte com outras palavras o "
-    "que você procura, e eu tento de novo com você."
-)
-
-SELF_DESCRIPTION = (
-    "Olá! Eu sou o Pastor Online, um assistente de aconselhamento pastoral em português. Você "
-    "pode me contar o que está vivendo ou perguntar sobre um tema da fé, e eu respondo com "
-    "versículos da Bíblia que encontro no texto indexado, sempre citando a referência. Não "
-    "substituo seu pastor, um médico ou um psicólogo, mas estou aqui para ouvir e refletir com "
-    "você. O que está no seu coração hoje?"
-)
+# What the assistant says about itself: the model's guide for "quem é você?", and (`care.openings`) the reply to
+# such a question when no model writes.
+SELF_DESCRIPTION = openings.SELF_DESCRIPTION
 
 SYSTEM_PROMPT = """\
 Você é o Pastor Online, um conselheiro pastoral cristão que conversa em português do Brasil.
@@ -87,10 +71,10 @@ _MODE_GUIDE = {
         "ofereça uma breve reflexão pastoral sobre ela."
     ),
     Mode.CONVERSATIONAL: (
-        "A mensagem é um cumprimento, agradecimento, risada, despedida ou uma pergunta sobre "
-        "você. Responda em uma ou duas frases calorosas, sem citar versículos nem referências, "
-        "e coloque-se à disposição para conversar, orar ou refletir sobre o que a pessoa tiver "
-        "no coração. Se ela disser que não entendeu, explique de novo a sua resposta anterior com "
+        "A mensagem é um cumprimento, agradecimento, risada, despedida, uma conversa sobre o dia, o tempo ou "
+        "o futebol, ou uma pergunta sobre você. Responda em uma ou duas frases calorosas, sem citar "
+        "versículos nem referências, e coloque-se à disposição para conversar, orar ou refletir sobre o "
+        "que a pessoa tiver no coração. Se ela disser que não entendeu, explique de novo a sua resposta anterior com "
         "palavras mais simples, sem acrescentar referências novas. Se ela perguntar quem você é ou o que faz, "
         "diga, com suas palavras: " + SELF_DESCRIPTION
     ),

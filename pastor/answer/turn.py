@@ -66,6 +66,8 @@ class Turn:
     started: float = field(default_factory=time.perf_counter)
     timings: dict[str, float] = field(default_factory=dict)
     retrieval: SearchResult | None = None  # once retrieval ran
+    kind: str = ""  # the route's kind (a need, a conversation's kind): the words of a reply without a model
+    asked_before: int = 0  # the person's earlier messages: the same greeting later may read otherwise
 
     @classmethod
     def start(cls, message: str, provider, replica: str = "") -> Turn:

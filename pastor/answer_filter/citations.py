@@ -19,8 +19,7 @@ from pastor.text.canonical import Canonical, canonical
 from pastor.text.fold import fold
 
 NO_ANCHOR_NOTE = (
-    "Observação: não foi possível ancorar esta resposta em um versículo específico do "
-    "texto indexado. Os trechos consultados estão listados abaixo."
+    "Observação: esta resposta não citou um versículo específico. Os trechos consultados estão listados abaixo."
 )
 
 

@@ -12,6 +12,14 @@ from pastor.errors import PastorError
 from pastor.text.notice import notice_for
 
 
+def default_key(keys: list[str], chosen: str = "") -> str:
+    """The text shown unless the reader chooses another: `chosen` (PASTOR_TRANSLATION), else the first extra
+    text, which by default is the Bíblia Livre in modern spelling (the 1911 spelling of the cited text reads as
+    errors to most readers today, and `text.normalize.modernize` serves search, not display: it leaves accents
+    such as "unigenito" and "aguas" unrestored), else the cited text."""
+    return chosen or (keys[1] if len(keys) > 1 else keys[0])
+
+
 class UnknownTranslation(PastorError, ValueError):
     """A translation name that is not loaded; the message lists the ones that are (pt-BR)."""
 
@@ -39,7 +47,7 @@ class Translations:
                 notice = notice_for(bible.path, bible.sha256)
                 found[key] = Translation(key, notice.title if notice else key, notice.credit if notice else "", bible)
         self._all = found
-        self.default = self.get(default).key if default else translation_key(cited.path)
+        self.default = self.get(default_key(list(found), default)).key
 
     @property
     def keys(self) -> list[str]:

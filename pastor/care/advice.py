@@ -20,9 +20,10 @@ _WHO: dict[str, str] = {
     ),
 }
 _OPENING = "Obrigado por confiar essa pergunta a mim."
+# What the assistant is for, and what it can do now.
 _CLOSING = (
-    "Aqui eu posso caminhar com você no que isso pesa no coração: se quiser, me conte como você está "
-    "se sentindo com essa situação, e podemos orar e buscar juntos uma palavra das Escrituras."
+    "Sou um assistente pastoral: posso orar com você e trazer uma palavra das Escrituras para o que isso pesa "
+    "no coração. Se quiser, me conte como você está se sentindo com essa situação."
 )
 
 

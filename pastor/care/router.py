@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pastor.bible.references import find_references
 from pastor.care import crisis, person_rules
+from pastor.care.needs import need_kind
 from pastor.care.routes import AdviceKind, ConversationKind, RouteName
 from pastor.care.semantic import (
     CONVERSATION_PROBABILITY,
@@ -87,7 +88,7 @@ def _names_passage(text: str) -> bool:
 @dataclass(frozen=True)
 class Route:
     name: RouteName
-    kind: str = ""  # the CrisisKind, the AdviceKind or the conversation kind (a trained router's label)
+    kind: str = ""  # the CrisisKind, the AdviceKind, the conversation kind (or a trained router's label), the NeedKind
     phrase: str = ""  # the words that decided, when rules decided
     by: str = "lexicon"  # lexicon | rules | semantic
     someone_else: bool = False  # a crisis of another person the message speaks of, not of its writer
@@ -132,7 +133,7 @@ class Router:
             return self._semantic_crisis(text, normal)
         if verdict and self._semantic_route(verdict, text, normal):
             return Route(RouteName(verdict.route), verdict.kind, by="semantic")
-        return Route(RouteName.ORDINARY)
+        return Route(RouteName.ORDINARY, need_kind(text))
 
     def _semantic_crisis(self, text: str, normal: str) -> Route:
         return Route(

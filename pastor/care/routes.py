@@ -45,10 +45,31 @@ class AdviceKind(StrEnum):
 
 
 class ConversationKind(StrEnum):
-    """A conversational route's kind. The small-talk list gives `greeting` and `meta`; the trained router
-    gives the kinds its examples are labelled with (greeting, thanks, farewell, about, clarify…)."""
+    """A conversational route's kind, as the small-talk list and the trained router (whose examples are labelled
+    greeting, thanks, farewell, about, clarify) name it; it chooses the reply given without a model."""
 
-    GREETING = "greeting"  # hello, thanks, laughter, ok, a farewell
+    GREETING = "greeting"  # hello, how are you, the peace of the Lord
+    THANKS = "thanks"  # thanks, amen, God bless you
+    FAREWELL = "farewell"  # goodbye, good night, I have to go
+    ACK = "ack"  # ok, got it, laughter
+    SMALL_TALK = "small_talk"  # the weather, football, the day
     META = "meta"  # who are you, what?, help me
     CLARIFY = "clarify"  # "não entendi": the previous answer said again, not a search
     ABOUT = "about"  # about the assistant, as the trained router names it
+
+
+class NeedKind(StrEnum):
+    """What an ordinary message brings, read from its words (`pastor.care.needs`): it chooses the warm opening
+    of an answer given without a model."""
+
+    GRIEF = "grief"
+    ILLNESS = "illness"
+    FEAR = "fear"  # fear, anxiety, worry
+    GUILT = "guilt"
+    SADNESS = "sadness"  # sadness, loneliness, discouragement
+    CONFLICT = "conflict"  # family, marriage, anger, forgiving someone
+    TIREDNESS = "tiredness"
+    GRATITUDE = "gratitude"  # joy, a prayer answered
+    QUESTION = "question"  # about the Bible or the faith
+    PASSAGE = "passage"  # a passage asked for by its reference
+    GENERAL = "general"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from pastor.care.chat_spelling import NOT_FOR_SMALLTALK, respell, spellings_for
-from pastor.care.routes import ConversationKind
+from pastor.care.needs import need_kind
+from pastor.care.routes import ConversationKind, NeedKind
 from pastor.text.fold import fold_words
 
 # Meaning, not spelling: `ia` and `bot` are the assistant, `oii` is `oi`.
@@ -13,8 +14,8 @@ _ALIASES = {"oii": "oi", "oiii": "oi", "oie": "oi", "bot": "robo", "ia": "robo"}
 _SPELLINGS = {**spellings_for(NOT_FOR_SMALLTALK), **_ALIASES}
 
 
-# Greetings, thanks, farewells and acknowledgements.
-_GREETINGS = (
+# Greetings, thanks, farewells and acknowledgements, each group its kind of reply (`care.openings.CONVERSATION`).
+_HELLO = (
     "oi",
     "ola",
     "opa",
@@ -41,6 +42,15 @@ _GREETINGS = (
     "paz do senhor",
     "graca e paz",
     "a paz",
+    # back again, as Brazil and Portugal say it
+    "voltei",
+    "estou de volta",
+    "to de volta",
+    "estou ca outra vez",
+    "estou ca de novo",
+    "estou aqui de novo",
+)
+_THANKS = (
     "obrigado",
     "obrigada",
     "obrigadao",
@@ -52,37 +62,26 @@ _GREETINGS = (
     "gratidao",
     "agradeco",
     "amem",
-    "tchau",
-    "ate logo",
-    "ate mais",
-    "ate amanha",
     "deus te abencoe",
     "deus abencoe",
     "deus o abencoe",
     "deus lhe abencoe",
-    "fica com deus",
-    "fique com deus",
     "que deus te abencoe",
-    "boa semana",
-    "bom descanso",
     "de coracao",
-    "ok",
-    "okay",
-    "certo",
-    "entendi",
-    "legal",
-    "show",
-    "massa",
-    "top",
-    "perfeito",
-    "que bom",
     "ajudou muito",
     "ajudou",
     "me ajudou",
     "foi otimo",
-    "boa",
-    "teste",
-    "testando",
+)
+_FAREWELLS = (
+    "tchau",
+    "ate logo",
+    "ate mais",
+    "ate amanha",
+    "fica com deus",
+    "fique com deus",
+    "boa semana",
+    "bom descanso",
     # farewells as people type them
     "tenho que ir",
     "tenho de ir",
@@ -91,6 +90,7 @@ _GREETINGS = (
     "ja vou",
     "vou indo",
     "vou nessa",
+    "vou dormir",
     "fui",
     "falou",
     "ate depois",
@@ -104,13 +104,21 @@ _GREETINGS = (
     "depois converso",
     "boa noite a todos",
     "adeus",
-    # back again, as Brazil and Portugal say it
-    "voltei",
-    "estou de volta",
-    "to de volta",
-    "estou ca outra vez",
-    "estou ca de novo",
-    "estou aqui de novo",
+)
+_ACKS = (
+    "ok",
+    "okay",
+    "certo",
+    "entendi",
+    "legal",
+    "show",
+    "massa",
+    "top",
+    "perfeito",
+    "que bom",
+    "boa",
+    "teste",
+    "testando",
 )
 # Questions about the assistant, requests for help with nothing in them yet, and "what?".
 _META = (
@@ -201,11 +209,72 @@ _FILLERS = (
     "mensagem",
     "linda",
     "abencoada",
+    # how people address each other in chat ("vlw mano"), and an apology before "não percebi"
+    "mano",
+    "mana",
+    "cara",
+    "brother",
+    "bro",
+    "parceiro",
+    "meu",
+    "minha",
+    "desculpe",
+    "desculpa",
+    "foi mal",
 )
 
-_TALK = tuple(re.compile(r"(?:" + p + r")\b") for p in [re.escape(g) for g in _GREETINGS] + [_LAUGHTER])
+# The weather, football and the day, told in passing ("que calor hoje", "viu o jogo ontem?"): conversation when
+# the message is short, asks no fact (who won, what time, the forecast: off-topic requests the search refuses
+# kindly) and tells no need (`care.needs`: "o jogo acabou e eu fiquei triste" is searched).
+_SMALL_TALK = re.compile(
+    r"\b(?:calor(?:ao)?|frio|friozinho|chuva|chuvarada|chovendo|choveu|chover|garoa|sol|solzao|nublado|ventania|"
+    r"neve|nevando|temperatura|que\s+tempo|clima|dia\s+(?:lindo|bonito|feio|quente|frio|chuvoso|corrido|"
+    r"puxado|cheio|longo|tranquilo|bom|otimo)|futebol|jogo|jogao|partida|gol|golaco|campeonato|brasileirao|"
+    r"libertadores|copa|selecao|classico|torcida|torco|torcer|meu\s+time|seu\s+time|flamengo|fluminense|"
+    r"corinthians|palmeiras|vasco|botafogo|gremio|cruzeiro|benfica|sporting|sextou|fim\s+de\s+semana|fds|"
+    r"feriado|meu\s+dia|seu\s+dia|hoje\s+foi|almocei|almoco|jantei)\b"
+)
+_ASKS_A_FACT = re.compile(
+    r"^(?:quem|qual|quais|quanto|quantos|quantas|que\s+horas|onde|quando|como|o\s+que|por\s*que)\b|"
+    r"\b(?:previsao|resultado|placar|tabela|horario|escalacao)\w*"
+)
+# Gambling, debt or harm beside the game or the day ("jogo no cassino e estou perdendo tudo", "se perder de
+# novo atiro-me ao rio") is never small talk, however it is joked: the search and the crisis checks read it.
+_NOT_IN_PASSING = re.compile(
+    r"\b(?:cassino|jogatina|jogo\s+do\s+bicho|caca\s*niquel|apost\w*|bet|vici\w*|divid\w*|devendo|"
+    r"perd(?:endo|i)\s+tudo|atir\w*|me\s+(?:atiro|jogo|mato)|matar|morrer|sumir|pular|suicid\w*|enforc\w*)\b"
+)
+SMALL_TALK_WORDS = 12
+
+
+def small_talk(text: str) -> bool:
+    """Whether the message is small talk about the weather, football or the day, and nothing more."""
+    normal = _spelled(text)
+    return (
+        0 < len(normal.split()) <= SMALL_TALK_WORDS
+        and bool(_SMALL_TALK.search(normal))
+        and not _ASKS_A_FACT.search(normal.strip())
+        and not _NOT_IN_PASSING.search(normal)
+        and need_kind(text) in (NeedKind.GENERAL, NeedKind.GRATITUDE)
+    )
+
+
+# Each group of talk and its kind; a message of several keeps the first kind in this order that it has
+# ("obrigado, tchau" is a farewell, "ok, obrigado" thanks). Laughter is an acknowledgement.
+_TALK_KINDS = (
+    (ConversationKind.FAREWELL, _FAREWELLS),
+    (ConversationKind.THANKS, _THANKS),
+    (ConversationKind.GREETING, _HELLO),
+    (ConversationKind.ACK, _ACKS),
+)
+_TALK = tuple(
+    (kind, tuple(re.compile(r"(?:" + re.escape(p) + r")\b") for p in phrases)) for kind, phrases in _TALK_KINDS
+) + ((ConversationKind.ACK, (re.compile(r"(?:" + _LAUGHTER + r")\b"),)),)
+_RANK = [kind for kind, _ in _TALK_KINDS]
 _ASK = tuple(re.compile(r"(?:" + p + r")\b") for p in _META)
 _FILLER = re.compile(r"(?:" + "|".join(re.escape(f) for f in _FILLERS) + r")\b")
+# The kinds that are only talk: hello, thanks, a farewell, ok, laughter, the weather (not a question to answer).
+TALK_ONLY = frozenset({*_RANK, ConversationKind.SMALL_TALK})
 
 
 def _spelled(text: str) -> str:
@@ -217,22 +286,40 @@ def _longest(patterns, text: str, pos: int) -> int:
     return max(ends, default=pos)
 
 
+def _talk_at(normal: str, pos: int) -> tuple[int, ConversationKind | None]:
+    """Where the longest piece of talk starting at `pos` ends, and its kind (None when there is none)."""
+    end, found = pos, None
+    for kind, patterns in _TALK:
+        longest = _longest(patterns, normal, pos)
+        if longest > end:
+            end, found = longest, kind
+    return end, found
+
+
+def _merged(kind: ConversationKind | None, talk: ConversationKind) -> ConversationKind:
+    if kind is None or kind == ConversationKind.META:
+        return kind or talk
+    return min(kind, talk, key=_RANK.index)
+
+
 def conversational_kind(text: str) -> ConversationKind | None:
-    """`greeting` (hello, thanks, laughter, ok), `meta` (who are you, what? help me) or None when
-    the message holds anything else, which is then a real question for the search."""
+    """`greeting`, `thanks`, `farewell` or `ack` (ok, laughter), `meta` (who are you, what? help me), `small_talk`
+    (the weather, football, the day), or None when the message holds anything else, which is then a real
+    question for the search."""
     normal = _spelled(text)
     if not normal or len(normal) > 80:
         return None
     pos, kind = 0, None
     while pos < len(normal):
-        ask, talk = _longest(_ASK, normal, pos), _longest(_TALK, normal, pos)
+        ask = _longest(_ASK, normal, pos)
+        talk, talk_kind = _talk_at(normal, pos)
         filler = _FILLER.match(normal, pos)
         filler_end = filler.end() if filler else pos
         end = max(ask, talk, filler_end)
         if end == pos:
-            return None
+            return ConversationKind.SMALL_TALK if small_talk(text) else None
         if end > filler_end:  # a filler alone (`ajuda`, `pastor`) is no conversation
-            kind = ConversationKind.META if ask == end else kind or ConversationKind.GREETING
+            kind = ConversationKind.META if ask == end else _merged(kind, talk_kind or ConversationKind.ACK)
         pos = end
         while pos < len(normal) and normal[pos] == " ":
             pos += 1
@@ -245,5 +332,5 @@ def is_conversational(text: str) -> bool:
 
 
 def is_greeting_or_thanks(text: str) -> bool:
-    """Whether the whole message is only a greeting, thanks, laughter or a farewell."""
-    return conversational_kind(text) == ConversationKind.GREETING
+    """Whether the whole message is only talk: a greeting, thanks, laughter, a farewell or small talk."""
+    return conversational_kind(text) in TALK_ONLY

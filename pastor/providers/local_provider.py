@@ -18,6 +18,9 @@ DEFAULT_LOCAL_MODEL = "Qwen/Qwen2.5-0.5B-Instruct"
 MEGABYTE = 1024 * 1024
 RETRY_AFTER = 30.0  # seconds before a failed download is tried again by a status check
 
+# The line members read above the verses while the model downloads or loads, in their own words.
+PREPARING_NOTICE = "ainda estou me preparando para conversar; por enquanto, deixo aqui alguns versículos que encontrei"
+
 
 def state_text(state) -> str:
     """The local model's state in one Portuguese phrase, for the status page, the CLI and the turn's reason."""
@@ -99,7 +102,7 @@ class LocalProvider(Provider):
 
     def member_notice(self) -> str:
         if self.store.state().phase in ("idle", "downloading", "loading"):
-            return "o modelo de linguagem ainda está sendo preparado; por enquanto, mostro os versículos encontrados"
+            return PREPARING_NOTICE
         return super().member_notice()
 
     def setup_hint(self) -> str:

@@ -20,8 +20,9 @@ API_CHOICE = (
     "escolha um provedor de API com LLM_PROVIDER (openai, groq, anthropic ou huggingface) e a chave "
     "correspondente (OPENAI_API_KEY, GROQ_API_KEY, ANTHROPIC_API_KEY ou HF_TOKEN)"
 )
-# What the people who talk to the app read when no model answers: the how-to is for the operator only.
-MEMBER_NOTICE = "o assistente está sem modelo de linguagem; mostrando os versículos encontrados"
+# The line members read above the verses when no model answers, in their own words: the how-to is for the
+# operator only (the turn's reason, the status page, the log).
+MEMBER_NOTICE = "deixo aqui alguns versículos que encontrei para você"
 
 KINDS = ("unreachable", "auth", "rate_limit", "timeout", "stream", "bad_response", "config")
 

@@ -63,3 +63,6 @@ class SearchResult:
     references: tuple[str, ...] = ()  # canonical forms found in the question
     not_found: tuple[NotFound, ...] = ()
     note: str = ""  # Portuguese, when explicit references were left out (see `bible.lookup`)
+    # No evidence because the message asks for something else (a recipe, a score), not for want of verses: the
+    # chat says what it is for instead of asking for more (set only with `SearchMode.NO_EVIDENCE`).
+    off_topic: bool = False

@@ -167,11 +167,12 @@ class Retriever:
                 runs.append(lists)
                 per_source.append((fuse(lists, k=self.config.rrf_k), slots, False))
 
-        mode, reason = self.config.gate.decide(self._evidence(query, runs), self.calibration)
+        evidence = self._evidence(query, runs)
+        mode, reason = self.config.gate.decide(evidence, self.calibration)
         if not gated:
             mode, reason = SearchMode.RAG, "sem portões (avaliação)"
         if mode == SearchMode.NO_EVIDENCE:
-            return SearchResult(mode, reason)
+            return SearchResult(mode, reason, off_topic=evidence.off_topic or not evidence.pastoral)
         sources: list[Source] = []
         for fused, slots, spread in per_source:
             kept = [s for s in fused if s.id not in exclude and self._keep(s, mode, gated)]

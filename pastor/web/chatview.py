@@ -27,10 +27,6 @@ def anchor(turn_id: str, source_id: str) -> str:
     return "fonte-" + re.sub(r"[^A-Za-z0-9]+", "-", f"{turn_id}-{source_id}").strip("-")
 
 
-def _attr(text: str) -> str:
-    return escape(one_line(text)).replace('"', "&quot;")
-
-
 def _cite(shown: str, target: str | None) -> str:
     """A citation: a link to its source entry when there is one, styled apart from bold."""
     if target is None:
@@ -134,14 +130,17 @@ def sources_title(sources: Sequence[Source]) -> str:
 
 # -- the line under the chat ------------------------------------------------------------------------------
 def mode_text(mode: Mode | str) -> str:
-    return f"Modo: {MODE_LABELS.get(mode, mode or '—')}"
+    """What kind of answer this is, in the members' words; a mode without a label says nothing."""
+    label = MODE_LABELS.get(mode, "")
+    return label[:1].upper() + label[1:]
 
 
-def mode_html(mode: Mode | str, reason: str = "", query: str = "") -> str:
-    """The mode in plain words, the rewritten search discreetly, the technical reason as a tooltip."""
-    if not mode:
+def mode_html(mode: Mode | str, query: str = "") -> str:
+    """The kind of answer in plain words and the rewritten search, discreetly. The turn's reason (thresholds, the
+    provider's failure and its setup) is the operator's: the API and the turn log carry it, the page does not."""
+    if not mode_text(mode):
         return ""
-    line = f'<span title="{_attr(reason)}">{escape(mode_text(mode))}</span>'
+    line = f"<span>{escape(mode_text(mode))}</span>"
     if query:
         line += f' · <span class="pastor-query">busquei: “{escape(one_line(query))}”</span>'
     return f'<small class="pastor-mode">{line}</small>'

@@ -23,8 +23,8 @@ log = logging.getLogger("pastor.web")
 UNEXPECTED = "⚠️ Ocorreu um erro inesperado ao preparar a resposta. Tente de novo em instantes."
 NOTHING_TO_REGENERATE = "Ainda não há resposta para gerar de novo."
 SAME_WITHOUT_MODEL = (
-    "Sem um modelo de linguagem a resposta seria a mesma: ela mostra os versículos que a busca "
-    "encontrou para a pergunta. Para ver outros versículos, escreva a pergunta com outras palavras."
+    "Gerar de novo traria a mesma resposta, com os mesmos versículos. Para ver outros, escreva a sua "
+    "mensagem com outras palavras."
 )
 
 SKIP_TURN = (gr.skip(),) * 5  # (chatbot, textbox, mode, notice, conversation) left as they are
@@ -242,7 +242,7 @@ class Handlers:
         convo = replace(
             convo, history=history, turn_ids=turn_ids, last=text, last_mode=str(result.mode or ""), exchanges=exchanges
         )
-        mode = chatview.mode_html(result.mode or "", result.reason, result.query)
+        mode = chatview.mode_html(result.mode or "", result.query)
         return list(display), gr.skip(), mode, gr.skip(), convo
 
     def _sources_message(self, update) -> dict:

@@ -11,7 +11,7 @@ from typing import Any
 import gradio as gr
 from gradio.context import Context
 
-from pastor.bible.translations import declared
+from pastor.bible.translations import declared, default_key
 from pastor.web import render
 from pastor.web.runtime import Runtime
 
@@ -56,7 +56,7 @@ class Reader:
         settings = runtime.settings
         self.choices = declared([settings.corpus, *settings.extra_corpora])
         keys = [key for key, _, _ in self.choices]
-        self.default = settings.translation or keys[0]
+        self.default = default_key(keys, settings.translation)
 
     # -- the page ----------------------------------------------------------------------------------
     def render(self) -> gr.Radio:

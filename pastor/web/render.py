@@ -6,15 +6,17 @@ import re
 
 from pastor.answer.turn_modes import Mode
 
+# The line under an answer, in the members' words (the mode's own name is the API's and the turn log's).
 # Keyed by `Mode` (a StrEnum): a mode that arrives as its plain string finds its label too.
 MODE_LABELS: dict[str, str] = {
-    Mode.RAG: "busca semântica",
-    Mode.LEXICAL_FALLBACK: "busca por palavras-chave",
-    Mode.REFERENCE: "referência bíblica citada",
+    Mode.RAG: "versículos escolhidos para a sua mensagem",
+    Mode.LEXICAL_FALLBACK: "versículos escolhidos pelas palavras da sua mensagem",
+    Mode.REFERENCE: "a passagem que você pediu",
     Mode.CONVERSATIONAL: "conversa",
-    Mode.NO_EVIDENCE: "sem versículos adequados",
-    Mode.CRISIS: "acolhimento em crise",
-    Mode.PROVIDER_UNAVAILABLE: "modelo indisponível — só os versículos encontrados",
+    Mode.NO_EVIDENCE: "nenhuma passagem para esta mensagem",
+    Mode.CRISIS: "acolhimento e contatos de ajuda",
+    Mode.OUT_OF_SCOPE: "um assunto para um profissional de confiança",
+    Mode.PROVIDER_UNAVAILABLE: "versículos encontrados para a sua mensagem, sem comentário",
 }
 
 STATE_LABELS = {
@@ -227,7 +229,11 @@ def banner_markdown(status: dict) -> str:
     if status.get("state") == "indexing":
         done, total = progress_counts(status)
         percent = f" ({done * 100 // total}%)" if total else ""
+        # Members read it above the chat: what it means for their answers, not the index's name.
         if status.get("vectors_ready"):  # a rebuild beside the live index: search keeps its vectors
-            return f"🔄 _Reconstruindo o índice semântico{percent}; a busca continua usando o índice atual._"
-        return f"🔄 _Preparando o índice semântico{percent}; por enquanto a busca usa palavras-chave._"
+            return f"🔄 _Atualizando a busca de versículos{percent}; as respostas continuam normalmente._"
+        return (
+            f"🔄 _Preparando a busca de versículos pelo sentido{percent}; por enquanto, escolho os versículos "
+            "pelas palavras da mensagem._"
+        )
     return ""

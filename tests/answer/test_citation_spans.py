@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from pastor.answer.degraded import Quoted, provider_down, quoted, verses_only
+from pastor.answer.degraded import quoted, with_verses
 from pastor.answer_filter.citations import Citation, validate
 from pastor.answer_filter.streaming import StreamingValidator
 from pastor.search.modes import SearchMode
@@ -111,11 +111,7 @@ class TestWrittenByTheService:
             ("faq.json#p0-c1", ("faq.json#p0-c1",)),
         ]
 
-    def test_verses_only_and_provider_down_carry_their_citations(self):
-        found = SearchResult(SearchMode.RAG, "", SOURCES)
-        for reply in (verses_only(found), provider_down(found, "o modelo não respondeu")):
+    def test_an_answer_with_verses_carries_their_citations(self):
+        for mode in (SearchMode.RAG, SearchMode.REFERENCE):
+            reply = with_verses(SearchResult(mode, "", SOURCES), "grief", "minha mãe morreu", "deixo aqui")
             assert [reply.text[c.start : c.end] for c in reply.citations] == ["Salmos 23:1", "faq.json#p0-c1"]
-        assert provider_down(SearchResult(SearchMode.RAG, "", []), "x") == Quoted(
-            provider_down(SearchResult(SearchMode.RAG, "", []), "x").text
-        )
-        assert provider_down(SearchResult(SearchMode.RAG, "", []), "x").citations == ()

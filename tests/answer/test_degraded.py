@@ -8,12 +8,15 @@ import threading
 import pytest
 
 from pastor.answer.chat import INTERRUPTED_NOTE, ChatService
-from pastor.answer.degraded import PROVIDER_DOWN_NO_VERSES
+from pastor.answer.prompts import NO_EVIDENCE_MESSAGE
 from pastor.answer.turn_modes import Mode
+from pastor.care.openings import CONVERSATION, OFF_TOPIC, OPENINGS
 from pastor.providers.fake import FakeProvider
+from pastor.providers.none import NoneProvider
 from pastor.providers.ollama_provider import OllamaProvider
 from pastor.providers.provider import MEMBER_NOTICE
 from tests.answer.test_chat import FORGIVE, JOHN, load_engine, run
+from tests.answer.test_chat import OFF_TOPIC as RECIPE
 from tests.support.core_fixtures import HashEmbedder, settings_for
 from tests.support.helpers import free_port
 
@@ -38,7 +41,7 @@ def test_unreachable_ollama_shows_the_passage_asked_for_and_the_fix(chat_engine,
     _, final = run(chat, JOHN)
     assert final.result.mode == Mode.PROVIDER_UNAVAILABLE == "provider_unavailable"
     assert final.result.error is None  # a degraded answer, not a failure: the verses are the answer
-    assert final.answer.startswith("_O assistente está sem modelo de linguagem; mostrando os versículos encontrados:_")
+    assert final.answer.split("\n")[0] in OPENINGS["passage"]  # a passage asked for opens as one
     assert chat_engine.resources.bible.by_id["JHN 3:16"].text in final.answer and "**João 3:16**" in final.answer
     for setup in ("ollama pull", "LLM_PROVIDER", "OPENAI_API_KEY", "OLLAMA_HOST", closed_ollama.base_url):
         assert setup not in final.answer  # members never read setup instructions
@@ -56,7 +59,8 @@ def test_unreachable_ollama_shows_the_top_verses_of_a_question(chat_engine, clos
     chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama)
     _, final = run(chat, FORGIVE)
     assert final.result.mode == Mode.PROVIDER_UNAVAILABLE
-    assert final.answer.startswith(f"_{MEMBER_NOTICE[0].upper()}{MEMBER_NOTICE[1:]}:_")
+    opening, _, lead = final.answer.split("\n")[:3]
+    assert opening in OPENINGS["conflict"] and lead == f"_{MEMBER_NOTICE[0].upper()}{MEMBER_NOTICE[1:]}:_"
     assert final.result.sources and final.result.sources[0].id == "MAT 18:21"
     for source in final.result.sources:
         assert f"> {source.text} — **{source.reference}**" in final.answer
@@ -73,18 +77,61 @@ def test_any_failure_before_the_first_word_degrades(chat_engine, kind):
     assert provider.setup_hint() in final.result.reason and provider.setup_hint() not in final.answer
 
 
-def test_small_talk_without_a_model_says_what_still_works(chat_engine, closed_ollama):
-    _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama), "Bom dia!")
-    assert final.result.mode == Mode.PROVIDER_UNAVAILABLE and final.result.sources == []
-    assert final.answer == PROVIDER_DOWN_NO_VERSES and "ollama pull" in final.result.reason
+# What a member reads without a model, by message: the reply's texts (an opening before verses, or the whole
+# reply to conversation) and whether verses follow. The same whether the model fails or none is configured.
+WITHOUT_A_MODEL = {
+    "oi": (CONVERSATION["greeting"], False),
+    "Bom dia!": (CONVERSATION["greeting"], False),
+    "vlw mano": (CONVERSATION["thanks"], False),
+    "tchau, fica com Deus": (CONVERSATION["farewell"], False),
+    "que calor hoje, hein": (CONVERSATION["small_talk"], False),
+    "Desculpe, não percebi": (CONVERSATION["clarify"], False),
+    "quem é você?": (CONVERSATION["meta"], False),
+    "Minha mãe faleceu, estou de luto e com o coração partido": (OPENINGS["grief"], True),
+    "Estou com muito medo de pecar e perder a fé": (OPENINGS["fear"], True),
+    FORGIVE: (OPENINGS["conflict"], True),
+    JOHN: (OPENINGS["passage"], True),
+    RECIPE: (OFF_TOPIC, False),
+}
+
+
+@pytest.mark.parametrize("provider", ["closed ollama", "none"])
+def test_without_a_model_a_member_reads_words_that_fit_the_message(chat_engine, closed_ollama, provider):
+    chat = ChatService(
+        chat_engine.retriever,
+        chat_engine.resources.bible,
+        closed_ollama if provider == "closed ollama" else NoneProvider(),
+    )
+    wrong = {}
+    for message, (texts, verses) in WITHOUT_A_MODEL.items():
+        _, final = run(chat, message)
+        first = final.answer.split("\n")[0]
+        quoted = "\n> " in final.answer
+        if first not in texts or quoted != verses or (not verses and final.answer not in texts):
+            wrong[message] = final.answer
+    assert not wrong, wrong
+    assert "ollama pull" in run(chat, "oi")[1].result.reason or provider == "none"
+
+
+def test_the_same_message_reads_the_same_and_a_later_one_may_differ(chat_engine):
+    chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, NoneProvider())
+    first, again = run(chat, "oi")[1].answer, run(chat, "oi")[1].answer
+    later = {run(chat, "oi", [{"role": "user", "content": "oi"}] * n)[1].answer for n in range(6)}
+    assert first == again and len(later) > 1 and later <= set(CONVERSATION["greeting"])
+
+
+def test_no_verses_left_without_a_model_asks_for_more(chat_engine):
+    chat = ChatService(chat_engine.retriever, chat_engine.resources.bible, NoneProvider())
+    everything = frozenset(chat_engine.resources.bible.by_id)
+    chat._shown_before = lambda history: everything  # every verse was shown before: nothing is left to quote
+    final = run(chat, "Estou com medo do futuro")[1]
+    assert final.result.mode != Mode.NO_EVIDENCE  # the search found verses, all of them shown before
+    assert final.answer == NO_EVIDENCE_MESSAGE and final.result.sources == []
 
 
 def test_no_evidence_never_calls_the_model_nor_degrades(chat_engine, closed_ollama):
-    _, final = run(
-        ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama),
-        "Qual a receita de bolo de cenoura?",
-    )
-    assert final.result.mode == Mode.NO_EVIDENCE
+    _, final = run(ChatService(chat_engine.retriever, chat_engine.resources.bible, closed_ollama), RECIPE)
+    assert final.result.mode == Mode.NO_EVIDENCE and final.answer in OFF_TOPIC  # what it is for, kindly
 
 
 def test_a_reachable_model_answers_normally(chat_engine):

@@ -8,7 +8,6 @@ from pastor.answer import prompts
 from pastor.answer.history import History
 from pastor.answer.prompts import (
     NO_EVIDENCE_MESSAGE,
-    NONE_PROVIDER_INTRO,
     REWRITE_PROMPT,
     SYSTEM_PROMPT,
     build_messages,
@@ -57,7 +56,6 @@ class TestSystemPrompt:
         for silent in ("não aborda", "não fala", "não diz", "silencia"):
             assert silent not in NO_EVIDENCE_MESSAGE
         assert "nunca diga que a Bíblia não fala ou não aborda o assunto" in SYSTEM_PROMPT  # the model, likewise
-        assert NONE_PROVIDER_INTRO and "versículos" in NONE_PROVIDER_INTRO
 
 
 class TestFormatSources:

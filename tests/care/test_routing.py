@@ -262,15 +262,17 @@ class TestRouteNames:
         assert f"{route.name}: {route.kind}" == f"{name}: {kind}" and str(route.name) == name
         assert (route.name, route.kind) == (name, kind) and {route.name: 1}[name] == 1
 
-    def test_an_ordinary_message_has_no_kind(self):
+    def test_an_ordinary_message_has_the_kind_of_its_need(self):
         route = LEXICON.route("como perdoar meu irmão?")
-        assert (route.name, route.kind, json.dumps(route.name)) == (RouteName.ORDINARY, "", '"ordinary"')
+        assert (route.name, route.kind, json.dumps(route.name)) == (RouteName.ORDINARY, "conflict", '"ordinary"')
 
     def test_the_names_are_the_ones_the_data_and_the_contacts_use(self):
         assert [str(n) for n in RouteName] == ["crisis", "conversational", "out_of_scope", "ordinary"]
         assert [str(k) for k in AdviceKind] == ["medical", "legal", "financial"]
         assert {str(k) for k in CrisisKind} == {"suicide", "self_harm", "violence", "abuse", "overdose"}
-        assert {"greeting", "meta", "clarify", "about"} == {str(k) for k in ConversationKind}
+        assert {str(k) for k in ConversationKind} == {
+            *("greeting", "thanks", "farewell", "ack", "small_talk", "meta", "clarify", "about")
+        }
 
     def test_a_help_line_names_exactly_the_crisis_kinds(self):
         """`pastor.care.contacts` imports nothing of pastor, so it spells the kinds out: the same ones."""

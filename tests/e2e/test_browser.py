@@ -152,7 +152,7 @@ def assert_follow_up_is_not_rewritten(page, box) -> None:
 
     box.fill("e se ele repetir?")
     box.press("Enter")
-    expect(page.locator("#mode-label")).to_contain_text("Modo:", timeout=90 * MS)
+    expect(page.locator("#mode-label .pastor-mode")).to_be_visible(timeout=90 * MS)
     assert "busquei" not in mode_line(page)
 
 
@@ -196,7 +196,7 @@ class TestChatPage:
         assert answer.locator("strong").count() == 0
         styles = cite.evaluate("e => [getComputedStyle(e).textDecorationLine, getComputedStyle(e).backgroundColor]")
         assert styles[0] == "underline" and styles[1] not in ("rgba(0, 0, 0, 0)", "transparent")
-        expect(page.locator("#mode-label")).to_contain_text("Modo: busca semântica")
+        expect(page.locator("#mode-label")).to_contain_text("Versículos escolhidos para a sua mensagem")
 
         # One place for sources: the accordion under the answer; no relevance label, no score (issue 31).
         chat.get_by_text("Fontes consultadas").click()
@@ -301,7 +301,7 @@ class TestChatPage:
         box = open_chat(chat_app, page)
         ask(page, box, QUESTION)
         ask(page, box, "Sl 23", answers=2)
-        expect(page.locator("#mode-label")).to_contain_text("Modo: referência bíblica citada")
+        expect(page.locator("#mode-label")).to_contain_text("A passagem que você pediu")
         assert "busquei" not in mode_line(page)
         page.locator("#chatbot").get_by_text("Fontes consultadas").last.click()
         expect(page.locator("#chatbot .pastor-source").first).to_contain_text("Salmos 23", timeout=10 * MS)
@@ -391,7 +391,7 @@ class TestChatPage:
             if answers > 1:  # the conversation kept in this browser comes back first
                 expect(page.locator("#chatbot button.pastor-copy")).to_have_count(answers - 1, timeout=30 * MS)
             ask(page, box, "Como perdoar quem me feriu?", answers=answers)
-            expect(page.locator("#mode-label")).to_contain_text("Modo:")
+            expect(page.locator("#mode-label .pastor-mode")).to_be_visible()
             hex_colour = css_colour(CSS, selector)
             rgb = tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
             assert page.evaluate(colour) == "rgb({}, {}, {})".format(*rgb), theme
@@ -481,7 +481,7 @@ class TestStatusPage:
         expect(page.locator("#status-progress progress")).to_be_visible()
         done, total = progress_of(page)
         assert total == SYNTHETIC_VERSES and done < total
-        expect(page.locator("#startup-banner")).to_contain_text("Preparando o índice semântico")
+        expect(page.locator("#startup-banner")).to_contain_text("Preparando a busca de versículos pelo sentido")
         expect(state).to_contain_text("palavras-chave")
         screenshot(page, "browser-status-indexing")
 

@@ -16,6 +16,7 @@ from pastor.providers.fairslot import FairSlot
 from pastor.providers.local_provider import LocalProvider, state_text
 from pastor.providers.local_store import COMPLETE_MARK, ModelStore
 from pastor.providers.local_torch import TorchRuntime
+from pastor.providers.provider import MEMBER_NOTICE
 from pastor.search.results import Source
 from tests.support.helpers import retriever_over, wait_for
 from tests.support.model_fixtures import WIRED_REPLY
@@ -147,9 +148,7 @@ class TestNotReady:
         state = provider.store.wait(60)
         assert state.phase == "failed" and "não foi possível baixar o modelo" in state.reason
         assert "PASTOR_LOCAL_MODEL" in provider.setup_hint()
-        assert (
-            provider.member_notice() == "o assistente está sem modelo de linguagem; mostrando os versículos encontrados"
-        )
+        assert provider.member_notice() == MEMBER_NOTICE  # the failure is for the operator to read
 
     def test_download_progress_then_ready_and_offline_afterwards(self, tmp_path, wired_model):
         gate, calls = threading.Event(), []
@@ -173,7 +172,7 @@ class TestNotReady:
         assert 0 < state.percent < 100 and state_text(state).startswith(
             "baixando org/modelo-de-teste do Hugging Face Hub: "
         )
-        assert "ainda está sendo preparado" in provider.member_notice()
+        assert "ainda estou me preparando" in provider.member_notice()
         with pytest.raises(ProviderError, match="baixando"):
             list(provider.stream(*rag_prompt()))
         gate.set()

@@ -131,13 +131,13 @@ class TestCopy:
 
 
 class TestModeAndNotice:
-    def test_mode_in_words_reason_as_tooltip_query_discreet(self):
-        shown = chatview.mode_html("rag", "vetor 0,71 ≥ 0,55", "Como perdoar de novo?")
-        assert "Modo: busca semântica" in shown and 'title="vetor 0,71 ≥ 0,55"' in shown
+    def test_the_kind_of_answer_in_members_words_and_the_query_discreet(self):
+        shown = chatview.mode_html("rag", "Como perdoar de novo?")
+        assert "Versículos escolhidos para a sua mensagem" in shown and "title=" not in shown
         assert "busquei: “Como perdoar de novo?”" in shown
 
     def test_no_mode_no_line(self):
-        assert chatview.mode_html("") == ""
+        assert chatview.mode_html("") == "" and chatview.mode_html("unknown_mode") == ""
 
     def test_notices(self):
         assert 'role="alert"' in chatview.notice_html("Aguarde") and chatview.notice_html("") == ""

@@ -442,7 +442,7 @@ class TestRespond:
         sources = final_chat[2]["content"]
         assert "Isaías 41:10" in sources and chatview.anchor(turn_id, "ISA 41:10") in sources
         assert "pontuação" not in sources.split("title=")[0]  # the number only in the tooltip
-        assert "pastor-mode" in mode and "Modo:" in mode and notice == gr.skip()
+        assert "pastor-mode" in mode and "Versículos escolhidos pel" in mode and notice == gr.skip()
         assert convo.history.messages[-1].content.startswith("Não tenha medo")
         assert set(convo.turn_ids) == {1, 2}
 
@@ -482,7 +482,7 @@ class TestRespond:
         convo = run_turn(app, "Como perdoar quem me feriu?")[-1][4]
         app.provider.enqueue("Como perdoar quem me feriu várias vezes?", "O Senhor é o meu pastor: Salmos 23:1.")
         final = run_turn(app, "Sl 23", convo=convo)[-1]
-        assert "referência bíblica" in final[2] and "busquei" not in final[2]
+        assert "A passagem que você pediu" in final[2] and "busquei" not in final[2]
 
     def test_the_status_names_the_semantic_router_and_a_crisis_reply_is_marked_for_the_page(self, app):
         from pastor.web import chatview, render

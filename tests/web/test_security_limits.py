@@ -283,6 +283,6 @@ def test_the_banner_says_search_keeps_its_vectors_during_a_rebuild():
         "progress": {"done": 8, "total": 25},
         "index": {"rows": 8, "total": 25},
     }
-    assert "continua usando o índice atual" in render.banner_markdown(status)
-    assert "palavras-chave" not in render.state_markdown(status)
-    assert "palavras-chave" in render.banner_markdown({**status, "vectors_ready": False})
+    assert "as respostas continuam normalmente" in render.banner_markdown(status)
+    assert "pelas palavras da mensagem" not in render.state_markdown(status)
+    assert "pelas palavras da mensagem" in render.banner_markdown({**status, "vectors_ready": False})

@@ -49,8 +49,10 @@ def client(live):
 
 # == the setting ===================================================================================
 class TestSetting:
-    def test_the_default_is_the_cited_text(self, texts):
-        assert texts.default == "mini1911" and texts.keys == ["mini1911", "mini"]
+    def test_the_default_is_the_modern_text_and_the_cited_one_is_first(self, texts):
+        assert texts.default == "mini" and texts.keys == ["mini1911", "mini"]
+        assert Translations(load_bible(OLD)).default == "mini1911"  # alone, the cited text is the default
+        assert Translations(load_bible(OLD), [load_bible(MINI_CORPUS)], "mini1911").default == "mini1911"
 
     def test_a_loaded_translation_can_be_the_default(self):
         settings = Settings.from_env({"PASTOR_TRANSLATION": "blivre"})
@@ -74,12 +76,12 @@ class TestSetting:
 # == texts by verse id ===============================================================================
 class TestTexts:
     def test_a_verse_reads_in_each_translation(self, texts):
-        assert OLD_JOHN in texts.text("JHN 3:16") and NEW_JOHN in texts.text("JHN 3:16", "mini")
+        assert OLD_JOHN in texts.text("JHN 3:16", "mini1911") and NEW_JOHN in texts.text("JHN 3:16")
 
     def test_an_unknown_translation_names_the_loaded_ones(self, texts):
         with pytest.raises(UnknownTranslation, match="mini1911, mini"):
             texts.get("nvi")
-        assert texts.resolve("nvi") == "mini1911" and texts.resolve(None) == "mini1911"
+        assert texts.resolve("nvi") == "mini" and texts.resolve(None) == "mini"
 
     def test_a_verse_the_translation_lacks_keeps_the_cited_text(self, tmp_path):
         lacking = tmp_path / "por-curta.usfx.xml"
@@ -109,8 +111,8 @@ class TestReaderHandlers:
         return Reader(SimpleNamespace(settings=settings, engine=SimpleNamespace(translations=texts)))
 
     def test_a_stale_remembered_choice_reads_the_default(self, reader):
-        assert reader.restore("mini")[0] == "mini"
-        assert reader.restore("nvi")[0] == reader.restore(None)[0] == reader.restore(["x"])[0] == "mini1911"
+        assert reader.restore("mini1911")[0] == "mini1911"
+        assert reader.restore("nvi")[0] == reader.restore(None)[0] == reader.restore(["x"])[0] == "mini"
 
     @pytest.mark.parametrize("verse", ["", "JHN 3:99", "<script>", "JHN 3:16; DROP", None, 42])
     def test_a_bad_verse_id_gets_a_message_not_an_error(self, reader, verse):
@@ -182,8 +184,8 @@ class TestCrisis:
         service = ChatService(
             engine.retriever, engine.resources.bible, FakeProvider(), translations=engine.translations
         )
-        old = list(service.turn("quero me matar"))[-1]
-        new = list(service.turn("quero me matar", translation="mini"))[-1]
+        old = list(service.turn("quero me matar", translation="mini1911"))[-1]
+        new = list(service.turn("quero me matar"))[-1]  # the modern text is the default
         assert old.result.mode == new.result.mode == "crisis" and old.result.citations == new.result.citations
         assert "estaes cançados e opprimidos" in old.answer and "cansados e sobrecarregados" in new.answer
         assert [s.id for s in old.result.sources] == [s.id for s in new.result.sources]
@@ -192,8 +194,8 @@ class TestCrisis:
 # == the API ========================================================================================
 class TestApi:
     def test_lookup_in_each_translation(self, client):
-        old = client.predict("João 3:16", api_name="/lookup")
-        new = client.predict("João 3:16", "mini", api_name="/lookup")
+        old = client.predict("João 3:16", "mini1911", api_name="/lookup")
+        new = client.predict("João 3:16", api_name="/lookup")  # the modern text is the default
         assert OLD_JOHN in old["references"][0]["verses"][0]["text"]
         assert NEW_JOHN in new["references"][0]["verses"][0]["text"]
         assert old["references"][0]["verses"][0]["id"] == new["references"][0]["verses"][0]["id"] == "JHN 3:16"

@@ -129,7 +129,8 @@
   }
 
   // The chat's height is what the window leaves once everything else of the tab is placed, so the input,
-  // a notice, the mode line and the hint are never below the bottom edge (issue 22). CSS reads the value.
+  // a notice, the mode line, the hint and the choice of Bible text are never below the bottom edge (issues 22
+  // and 29). CSS reads the value.
   const MIN_CHAT = 200;  // px: below this a very small window scrolls the page instead
   const BOTTOM_GAP = 12;  // px left under the last line of the tab
   let chatHeight = 0;
@@ -137,7 +138,7 @@
     const chat = document.querySelector("#chatbot");
     const tab = document.querySelector("#chat-tab");
     if (!chat || !tab || tab.offsetParent === null) return;
-    const shown = [...tab.querySelectorAll("#input-row, #hint-row, #comment-row")].filter((e) => e.offsetParent !== null);
+    const shown = [...tab.querySelectorAll("#input-row, #hint-row, #comment-row, #translation-row")].filter((e) => e.offsetParent !== null);
     if (!shown.length) return;
     const bottom = Math.max(...shown.map((e) => e.getBoundingClientRect().bottom)) + window.scrollY;
     const rest = bottom - chat.getBoundingClientRect().height;  // everything above and under the chat
