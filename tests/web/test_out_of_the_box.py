@@ -153,7 +153,10 @@ def test_a_local_model_folder_answers_with_validated_citations(start, wired_mode
 
     app = start(OLLAMA_HOST=f"http://127.0.0.1:{free_port()}", PASTOR_LOCAL_MODEL=str(wired_model))
     wait_for(
-        lambda: (s := app.status()) is not None and s["llm"]["reachable"], 120, "o modelo local não carregou", interval=1.0
+        lambda: (s := app.status()) is not None and s["llm"]["reachable"],
+        120,
+        "o modelo local não carregou",
+        interval=1.0,
     )
     updates = []
 
