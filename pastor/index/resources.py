@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pastor.bible.usfx import Bible, load_bible
+from pastor.bible.usfx import Bible
 from pastor.classify.cache import CLASSIFIERS_DIR
 from pastor.config import Settings
 from pastor.health import HealthBoard, State
 from pastor.index.doc_index import DocumentSource
 from pastor.index.lexcache import TokenCache, cache_key
+from pastor.index.textcache import load_bible_cached
 from pastor.index.verse_index import VerseIndex
 from pastor.search import embedders
 from pastor.search.bm25 import LexicalIndex
@@ -71,9 +72,10 @@ def load_resources(settings: Settings, health: HealthBoard, embedder=None, *, ve
     """Corpus, extra translations, BM25, prior and, with `vectors`, what `add_vectors` adds; raises CorpusError if
     there is no corpus. Other failures turn a part off and are recorded in `health`. `embedder`, when given, is
     used instead of loading the model."""
-    bible = load_bible(settings.corpus)
+    bible = load_bible_cached(settings.corpus, settings.data_dir)
     # The default extra is Bíblia Livre; when it is also the main text it adds nothing.
-    extras = [b for b in map(load_bible, settings.extra_corpora) if b.sha256 != bible.sha256]
+    extras = [load_bible_cached(path, settings.data_dir) for path in settings.extra_corpora]
+    extras = [b for b in extras if b.sha256 != bible.sha256]
     res = SearchResources(bible, extras)
     res.lexical = load_lexical(settings, res, health)
     res.prominence = load_prior(settings, health)

@@ -133,6 +133,7 @@ class Runtime:
             self._adopt(engine)
             if not given:
                 self._serving.wait()
+                _warm_citation_patterns()  # half a second of CPU that would otherwise slow the server's start
                 self._start_provider()
                 engine = self._with_vectors(engine)
             if self.settings.background_index and not self._stopped:
@@ -165,8 +166,8 @@ class Runtime:
         first = self.engine is None
         self.engine = engine  # last: the app counts as ready from here
         self.status_cache.forget()
-        if first:
-            _warm_citation_patterns()
+        if first and self.replica is not None:
+            _warm_citation_patterns()  # the loader warms them once the server is up
 
     def _build_chat(self, engine) -> None:
         """The chat answers at once with the crisis lexicon and rules; the trained router (tens of seconds on a
