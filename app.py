@@ -11,9 +11,15 @@ def main() -> int:
     except ConfigError as exc:
         print(f"Configuração inválida: {exc}", file=sys.stderr)
         return 2
+    # The Bible and BM25 start loading before Gradio is imported (seconds), and the port is checked before both.
+    from pastor.web.launch import PORT_IN_USE, prepare
+
+    runtime = prepare(settings)
+    if runtime is None:
+        return PORT_IN_USE
     from pastor.web.server import serve
 
-    return serve(settings)
+    return serve(settings, runtime)
 
 
 if __name__ == "__main__":

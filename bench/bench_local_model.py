@@ -8,10 +8,15 @@ the model, and runs the app's real prompt: the system prompt, 6 retrieved verses
 
     python -m bench.bench_local_model                        # 0.5B and 1.5B, torch bf16 + fp32, ORT int4
     python -m bench.bench_local_model --shapes 0.5b --runtimes torch-bf16 --with-index data
+    python -m bench.bench_local_model --in-app --with-index data [--threads 1,2] [--tokens 250] [--parallel]
 
 Prints, per row: prompt tokens, time to first token (cold, then with the system prompt cached as the app
 does from its second turn), tokens/s while generating, peak RSS. Targets (2 cores): first token <= 10 s,
 >= 5 tokens/s, RSS <= 3 GB with the index loaded.
+
+--in-app (bench/local_in_app.py): the 0.5B shape inside the app's own process, index, embedder and trained router
+loaded, 3 members asking at once through the chat service, once per torch thread count; first token and tokens/s
+per member. Targets (2 cores): first token p95 <= 10 s, >= 5 tokens/s for the member being answered.
 """
 
 from __future__ import annotations
@@ -260,6 +265,24 @@ def run_one(shape: str, runtime: str, args) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def in_app(args) -> None:
+    """One child process per thread count (a clean torch thread pool each), its row printed as it ends."""
+    from bench.local_in_app import print_row
+
+    if not args.with_index:
+        raise SystemExit("--in-app precisa de --with-index DIR (uma pasta de dados com o índice completo)")
+    print(f"{os.cpu_count()} CPUs; 0.5b in the app; {args.tokens} tokens an answer; load {os.getloadavg()}")
+    for threads in args.threads.split(","):
+        command = [sys.executable, "-m", "bench.bench_local_model", "--child", "--in-app", "--threads", threads]
+        command += ["--tokens", str(args.tokens), "--with-index", args.with_index]
+        command += ["--parallel"] if args.parallel else []
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"{threads} thread(s): error {done.stderr.strip().splitlines()[-3:]}", flush=True)
+            continue
+        print_row(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default="0.5b,1.5b")
@@ -267,12 +290,23 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=64, help="tokens generated per measurement")
     parser.add_argument("--history", type=int, default=2, help="exchanges of history in the prompt (0-2)")
     parser.add_argument("--with-index", default="", help="data directory whose index is loaded first (RSS)")
+    parser.add_argument("--in-app", action="store_true", help="3 members at once inside the app (needs --with-index)")
+    parser.add_argument("--threads", default="1,2", help="--in-app: torch threads per generation, one run each")
+    parser.add_argument("--parallel", action="store_true", help="--in-app: the 3 generations at once, not queued")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--shape", help=argparse.SUPPRESS)
     parser.add_argument("--runtime", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child and args.in_app:
+        from bench.local_in_app import in_app_child  # it builds on this module's shapes and prompt
+
+        print(json.dumps(in_app_child(args.with_index, int(args.threads), args.tokens, args.parallel)))
+        return
     if args.child:
         child(args)
+        return
+    if args.in_app:
+        in_app(args)
         return
     print(
         f"{os.cpu_count()} CPUs; {args.tokens} tokens generated; history {args.history} exchanges; "

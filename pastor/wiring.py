@@ -16,10 +16,10 @@ from pastor.index.engine import Engine
 from pastor.providers import load_provider
 
 
-def build_engine(settings: Settings, embedder=None) -> Engine:
-    """Corpus, BM25, prior, embedder (unless one is given) and retriever (raises CorpusError when the
-    corpus is missing)."""
-    return Engine(settings, embedder=embedder).load()
+def build_engine(settings: Settings, embedder=None, *, vectors: bool = True) -> Engine:
+    """Corpus, BM25, prior, embedder (unless one is given; without `vectors`, none yet: `Engine.with_vectors`)
+    and retriever (raises CorpusError when the corpus is missing)."""
+    return Engine(settings, embedder=embedder).load(vectors=vectors)
 
 
 def build_provider(settings: Settings):

@@ -11,6 +11,10 @@ from pastor.bible.lookup import lookup
 from pastor.bible.usfx import CorpusError, load_bible
 from pastor.cli import commands
 from pastor.config import ConfigError, get_settings
+from pastor.index.lexcache import SHIPPED_TOKENS, TokenCache, cache_key
+from pastor.index.resources import lexical_corpus
+from pastor.search.bm25 import LexicalIndex
+from pastor.text.datafile import content_sha256
 
 
 def _print(data: dict, as_json: bool, text: str) -> None:
@@ -19,6 +23,8 @@ def _print(data: dict, as_json: bool, text: str) -> None:
 
 def cmd_corpus(args) -> int:
     settings = get_settings()
+    if args.ship_tokens:
+        return ship_tokens(settings)
     started = time.perf_counter()
     bible = load_bible(settings.corpus)
     stats = bible.stats()
@@ -34,6 +40,15 @@ def cmd_corpus(args) -> int:
         else ["Nenhuma diferença em relação à versificação canônica."]
     )
     _print(stats, args.json, "\n".join(lines))
+    return 0
+
+
+def ship_tokens(settings) -> int:
+    """Write the BM25 tokens of the configured texts to corpus/ (`SHIPPED_TOKENS`), so a first start reads them."""
+    bibles = [load_bible(settings.corpus), *map(load_bible, settings.extra_corpora)]
+    lexical = LexicalIndex(*lexical_corpus(bibles[0], bibles[1:]), stemmer=settings.stemmer)
+    TokenCache.shipped().save(cache_key(bibles, settings.stemmer), lexical.ids, lexical.docs)
+    print(f"{SHIPPED_TOKENS.name}: {len(lexical.ids)} versículos; conteúdo sha256 {content_sha256(SHIPPED_TOKENS)}")
     return 0
 
 
@@ -58,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("corpus", help="carrega o corpus configurado e mostra contagens")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--ship-tokens", action="store_true", help="grava em corpus/ os tokens do BM25 destes textos")
     p.set_defaults(func=cmd_corpus)
 
     p = sub.add_parser("lookup", help="resolve referências bíblicas em um texto")

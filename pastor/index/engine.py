@@ -10,7 +10,7 @@ from pastor.index.adapter_setup import load_adapter
 from pastor.index.background import BackgroundIndexer
 from pastor.index.engine_status import SearchStatus, credits, search_status
 from pastor.index.pipeline import IndexPipeline
-from pastor.index.resources import SearchResources, load_resources
+from pastor.index.resources import SearchResources, add_vectors, load_resources
 from pastor.search.assembly import retriever_from_settings
 from pastor.search.retrieval import Retriever
 
@@ -31,9 +31,20 @@ class Engine:
         self.indexer: BackgroundIndexer | None = None
         self.translations: Translations | None = None  # the texts a reader can choose
 
-    def load(self) -> Engine:
-        """Corpus, extra translations, BM25, prominence, embedder; raises CorpusError if no corpus."""
-        self.resources = res = load_resources(self.settings, self.health, self._given_embedder)
+    def load(self, *, vectors: bool = True) -> Engine:
+        """Corpus, extra translations, BM25, prominence and, with `vectors`, the embedder and what needs it (the
+        app defers them: `with_vectors`); raises CorpusError if no corpus."""
+        return self._assemble(load_resources(self.settings, self.health, self._given_embedder, vectors=vectors))
+
+    def with_vectors(self) -> Engine:
+        """A new engine over this one's texts, BM25 and prior with the embedder, the vectors on disk, topics,
+        documents and the pastors' choices loaded: the app serves this one from when it is ready."""
+        assert self.resources is not None, "the engine is loaded (`load`) before its vectors"
+        resources = add_vectors(self.settings, self.resources, self.health, self._given_embedder)
+        return Engine(self.settings, self.health, self._given_embedder)._assemble(resources)
+
+    def _assemble(self, res: SearchResources) -> Engine:
+        self.resources = res
         self.translations = Translations(res.bible, res.extras, self.settings.translation)
         # The adapter cached for the vectors on disk is part of the vector signal from its construction;
         # the index pipeline gives the signal a new one after a build.

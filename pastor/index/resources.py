@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pastor.bible.usfx import Bible, load_bible
+from pastor.bible.usfx import Bible
 from pastor.classify.cache import CLASSIFIERS_DIR
 from pastor.config import Settings
-from pastor.health import HealthBoard
+from pastor.health import HealthBoard, State
 from pastor.index.doc_index import DocumentSource
 from pastor.index.lexcache import TokenCache, cache_key
+from pastor.index.textcache import load_bible_cached
 from pastor.index.verse_index import VerseIndex
 from pastor.search import embedders
 from pastor.search.bm25 import LexicalIndex
@@ -67,17 +68,30 @@ def fail(health: HealthBoard, component: str, reason: str) -> None:
     health.fail(component, LABELS[component], reason)
 
 
-def load_resources(settings: Settings, health: HealthBoard, embedder=None) -> SearchResources:
-    """Corpus, extra translations, BM25, prior, embedder and the vectors on disk, topics, documents and
-    nothing built yet; raises CorpusError if there is no corpus. Other failures turn a part off
-    and are recorded in `health`. `embedder`, when given, is used instead of loading the model."""
-    bible = load_bible(settings.corpus)
+def load_resources(settings: Settings, health: HealthBoard, embedder=None, *, vectors: bool = True) -> SearchResources:
+    """Corpus, extra translations, BM25, prior and, with `vectors`, what `add_vectors` adds; raises CorpusError if
+    there is no corpus. Other failures turn a part off and are recorded in `health`. `embedder`, when given, is
+    used instead of loading the model."""
+    bible = load_bible_cached(settings.corpus, settings.data_dir)
     # The default extra is Bíblia Livre; when it is also the main text it adds nothing.
-    extras = [b for b in map(load_bible, settings.extra_corpora) if b.sha256 != bible.sha256]
+    extras = [load_bible_cached(path, settings.data_dir) for path in settings.extra_corpora]
+    extras = [b for b in extras if b.sha256 != bible.sha256]
     res = SearchResources(bible, extras)
     res.lexical = load_lexical(settings, res, health)
     res.prominence = load_prior(settings, health)
+    if not vectors:
+        health.set("embedder", LABELS["embedder"], State.STARTING)  # loaded next, by `add_vectors`
+        return res
+    return add_vectors(settings, res, health, embedder)
+
+
+def add_vectors(settings: Settings, res: SearchResources, health: HealthBoard, embedder=None) -> SearchResources:
+    """A copy of `res` with the embedder and what needs it: the vectors on disk (nothing built yet), topics,
+    documents and the pastors' choices."""
+    res = replace(res)
     res.embedder, res.index = load_vectors(settings, res, health, embedder)
+    if res.embedder is not None and (record := health.get("embedder")) and record.state is State.STARTING:
+        health.ok("embedder", LABELS["embedder"])  # the deferred load said "starting" until now
     res.topics = load_topics(settings, res, health)
     res.docs = load_documents(settings, res.embedder)
     res.pastors = load_pastor_choices(settings, res.embedder)
@@ -98,7 +112,7 @@ def load_pastor_choices(settings: Settings, embedder) -> PastorChoices | None:
 def load_lexical(settings: Settings, res: SearchResources, health: HealthBoard) -> LexicalIndex:
     """BM25 from cached tokens when the texts and tokenizer are unchanged, else tokenize once."""
     cache, key = TokenCache(settings.data_dir), cache_key([res.bible, *res.extras], settings.stemmer)
-    cached = cache.load(key)
+    cached = cache.load(key) or TokenCache.shipped().load(key)  # the default texts' tokens ship with the app
     if cached is not None:
         return LexicalIndex.from_tokens(*cached, stemmer=settings.stemmer)
     lexical = LexicalIndex(*lexical_corpus(res.bible, res.extras), stemmer=settings.stemmer)

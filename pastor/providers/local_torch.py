@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,20 @@ from pastor.providers.local_store import LocalModelError
 
 PREFILL_CHUNK = 256  # prompt tokens per forward pass: a cancel waits at most one chunk
 PREFIX_CACHE = 4  # system prompts kept (one per answer mode in use)
+
+
+def generation_threads() -> int:
+    """Torch threads for the one generation that runs at a time (`FairSlot`): every core this process may use.
+
+    Measured with `python -m bench.bench_local_model --in-app` (Qwen2.5-0.5B's shape with random weights, bfloat16,
+    the index, embedder and trained router loaded, 3 members asking at once, 250 tokens an answer; 2 cores shared
+    with other work at load average 9-13, the bench's session given priority), tokens/s and first token per member:
+    - 2 threads, one generation at a time: 5.6-6.1 tokens/s; first token 4.4 s, then 47.6 and 90.1 s in the queue;
+    - 1 thread, one at a time (a core left to the app): 4.3-4.8 tokens/s; first token 7.4, 66.4 and 121.6 s;
+    - 3 at once, 1 thread each: 2.3 tokens/s each, first token 11.9-13.1 s; 2 threads each (6 on 2 cores):
+      2.4-2.9 tokens/s, 9.3-12.1 s.
+    Only all cores for one answer at a time gives the member being answered 5 tokens/s or more."""
+    return max(1, len(os.sched_getaffinity(0)))
 
 
 def native_bf16() -> bool:
@@ -54,6 +69,7 @@ class TorchRuntime:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
         chosen = choose_dtype(dtype)
+        torch.set_num_threads(generation_threads())
         try:
             tokenizer = AutoTokenizer.from_pretrained(folder)
             model = AutoModelForCausalLM.from_pretrained(folder, dtype=getattr(torch, chosen))

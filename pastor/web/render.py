@@ -174,6 +174,8 @@ def _embedder_text(embedder: dict) -> str:
         return "—"
     if embedder.get("error"):
         return f"{embedder.get('name')} — não carregado: {embedder['error']}"
+    if embedder.get("dim") is None:  # the first seconds: the app answers by keywords while it loads
+        return f"{embedder.get('name')} — carregando (a busca por palavras já responde)"
     return f"{embedder.get('name')} (dimensão {embedder.get('dim')})"
 
 

@@ -13,6 +13,7 @@ from pastor.bible.usfx import CorpusError
 from pastor.care.router import Router
 from pastor.config import Settings
 from pastor.health import HealthBoard, State
+from pastor.index.resources import LABELS as SEARCH_LABELS
 from pastor.providers import ProviderError
 from pastor.providers.unavailable import UnavailableProvider
 from pastor.search.storage import describe
@@ -57,16 +58,26 @@ class Runtime:
         self.reindex_policy = ReindexPolicy(settings)
         self.status_cache = StatusCache(lambda: runtime_status(self))
         self.started = time.time()
-        self._loaded = threading.Event()
+        self._loaded = threading.Event()  # the loader has ended (or a replica adopted its first release)
+        self._serving = threading.Event()  # the server is up (its lifespan called `start`)
+        self._started = self._provider_started = self._stopped = False
         self._loader: threading.Thread | None = None
         self._router_thread: threading.Thread | None = None
 
     # -- start-up ------------------------------------------------------------------------------
-    def start(self, *, background: bool = True) -> Runtime:
-        """Load the provider at once and the engine in a thread, so the server is up in seconds."""
+    def start(self, *, background: bool = True, early: bool = False) -> Runtime:
+        """Load the provider at once and the engine in a thread, so the server is up in seconds. `early` (app.py,
+        before Gradio is imported): the corpus and BM25 load meanwhile, and what can wait (the local model, the
+        embedder and vectors) waits for the server, which calls `start` again from its lifespan."""
+        if not early:
+            self._serving.set()
+        if self._started:
+            return self
+        self._started = True
         self.turnlog = build_turnlog(self.settings)
         self._load_provider()
         if self.settings.role == "replica":  # the index comes published by the job, never built here
+            self._start_provider()
             self.health.set("corpus", LABELS["corpus"], State.STARTING)
             self.replica = ReplicaIndex(self.settings, self.adopt).start()
             return self
@@ -95,13 +106,23 @@ class Runtime:
                 self.provider = UnavailableProvider(self.settings.llm_provider, exc)
                 return
         self.health.ok("provider", LABELS["provider"])
-        self.provider.start()  # the local model downloads/loads in the background
         self.probe = ProviderProbe(self.provider)
         self.probe.start()  # the status tab knows at once whether the model answers
 
+    def _start_provider(self) -> None:
+        """The provider's own preparation (the local model downloads and loads, seconds of CPU importing torch):
+        started once the app can answer, so it never delays /ready."""
+        if self.probe is not None and not self._provider_started:
+            self._provider_started = True
+            self.provider.start()
+            self.status_cache.forget()
+
     def _load_engine(self) -> None:
+        """The corpus, BM25 and prior first (the app is ready from there: crisis replies, references and keyword
+        search), then, once the server is up, the embedder and what needs it, served by a second engine."""
+        given = self.engine is not None
         try:
-            engine = self.engine or build_engine(self.settings)
+            engine = self.engine or build_engine(self.settings, vectors=False)
         except CorpusError as exc:
             self.health.fail("corpus", LABELS["corpus"], str(exc))
             log.warning("corpus não carregado: %s", exc)
@@ -109,23 +130,44 @@ class Runtime:
             log.exception("engine failed to load")
             self.health.fail("corpus", LABELS["corpus"], f"Falha ao carregar a busca: {describe(exc)}")
         else:
-            self.adopt(engine)
-            if self.settings.background_index:
+            self._adopt(engine)
+            if not given:
+                self._serving.wait()
+                _warm_citation_patterns()  # half a second of CPU that would otherwise slow the server's start
+                self._start_provider()
+                engine = self._with_vectors(engine)
+            if self.settings.background_index and not self._stopped:
                 engine.start_indexing()
         finally:
+            self._start_provider()  # without a corpus the model still answers the status checks
             self._loaded.set()
+
+    def _with_vectors(self, engine):
+        """A second engine over the same texts and BM25 with the embedder, vectors, topics and documents loaded,
+        served from when it is; the first keeps serving (by keywords) if that fails."""
+        try:
+            engine = engine.with_vectors()
+        except Exception as exc:  # keyword search keeps serving; the status says why the vectors are off
+            log.exception("o modelo de embeddings e os vetores não carregaram")
+            engine.health.fail("embedder", SEARCH_LABELS["embedder"], describe(exc))
+            return engine
+        self._adopt(engine)
+        return engine
 
     def adopt(self, engine) -> None:
         """Serve from `engine` from now on: at start, and when a replica has loaded a newer release
         (turns already running finish on the chat service they started with)."""
+        self._adopt(engine)
+        self._loaded.set()
+
+    def _adopt(self, engine) -> None:
         self.health.ok("corpus", LABELS["corpus"])
         self._build_chat(engine)
         first = self.engine is None
         self.engine = engine  # last: the app counts as ready from here
         self.status_cache.forget()
-        if first:
-            _warm_citation_patterns()
-        self._loaded.set()
+        if first and self.replica is not None:
+            _warm_citation_patterns()  # the loader warms them once the server is up
 
     def _build_chat(self, engine) -> None:
         """The chat answers at once with the crisis lexicon and rules; the trained router (tens of seconds on a
@@ -139,6 +181,8 @@ class Runtime:
             self.health.fail("chat", LABELS["chat"], f"Falha ao preparar a conversa: {describe(exc)}")
             return
         self.chat = chat
+        if engine.resources.embedder is None:
+            return  # nothing to train on yet: the engine with the embedder follows
         self._router_thread = threading.Thread(
             target=self._train_router, args=(engine, chat), daemon=True, name="pastor-router"
         )
@@ -162,6 +206,7 @@ class Runtime:
         return self._loaded.wait(timeout)
 
     def stop(self) -> None:
+        self._stopped = True
         if self.replica is not None:
             self.replica.stop()
         if self.engine is not None:

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
-import socket
-import sys
 
 import gradio as gr
 from fastapi import FastAPI
@@ -15,15 +12,17 @@ from pastor.config import Settings
 from pastor.web.health_routes import add_health_routes
 from pastor.web.http_guard import BodyLimit, RouteGuard
 from pastor.web.i18n import portuguese
+from pastor.web.launch import PORT_IN_USE, prepare
 from pastor.web.page import CSS, HEAD, build_blocks
 from pastor.web.ratelimit import Budget
 from pastor.web.runtime import Runtime
 
 
-def create_app(settings: Settings, *, provider=None) -> tuple[FastAPI, Runtime]:
-    """The ASGI app and its runtime. The runtime starts with the server, loading the engine in a
-    thread, so the page answers first and the corpus, BM25 and vectors follow."""
-    runtime = Runtime(settings, provider=provider)
+def create_app(settings: Settings, *, provider=None, runtime: Runtime | None = None) -> tuple[FastAPI, Runtime]:
+    """The ASGI app and its runtime (`runtime`, when given, may already be loading). The runtime starts with
+    the server, loading the engine in a thread, so the page answers first and the corpus, BM25 and vectors
+    follow."""
+    runtime = runtime or Runtime(settings, provider=provider)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
@@ -67,36 +66,15 @@ def start_message(settings: Settings) -> str:
     return f"Pastor Online em http://{host}:{settings.port}/ (API: /?view=api; saúde: /live e /ready{listening})"
 
 
-PORT_IN_USE = 3  # the exit status when the port is taken (uvicorn's own, kept for scripts that read it)
-
-
-def port_problem(host: str, port: int) -> str | None:
-    """Why the app cannot listen on `host:port`, in Portuguese with what to do; None when it can. Checked before
-    anything loads, so an operator reads one clear line instead of uvicorn's English `[Errno 98]`."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                return (
-                    f"A porta {port} já está em uso (outro Pastor Online, ou outro programa). Feche-o ou escolha "
-                    f"outra porta: PASTOR_PORT={port + 1} python app.py"
-                )
-            return f"Não foi possível ouvir em {host}:{port} ({exc.strerror}). Confira PASTOR_HOST e PASTOR_PORT."
-    return None
-
-
-def serve(settings: Settings) -> int:
-    """Serve until stopped; the exit status (0, or PORT_IN_USE when the address cannot be taken)."""
+def serve(settings: Settings, runtime: Runtime | None = None) -> int:
+    """Serve until stopped (with `runtime` when `launch.prepare` started it early); the exit status (0, or
+    PORT_IN_USE when the address cannot be taken)."""
     import uvicorn
 
-    problem = port_problem(settings.host, settings.port)
-    if problem:
-        print(problem, file=sys.stderr, flush=True)
+    runtime = runtime or prepare(settings)
+    if runtime is None:
         return PORT_IN_USE
-    app, _ = create_app(settings)
+    app, _ = create_app(settings, runtime=runtime)
     print(start_message(settings), flush=True)
     # Open pages keep streaming connections; do not wait on them forever when stopping.
     # proxy_headers off: uvicorn would otherwise take X-Forwarded-For from any local peer as the

@@ -63,6 +63,22 @@ class TestGeneration:
         assert check["reachable"] and check["detail"].startswith("carregado (transformers ")
         assert check["local"]["phase"] == "ready"
 
+    def test_the_model_loads_with_every_core_for_the_one_generation_at_a_time(self, wired_model, monkeypatch):
+        import torch
+
+        before = torch.get_num_threads()
+        monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1, 2})  # a machine of 3 cores for this process
+        seen: list[int] = []
+        try:
+            ready(wired_model)
+            # A generation runs in a thread of its own (the chat reads the stream in a worker): it sees the setting.
+            reader = threading.Thread(target=lambda: seen.append(torch.get_num_threads()))
+            reader.start()
+            reader.join()
+        finally:
+            torch.set_num_threads(before)
+        assert seen == [3]
+
     def test_a_cap_on_tokens_ends_the_reply(self, endless_model):
         provider = ready(endless_model, temperature=0.7, max_new_tokens=12)
         deltas = list(provider.stream(*rag_prompt()))  # one delta per token at most (bytes may wait for the next)

@@ -228,6 +228,20 @@ class TestWhileVectorsAreNotReady:
         assert status_json(again.status())["state"] == "complete" and status_json(again.status())["vectors_ready"]
         assert fake_models[FAKE_MODEL].calls == 1  # the content check's sample; nothing rebuilt
 
+    def test_the_vectors_can_follow_the_keywords(self, engine, make_settings, fake_models):
+        """The app's start: texts, BM25 and prior first, with no model loaded; then the embedder and the
+        vectors on disk in a second engine over the same texts, the first left as it was."""
+        fake_models[FAKE_MODEL].reset()
+        first = Engine(make_settings()).load(vectors=False)
+        assert first.resources.embedder is None and first.resources.index is None
+        assert first.health.get("embedder").state.value == "starting"
+        answers_without_vectors(first)
+        full = first.with_vectors()
+        assert full.resources.bible is first.resources.bible and full.resources.lexical is first.resources.lexical
+        assert full.health.get("embedder").state.value == "ok" and fake_models[FAKE_MODEL].calls == 0  # read
+        assert full.retriever.vectors_ready and full.retriever.search(FORGIVE).mode == Mode.RAG
+        assert first.resources.embedder is None  # the first engine keeps serving unchanged until replaced
+
 
 # -- embedder failures -----------------------------------------------------------------------------
 class TestEmbedderFailures:

@@ -158,6 +158,10 @@ class TestStatusRendering:
         ):
             assert expected in details
 
+    def test_details_say_the_embedder_is_loading_while_keywords_answer(self):
+        loading = render.details_markdown(self.status(embedder={"name": "use-multilingual", "dim": None}))
+        assert "use-multilingual — carregando (a busca por palavras já responde)" in loading
+
     def test_details_show_the_topics_and_the_query_adapter(self):
         on = render.details_markdown(
             self.status(

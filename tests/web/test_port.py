@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 
 import app
-from pastor.web import server
+from pastor.web import launch
 from tests.support.helpers import free_port
 
 
@@ -14,7 +14,7 @@ def test_a_taken_port_says_so_and_names_another(monkeypatch, capsys, tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", port))
         taken.listen()
-        problem = server.port_problem("127.0.0.1", port)
+        problem = launch.port_problem("127.0.0.1", port)
         assert problem is not None and f"A porta {port} já está em uso" in problem
         assert f"PASTOR_PORT={port + 1}" in problem
         monkeypatch.setenv("PASTOR_HOST", "127.0.0.1")
@@ -24,7 +24,7 @@ def test_a_taken_port_says_so_and_names_another(monkeypatch, capsys, tmp_path):
 
         get_settings.cache_clear()
         try:
-            assert app.main() == server.PORT_IN_USE
+            assert app.main() == launch.PORT_IN_USE
         finally:
             get_settings.cache_clear()
     error = capsys.readouterr().err
@@ -32,4 +32,4 @@ def test_a_taken_port_says_so_and_names_another(monkeypatch, capsys, tmp_path):
 
 
 def test_a_free_port_has_no_problem():
-    assert server.port_problem("127.0.0.1", free_port()) is None
+    assert launch.port_problem("127.0.0.1", free_port()) is None
