@@ -17,6 +17,7 @@ from pastor.evaluation.ranking import Evaluation, eval_modes, evaluate_modes, fo
 from pastor.providers import ProviderError
 from pastor.search.adapter import file_sha256, fold_adapters
 from pastor.search.questions import QuestionSetError, load_questions
+from pastor.search.rows import row_count
 from pastor.search.signals import NAMES
 from pastor.wiring import build_chat, build_engine, build_provider
 
@@ -49,7 +50,7 @@ def build_local(engine, args) -> int:
 
     started = time.perf_counter()
     res = engine.resources
-    bar = tqdm(total=len(res.bible.verses) * (1 + len(res.extras)), unit="vers", desc="indexando")
+    bar = tqdm(total=row_count(res.bible, res.extras), unit="vers", desc="indexando")
 
     def progress(done, total):
         bar.total = total

@@ -22,6 +22,8 @@ RETRY_AFTER = 30.0  # seconds before a failed download is tried again by a statu
 def state_text(state) -> str:
     """The local model's state in one Portuguese phrase, for the status page, the CLI and the turn's reason."""
     if state.phase == "downloading":
+        if state.retrying and not state.total_bytes:  # a retry that has not reached the hub yet: the failure holds
+            return f"{state.retrying} (tentando de novo…)"
         if not state.total_bytes:
             return f"baixando {state.source} do Hugging Face Hub (consultando os arquivos…)"
         return (
@@ -98,7 +100,8 @@ class LocalProvider(Provider):
         return _status(self.store.state())
 
     def member_notice(self) -> str:
-        if self.store.state().phase in ("idle", "downloading", "loading"):
+        state = self.store.state()
+        if state.phase in ("idle", "downloading", "loading") and not state.retrying:
             return "o modelo de linguagem ainda está sendo preparado; por enquanto, mostro os versículos encontrados"
         return super().member_notice()
 
@@ -128,7 +131,7 @@ class LocalProvider(Provider):
                 "unreachable",
                 f"O modelo local não está pronto: {state_text(state)}.",
                 provider=self.name,
-                detail=f"local model {state.phase}",
+                detail=f"modelo local: {state.phase}",
             )
         return runtime
 
