@@ -36,6 +36,9 @@ def translation_key(path: Path | str) -> str:
     return name.removeprefix("por-")
 
 
+# What a setting parsed by int() or float() expects, in the operator's language.
+NUMBER_NAMES = {int: "esperado um número inteiro", float: "esperado um número (ex.: 0.5)"}
+
 # Secrets are read by `pastor.providers` (from `.env` and the environment) and passed to the SDKs; only their
 # presence is recorded here, so a key can never end up in a status page or a log line.
 SECRET_VARS = ("OPENAI_API_KEY", "GROQ_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN")
@@ -323,7 +326,9 @@ class Settings:
             try:
                 value = parse(raw)
             except (TypeError, ValueError) as exc:
-                raise ConfigError(f"{var}: valor inválido {raw!r} ({exc})") from None
+                # int() and float() explain in English ("invalid literal for int()…"); our parsers in Portuguese.
+                why = NUMBER_NAMES.get(parse) or str(exc)
+                raise ConfigError(f"{var}: valor inválido {raw!r} ({why})") from None
             if minimum is not None and value < minimum:
                 raise ConfigError(f"{var}: valor {raw!r} abaixo do mínimo {minimum}")
             values[attr] = value
