@@ -36,9 +36,6 @@ def translation_key(path: Path | str) -> str:
     return name.removeprefix("por-")
 
 
-# What a setting parsed by int() or float() expects, in the operator's language.
-NUMBER_NAMES = {int: "esperado um número inteiro", float: "esperado um número (ex.: 0.5)"}
-
 # Secrets are read by `pastor.providers` (from `.env` and the environment) and passed to the SDKs; only their
 # presence is recorded here, so a key can never end up in a status page or a log line.
 SECRET_VARS = ("OPENAI_API_KEY", "GROQ_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN")
@@ -326,9 +323,7 @@ class Settings:
             try:
                 value = parse(raw)
             except (TypeError, ValueError) as exc:
-                # int() and float() explain in English ("invalid literal for int()…"); our parsers in Portuguese.
-                why = NUMBER_NAMES.get(parse) or str(exc)
-                raise ConfigError(f"{var}: valor inválido {raw!r} ({why})") from None
+                raise ConfigError.invalid(var, raw, parse, exc) from None
             if minimum is not None and value < minimum:
                 raise ConfigError(f"{var}: valor {raw!r} abaixo do mínimo {minimum}")
             values[attr] = value
