@@ -331,7 +331,7 @@ class Settings:
             try:
                 value = parse(raw)
             except (TypeError, ValueError) as exc:
-                raise ConfigError(f"{var}: valor inválido {raw!r} ({exc})") from None
+                raise ConfigError.invalid(var, raw, parse, exc) from None
             if minimum is not None and value < minimum:
                 raise ConfigError(f"{var}: valor {raw!r} abaixo do mínimo {minimum}")
             values[attr] = value

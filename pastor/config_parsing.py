@@ -17,6 +17,18 @@ ROOT = Path(__file__).resolve().parent.parent
 class ConfigError(PastorError, ValueError):
     """A setting has an invalid value; the message names the variable."""
 
+    @classmethod
+    def invalid(cls, var: str, raw: str, parse: Callable[[str], Any], exc: Exception) -> ConfigError:
+        """`raw` is no value for `var`: why, in Portuguese (the parsers here say it; int() and float() in English)."""
+        return cls(f"{var}: valor inválido {raw!r} ({NUMBER_NAMES.get(parse) or exc})")
+
+
+# What a setting parsed by int() or float() expects: their own errors are English ("invalid literal for int()…").
+NUMBER_NAMES: dict[Callable[[str], Any], str] = {
+    int: "esperado um número inteiro",
+    float: "esperado um número (ex.: 0.5)",
+}
+
 
 def to_path(value: str) -> Path:
     path = Path(value).expanduser()

@@ -66,7 +66,7 @@ def build_router(settings: Settings, engine: Engine) -> Router:
     try:
         return Router(SemanticRouter(embedder, cache_dir=settings.data_dir / CLASSIFIERS_DIR))
     except Exception:  # routing by words must survive a broken embedder
-        log.exception("semantic router failed to load; routing by the lexicon and rules only")
+        log.exception("o roteador semântico não carregou; seguem o léxico e as regras")
         return Router()
 
 
@@ -78,7 +78,7 @@ def _warm_scope(engine: Engine) -> None:
         if scope is not None:
             scope.warm()
     except Exception:
-        log.exception("pastoral scope classifier failed to train at load; the first question tries again")
+        log.exception("o classificador do escopo pastoral não treinou ao carregar; a primeira pergunta tenta de novo")
 
 
 def build_chat(

@@ -8,6 +8,7 @@ import pytest
 
 from pastor import config
 from pastor.config import SPEC, ConfigError, Settings, read_dotenv
+from pastor.config_parsing import to_bool
 from tests.support.helpers import ROOT as REPO_ROOT
 
 
@@ -183,6 +184,22 @@ class TestInvalid:
     def test_port_abc_message_shows_the_value(self):
         with pytest.raises(ConfigError, match=r"PASTOR_PORT: valor inválido 'abc'"):
             Settings.from_env({"PASTOR_PORT": "abc"})
+
+    def test_every_number_and_switch_explains_a_bad_value_in_portuguese(self):
+        """Issue 29: int() and float() said "invalid literal for int() with base 10" to the operator."""
+        wrong = []
+        for spec in SPEC:
+            if spec.parse not in (int, float, to_bool):
+                continue
+            try:
+                Settings.from_env({spec.var: "abc"})
+            except ConfigError as exc:
+                message = str(exc)
+                if not message.startswith(f"{spec.var}: valor inválido 'abc' (esperado ") or "literal" in message:
+                    wrong.append(message)
+            else:
+                wrong.append(f"{spec.var}: aceitou 'abc'")
+        assert wrong == [], wrong
 
     def test_top_k_zero_message_states_the_minimum(self):
         with pytest.raises(ConfigError, match=r"PASTOR_TOP_K: .*mínimo"):

@@ -137,7 +137,7 @@ class ChatService:
             yield from self._finish(turn)
             return
         if rewrite_timed_out:
-            self._provider_down(turn, self.provider.error("timeout", detail="the rewrite used the turn's deadline"))
+            self._provider_down(turn, self.provider.error("timeout", detail="a reescrita gastou o prazo do turno"))
             yield from self._finish(turn)
             return
         if not self.provider.generates:
@@ -273,7 +273,11 @@ class ChatService:
                     yield update
             update.answer += validator.finish()
         except (ProviderError, DeadlineExceeded) as exc:
-            error = exc if isinstance(exc, ProviderError) else self.provider.error("timeout", detail="reply deadline")
+            error = (
+                exc
+                if isinstance(exc, ProviderError)
+                else self.provider.error("timeout", detail="prazo da resposta esgotado")
+            )
             if shown:
                 self._interrupted(turn, validator, error)
             else:  # nothing of the model reached the reader: show what retrieval found
@@ -344,7 +348,7 @@ class ChatService:
             citation_spans=spans,
             sources=tuple(s.marked(True) for s in update.result.sources),
         )
-        log.warning("provider unavailable: %s", reason)
+        log.warning("modelo de linguagem indisponível: %s", reason)
 
     def _finish(self, turn: Turn, final: TurnUpdate | None = None) -> Iterator[TurnUpdate]:
         """Close the turn: `final` (default: the turn's own update) gets its id, cited sources first and

@@ -7,9 +7,10 @@ import sys
 import time
 from dataclasses import asdict
 
-from pastor.answer.checks import InputError
+from pastor.answer.checks import InputError, check_message
 from pastor.answer.turn_modes import Mode
 from pastor.cli.model_command import prepare, register_model
+from pastor.cli.parser import JSON_HELP, MAX_K, joined, positive_int
 from pastor.cli.prominence_command import register_prominence
 from pastor.cli.publish import index_and_publish
 from pastor.config import get_settings
@@ -17,6 +18,7 @@ from pastor.evaluation.ranking import Evaluation, eval_modes, evaluate_modes, fo
 from pastor.providers import ProviderError
 from pastor.search.adapter import file_sha256, fold_adapters
 from pastor.search.questions import QuestionSetError, load_questions
+from pastor.search.rows import row_count
 from pastor.search.signals import NAMES
 from pastor.wiring import build_chat, build_engine, build_provider
 
@@ -33,6 +35,16 @@ def _engine():
 
 
 # -- index ---------------------------------------------------------------------------------------
+# The table's states (`IndexStatus.state`, kept in English in --json and /status) as the text line says them.
+INDEX_STATES = {
+    "complete": "completo",
+    "partial": "parcial",
+    "indexing": "em construção",
+    "missing": "ausente",
+    "error": "com erro",
+}
+
+
 def cmd_index(args) -> int:
     if get_settings().index_uri:  # the job that builds and publishes the shared index (issue 23)
         return index_and_publish(args, load_engine=_engine, build=build_local)
@@ -49,7 +61,7 @@ def build_local(engine, args) -> int:
 
     started = time.perf_counter()
     res = engine.resources
-    bar = tqdm(total=len(res.bible.verses) * (1 + len(res.extras)), unit="vers", desc="indexando")
+    bar = tqdm(total=row_count(res.bible, res.extras), unit="vers", desc="indexando")
 
     def progress(done, total):
         bar.total = total
@@ -81,8 +93,8 @@ def build_local(engine, args) -> int:
         _dump(summary)
     else:
         print(
-            f"Índice {summary['state']}: {summary['rows']}/{summary['total']} linhas em {summary['seconds']} s "
-            f"({summary['embedder']}, dim {summary['dim']})"
+            f"Índice {INDEX_STATES.get(status.state, status.state)}: {summary['rows']}/{summary['total']} linhas "
+            f"em {summary['seconds']} s ({summary['embedder']}, dim {summary['dim']})"
         )
     return 0 if status.state == "complete" else 1
 
@@ -101,7 +113,7 @@ def _adapter_line(engine) -> str:
 # -- search --------------------------------------------------------------------------------------
 def cmd_search(args) -> int:
     engine = _engine()
-    result = engine.retriever.search(args.question, k=args.k, source=args.source)
+    result = engine.retriever.search(joined(args.question), k=args.k, source=args.source)
     if args.json:
         _dump({"mode": result.mode, "reason": result.reason, "results": [_hit(s) for s in result.results]})
         return 0
@@ -154,11 +166,13 @@ def _fold_adapters(engine, path, questions):
 
 # -- ask -----------------------------------------------------------------------------------------
 def cmd_ask(args) -> int:
-    engine = _engine()
     try:
+        # Checked before anything loads: an empty question must not cost a model's download.
+        question = check_message(joined(args.question), get_settings().max_message_chars)
+        engine = _engine()
         provider = build_provider(get_settings())
         prepare(provider)  # the local model: download/load with progress on stderr (not waited by others)
-        result = build_chat(get_settings(), engine, provider).ask(args.question)
+        result = build_chat(get_settings(), engine, provider).ask(question)
     except (InputError, ProviderError) as exc:
         print(f"erro: {getattr(exc, 'user_message', None) or exc}", file=sys.stderr)
         return 2
@@ -206,8 +220,8 @@ def _hit(source) -> dict:
 
 def register_chat(sub) -> None:
     p = sub.add_parser("ask", help="uma conversa completa com o provedor configurado")
-    p.add_argument("question")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("question", nargs="+", metavar="pergunta", help="a mensagem (várias palavras são uma só)")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(func=cmd_ask)
 
 
@@ -218,21 +232,24 @@ def register_retrieval(sub) -> None:
         action="store_true",
         help="reconstrói do zero, ao lado do índice atual (trocado só quando o novo fica pronto)",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(func=cmd_index)
 
+    k_help = f"quantos versículos (1 a {MAX_K}; padrão: 6)"
     p = sub.add_parser("search", help="busca híbrida de versículos para uma pergunta")
-    p.add_argument("question")
-    p.add_argument("--k", type=int, default=6)
-    p.add_argument("--source", choices=("bible", "docs", "all"), default="all")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("question", nargs="+", metavar="pergunta", help="o que buscar (várias palavras são uma só)")
+    p.add_argument("--k", type=positive_int, default=6, metavar="N", help=k_help)
+    p.add_argument(
+        "--source", choices=("bible", "docs", "all"), default="all", help="onde buscar: bible, docs ou all (padrão)"
+    )
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("eval", help="avalia a busca com um arquivo JSONL de perguntas e versículos-ouro")
-    p.add_argument("file")
-    p.add_argument("--k", type=int, default=6)
+    p.add_argument("file", metavar="arquivo", help="o arquivo JSONL de perguntas")
+    p.add_argument("--k", type=positive_int, default=6, metavar="N", help=k_help)
     p.add_argument("--ablation", action="store_true", help="também o híbrido sem cada sinal novo")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(func=cmd_eval)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -10,6 +9,7 @@ import time
 from pastor.bible.lookup import lookup
 from pastor.bible.usfx import CorpusError, load_bible
 from pastor.cli import commands
+from pastor.cli.parser import JSON_HELP, Parser, joined
 from pastor.config import ConfigError, get_settings
 from pastor.index.lexcache import SHIPPED_TOKENS, TokenCache, cache_key
 from pastor.index.resources import lexical_corpus
@@ -54,7 +54,7 @@ def ship_tokens(settings) -> int:
 
 def cmd_lookup(args) -> int:
     bible = load_bible(get_settings().corpus)
-    result = lookup(args.text, bible, explain_all=True)
+    result = lookup(joined(args.text), bible, explain_all=True)
     lines = []
     for passage in result.references:
         lines.append(passage.reference)
@@ -67,18 +67,21 @@ def cmd_lookup(args) -> int:
     return 0 if result.found or not result.not_found else 1
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m pastor", description="Pastor Online")
-    sub = parser.add_subparsers(dest="command", required=True)
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="python -m pastor", description="Pastor Online: a Bíblia, a busca e a conversa pela linha de comando"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="comando", title="comandos")
 
     p = sub.add_parser("corpus", help="carrega o corpus configurado e mostra contagens")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.add_argument("--ship-tokens", action="store_true", help="grava em corpus/ os tokens do BM25 destes textos")
     p.set_defaults(func=cmd_corpus)
 
     p = sub.add_parser("lookup", help="resolve referências bíblicas em um texto")
-    p.add_argument("text")
-    p.add_argument("--json", action="store_true")
+    # Several words are one text: `lookup Jo 3.16` is João 3:16, as `lookup "Jo 3.16"`.
+    p.add_argument("text", nargs="+", metavar="texto", help="o texto com as referências (ex.: Jo 3.16)")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.set_defaults(func=cmd_lookup)
 
     for register in commands.REGISTRARS:  # index, search, eval, ask… beside the modules they drive

@@ -46,9 +46,9 @@ def register_prominence(sub) -> None:
     p = sub.add_parser("prominence", help="deriva verse_prominence.tsv das referências cruzadas do OpenBible")
     p.add_argument(
         "cross_references",
-        metavar="CROSS_REFERENCES",
+        metavar="referências",
         help="cross_references.txt do OpenBible.info (ou um .zip que o contenha)",
     )
-    p.add_argument("--out", help=f"arquivo de saída (padrão: {DEFAULT_OUT} na raiz do projeto)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", metavar="arquivo", help=f"arquivo de saída (padrão: {DEFAULT_OUT} na raiz do projeto)")
+    p.add_argument("--json", action="store_true", help="saída em JSON")
     p.set_defaults(func=cmd_prominence)

@@ -11,6 +11,7 @@ from pastor.health import Health, HealthBoard
 from pastor.index.doc_index import DocumentsStatus
 from pastor.index.resources import SearchResources
 from pastor.index.verse_manifest import IndexStatus
+from pastor.search.rows import aligned
 from pastor.text.notice import credit_for
 
 
@@ -60,12 +61,14 @@ class EmbedderStatus:
 
 @dataclass(frozen=True)
 class ExtraCorpus:
-    """A translation searched beside the main text."""
+    """A translation searched beside the main text (and offered to the reader): its verses, and how many of them
+    the index holds (those numbered as in the main text)."""
 
     file: str
     sha256: str
     verses: int
     credit: str
+    aligned: int
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class SearchStatus:
     embedder: EmbedderStatus
     index: IndexStatus | None
     index_notice: str | None
-    progress: tuple[int, int]  # (done, total) verses of the running build
+    progress: tuple[int, int]  # (done, total) rows of the running build; the table's rows when none runs
     bm25_ready: bool
     prominence: ProminenceStatus
     topics: TopicsStatus
@@ -119,7 +122,9 @@ def search_status(
         ready=bool(bible) and (res.lexical is not None),
         vectors_ready=bool(res.index and res.index.ready),
         corpus=corpus,
-        extra_corpora=tuple(ExtraCorpus(b.path.name, b.sha256, len(b.verses), b.credit) for b in res.extras),
+        extra_corpora=tuple(
+            ExtraCorpus(b.path.name, b.sha256, len(b.verses), b.credit, aligned(bible, b)) for b in res.extras
+        ),
         embedder=(
             EmbedderStatus(embedder.name, embedder.dim, True)
             if embedder
@@ -127,7 +132,8 @@ def search_status(
         ),
         index=index,
         index_notice=res.index.notice if res.index is not None else None,
-        progress=(progress[0], progress[1]),
+        # No build running: the progress is the table's own count (a complete index reads 62.201 / 62.201).
+        progress=(progress[0], progress[1]) if indexing else ((index.rows, index.total) if index else (0, 0)),
         bm25_ready=res.lexical is not None,
         prominence=prominence_status(settings, res),
         topics=topics_status(settings, res),

@@ -28,7 +28,7 @@ from pastor.index.verse_manifest import BESIDE, TABLE, IndexStatus, expected_man
 from pastor.index.verse_mirror import NumpyMirror
 from pastor.index.verse_serving import ServedVectors
 from pastor.index.verse_tables import VerseTables
-from pastor.search.rows import Row, build_rows, embed_text, row_texts  # noqa: F401 (re-exported)
+from pastor.search.rows import Row, build_rows, embed_text, row_count, row_texts  # noqa: F401 (re-exported)
 from pastor.search.sources import VectorTable, top_by_cosine  # noqa: F401 (re-exported)
 from pastor.search.storage import describe, write_json
 
@@ -88,7 +88,7 @@ class VerseIndex:
         """State of what is on disk, without building anything."""
         expected = self.expected(bible, extras)
         manifest = self.read_manifest()
-        total = len(bible.verses) * (1 + len(extras))
+        total = row_count(bible, extras)  # what a build would make, before any manifest says it
         if not manifest:
             return IndexStatus("missing", 0, total)
         if not matches(manifest, expected):

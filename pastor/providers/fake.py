@@ -96,7 +96,7 @@ class FakeProvider(Provider):
                 return
             yield text[start : start + self.chunk]
         if isinstance(item, dict):
-            raise self.error(item["error"], detail="scripted failure")
+            raise self.error(item["error"], detail="falha roteirizada")
 
     def complete(
         self, system: str, messages: list[dict], max_tokens: int = 200, cancel: threading.Event | None = None
@@ -104,7 +104,7 @@ class FakeProvider(Provider):
         self.calls += 1
         item = self._next(system, messages)
         if isinstance(item, dict):
-            raise self.error(item["error"], detail="scripted failure")
+            raise self.error(item["error"], detail="falha roteirizada")
         return item
 
     def check(self) -> dict:

@@ -25,6 +25,8 @@ PREPARING_NOTICE = "ainda estou me preparando para conversar; por enquanto, deix
 def state_text(state) -> str:
     """The local model's state in one Portuguese phrase, for the status page, the CLI and the turn's reason."""
     if state.phase == "downloading":
+        if state.retrying and not state.total_bytes:  # a retry that has not reached the hub yet: the failure holds
+            return f"{state.retrying} (tentando de novo…)"
         if not state.total_bytes:
             return f"baixando {state.source} do Hugging Face Hub (consultando os arquivos…)"
         return (
@@ -101,7 +103,8 @@ class LocalProvider(Provider):
         return _status(self.store.state())
 
     def member_notice(self) -> str:
-        if self.store.state().phase in ("idle", "downloading", "loading"):
+        state = self.store.state()
+        if state.phase in ("idle", "downloading", "loading") and not state.retrying:
             return PREPARING_NOTICE
         return super().member_notice()
 
@@ -131,7 +134,7 @@ class LocalProvider(Provider):
                 "unreachable",
                 f"O modelo local não está pronto: {state_text(state)}.",
                 provider=self.name,
-                detail=f"local model {state.phase}",
+                detail=f"modelo local: {state.phase}",
             )
         return runtime
 

@@ -32,6 +32,7 @@ class ModelState:
     reason: str = ""
     since: float = 0.0
     runtime: str = ""  # e.g. "transformers, bfloat16", once loaded
+    retrying: str = ""  # while a new attempt downloads: why the previous one failed (it still holds)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -97,6 +98,7 @@ class ModelStore(Generic[Model]):
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._total_bytes = 0
+        self._retrying = ""
 
     @property
     def folder(self) -> Path:
@@ -115,6 +117,7 @@ class ModelStore(Generic[Model]):
         with self._lock:
             running = self._thread is not None and self._thread.is_alive()
             if not running and self._state.phase != "ready":
+                self._retrying = self._state.reason if self._state.phase == "failed" else ""
                 self._thread = threading.Thread(target=self._prepare, daemon=True, name="pastor-local-model")
                 self._thread.start()
             return self._thread
@@ -134,7 +137,8 @@ class ModelStore(Generic[Model]):
 
     # -- the background work ---------------------------------------------------------------------
     def _set(self, phase: str, **fields) -> None:
-        self._state = ModelState(phase, self.source, since=time.time(), **fields)
+        retrying = self._retrying if phase == "downloading" else ""
+        self._state = ModelState(phase, self.source, since=time.time(), retrying=retrying, **fields)
 
     def _prepare(self) -> None:
         try:
@@ -143,12 +147,12 @@ class ModelStore(Generic[Model]):
             model = self._load(folder)
         except Exception as exc:  # the status page and every turn say why; the app keeps serving verses
             reason = exc.args[0] if isinstance(exc, LocalModelError) else download_failure(exc, self.source)
-            log.warning("local model %s not ready: %s (%s)", self.source, reason, type(exc).__name__)
+            log.warning("modelo local %s não ficou pronto: %s (%s)", self.source, reason, type(exc).__name__)
             self._set("failed", reason=reason)
             return
         self._model = model
         self._set("ready", runtime=getattr(model, "description", ""))
-        log.info("local model %s ready (%s)", self.source, self._state.runtime)
+        log.info("modelo local %s pronto (%s)", self.source, self._state.runtime)
 
     def _resolve(self) -> Path:
         folder = self.folder
@@ -168,6 +172,7 @@ class ModelStore(Generic[Model]):
         (folder / COMPLETE_MARK).write_text(json.dumps({"source": self.source, "bytes": self._total_bytes}))
 
     def _announce_total(self, total_bytes: int) -> None:
+        self._retrying = ""  # the hub answered: this attempt is a download in progress now
         self._total_bytes = total_bytes
         self._set("downloading", total_bytes=total_bytes)
 

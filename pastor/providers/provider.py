@@ -37,7 +37,7 @@ class ProviderError(PastorError):
         self.kind = kind
         self.user_message = user_message
         self.provider = provider
-        # Only the SDK exception's class name and HTTP status: safe for logs.
+        # Only the SDK exception's class name and HTTP status (or a phrase of ours): safe for logs.
         self.detail = detail
 
     def __repr__(self) -> str:
@@ -141,7 +141,7 @@ class Provider:
         error = self.error(kind, status, detail=errors.describe(exc))
         # Status checks poll; only failed model calls deserve a warning.
         level = logging.DEBUG if quiet else logging.WARNING
-        log.log(level, "provider %s failed: kind=%s %s", self.name, kind, error.detail)
+        log.log(level, "provedor %s falhou: tipo=%s %s", self.name, kind, error.detail)
         return error
 
     # --- streaming loop shared by the SDK variants -----------------------------------------------
@@ -177,7 +177,7 @@ class Provider:
             raise failure
         # A stream that ends without its end marker was cut (e.g. the server closed the socket).
         if not finished:
-            raise self.error("stream", detail="stream ended without end marker")
+            raise self.error("stream", detail="a resposta terminou sem o marcador de fim")
 
     def _open_stream(self, system: str, messages: list[dict]) -> Any:
         raise NotImplementedError
@@ -224,7 +224,7 @@ class SDKProvider(Provider):
                 "config",
                 f"Falta a chave de acesso para {self.name}: defina a variável de ambiente {self.key_var}.",
                 provider=self.name,
-                detail=f"{self.key_var} not set",
+                detail=f"{self.key_var} não definida",
             )
         if self._sdk_client is None:
             self._sdk_client = self._make_client(self._api_key)

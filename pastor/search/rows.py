@@ -27,6 +27,17 @@ def embed_text(text: str, modernize: bool = True) -> str:
     return normalize.fold(normalize.modernize(text) if modernize else text)
 
 
+def aligned(bible: Bible, translation: Bible) -> int:
+    """How many verses of `translation` the index holds: those whose id the main text has too."""
+    return sum(1 for v in translation.verses if v.id in bible.by_id)
+
+
+def row_count(bible: Bible, extras: Sequence[Bible] = ()) -> int:
+    """How many rows `build_rows` makes (not verses × translations: an extra's verses outside the main text's
+    numbering, such as 2Co 13:14 in a text that ends the chapter at 13:13, are left out)."""
+    return sum(aligned(bible, translation) for translation in (bible, *extras))
+
+
 def build_rows(bible: Bible, extras: Sequence[Bible] = (), window: int = 0, modernize: bool = True) -> list[Row]:
     """One row per verse of the main translation, then one per aligned verse of each extra."""
     rows = []

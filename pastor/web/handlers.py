@@ -208,7 +208,7 @@ class Handlers:
                     continue
                 yield self._final(update, text, history, display, answer_at, convo, translation)
         except Exception:
-            log.exception("chat turn failed")
+            log.exception("o turno da conversa falhou")
             display[answer_at] = _assistant(UNEXPECTED)
             yield list(display), gr.skip(), gr.skip(), gr.skip(), gr.skip()
         finally:

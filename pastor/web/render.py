@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from pastor.answer.turn_modes import Mode
+from pastor.web.status_model import provider_state
 
 # The line under an answer, in the members' words (the mode's own name is the API's and the turn log's).
 # Keyed by `Mode` (a StrEnum): a mode that arrives as its plain string finds its label too.
@@ -99,50 +100,163 @@ def progress_html(status: dict) -> str:
     )
 
 
+# A component's mark in the status table: it fails (the operator has something to do), it is being prepared
+# (members get less meanwhile), or it is as configured. Problems come first, then what is being prepared.
+PROBLEM, WAITING, FINE = "❌", "⏳", ""
+_RANK = {PROBLEM: 0, WAITING: 1, FINE: 2}
+# One component: its mark and its rows (item, value); the mark goes on its first row.
+Group = tuple[str, list[tuple[str, str]]]
+
+
 def details_markdown(status: dict) -> str:
-    corpus = status.get("corpus") or {}
-    embedder = status.get("embedder") or {}
-    index = status.get("index") or {}
-    llm = status.get("llm") or {}
-    prominence = status.get("prominence") or {}
-    rows = [
-        ("Corpus", corpus.get("file", "—")),
-        ("SHA-256 do corpus", corpus.get("sha256", "—")),
-        ("Versículos", number(corpus.get("verses"))),
-        ("Modelo de embeddings", _embedder_text(embedder)),
-        ("Vetores na tabela", f"{number(index.get('rows'))} de {number(index.get('total'))}" if index else "—"),
-        ("BM25 (palavras-chave)", "pronto" if status.get("bm25_ready") else "não carregado"),
-        (
-            "Proeminência (OpenBible.info)",
-            "ativa" if prominence.get("enabled") else prominence.get("detail") or "desligada",
-        ),
-        ("Temas (Nave, Torrey)", _topics_text(status.get("topics") or {})),
-        ("Adaptador de consulta", _adapter_text(status.get("adapter") or {})),
-        ("Modelo de linguagem", f"{llm.get('provider', '—')} / {llm.get('model') or 'padrão'}"),
-        ("Por que este modelo", llm.get("choice") or "—"),
-        ("Modelo alcançável", _reachable_text(llm)),
-        ("Roteamento (crise, conversa, fora do escopo)", status.get("router") or "—"),
+    """The status table: one group of rows per component, those with a problem first (issue 29: the model's
+    failure sat in row 11, below the fold), each saying one thing."""
+    groups = [
+        _corpus_group(status),
+        _embedder_group(status),
+        _vectors_group(status),
+        _lexical_group(status),
+        _part_group("Proeminência (OpenBible.info)", status.get("prominence") or {}, _prominence_text),
+        _part_group("Temas (Nave, Torrey)", status.get("topics") or {}, _topics_text),
+        _part_group("Adaptador de consulta", status.get("adapter") or {}, _adapter_text),
+        _model_group(status.get("llm") or {}),
+        _router_group(status.get("router") or "—"),
+        *_more_groups(status),
     ]
-    if llm.get("reachable") is False and llm.get("setup_hint"):
-        rows.append(("Como ativar as respostas comentadas", llm["setup_hint"]))
-    for extra in status.get("extra_corpora") or []:
-        rows.append(("Tradução extra (só na busca)", f"{extra.get('file')} ({number(extra.get('verses'))} versículos)"))
-    if status.get("documents"):
-        rows.append(("Documentos", _documents_text(status["documents"])))
-    if status.get("index_notice"):
-        rows.append(("Integridade do índice", status["index_notice"]))
-    if status.get("replica"):
-        rows.append(("Índice publicado (réplica)", _replica_text(status["replica"])))
-    if status.get("storage_warning"):
-        rows.append(("Armazenamento", status["storage_warning"]))
-    table = ["| Item | Valor |", "| --- | --- |"] + [f"| {cell(k)} | {cell(v)} |" for k, v in rows]
+    groups.sort(key=lambda group: _RANK[group[0]])  # stable: each kind keeps its usual order
+    table = ["| Item | Valor |", "| --- | --- |"]
+    for mark, rows in groups:
+        for number, (item, value) in enumerate(rows):
+            shown = f"{mark} {item}" if mark and number == 0 else item
+            table.append(f"| {cell(shown)} | {cell(value)} |")
     errors = status.get("errors") or []
+    index = status.get("index") or {}
     if index.get("error"):
         errors = [index["error"], *errors]
     if errors:
         table += ["", "**Últimos erros**", ""] + [f"- {escape(one_line(e))}" for e in errors[-10:]]
     table += _document_errors(status.get("documents"))
     return "\n".join(table)  # the data credits: once, in the line under the tabs (`credits_html`)
+
+
+def _corpus_group(status: dict) -> Group:
+    corpus = status.get("corpus") or {}
+    if status.get("corpus_error"):
+        return PROBLEM, [("Corpus", status["corpus_error"])]
+    return FINE, [
+        ("Corpus", corpus.get("file", "—")),
+        ("SHA-256 do corpus", corpus.get("sha256", "—")),
+        ("Versículos", number(corpus.get("verses"))),
+    ]
+
+
+def _embedder_group(status: dict) -> Group:
+    embedder = status.get("embedder") or {}
+    return (PROBLEM if embedder.get("error") else FINE), [("Modelo de embeddings", _embedder_text(embedder))]
+
+
+NO_VECTORS = "sem busca semântica; use Reindexar ou python -m pastor index"
+
+
+def _vectors_group(status: dict) -> Group:
+    index = status.get("index")
+    if not index:
+        return (WAITING if status.get("phase") == "loading" else FINE), [("Vetores na tabela", "—")]
+    text = f"{number(index.get('rows'))} de {number(index.get('total'))}" + _vectors_parts(status, index)
+    if index.get("error") or index.get("state") == "error":
+        return PROBLEM, [("Vetores na tabela", text)]
+    if status.get("state") == "indexing":
+        return WAITING, [("Vetores na tabela", text)]
+    if index.get("state") in ("missing", "partial"):
+        return PROBLEM, [
+            ("Vetores na tabela", f"{text} — sem busca semântica; use Reindexar ou python -m pastor index")
+        ]
+    return FINE, [("Vetores na tabela", text)]
+
+
+def _vectors_parts(status: dict, index: dict) -> str:
+    """Where the total comes from when other translations are indexed too: the main text's verses and each
+    other text's verses numbered as in it (not verses × translations)."""
+    extras = status.get("extra_corpora") or []
+    main = (status.get("corpus") or {}).get("verses")
+    aligned = [e.get("aligned") for e in extras]
+    if not extras or main is None or None in aligned or main + sum(aligned) != index.get("total"):
+        return ""
+    others = " + ".join(number(a) for a in aligned)
+    return f" ({number(main)} do texto principal + {others} das outras traduções, na numeração dele)"
+
+
+def _lexical_group(status: dict) -> Group:
+    if status.get("bm25_ready"):
+        return FINE, [("BM25 (palavras-chave)", "pronto")]
+    return (WAITING if status.get("phase") == "loading" else PROBLEM), [("BM25 (palavras-chave)", "não carregado")]
+
+
+def _part_group(item: str, part: dict, text) -> Group:
+    """A part that is on, off by the operator's choice, waiting for the index, or failed."""
+    detail = str(part.get("detail") or "")
+    if part.get("enabled"):
+        mark = FINE
+    elif detail.startswith("erro") or "não encontrado" in detail:
+        mark = PROBLEM
+    elif detail.startswith(("aguardando", "em treinamento")):
+        mark = WAITING
+    else:
+        mark = FINE
+    return mark, [(item, text(part))]
+
+
+def _model_group(llm: dict) -> Group:
+    """The language model: which one and why, whether it answers, and how to set it up while it does not."""
+    state = llm.get("state") or provider_state(llm).value
+    mark = {"ok": FINE, "starting": WAITING}.get(state, PROBLEM)
+    rows = [
+        ("Modelo de linguagem", f"{llm.get('provider', '—')} / {llm.get('model') or 'padrão'}"),
+        ("Modelo alcançável", _reachable_text(llm)),
+        ("Por que este modelo", llm.get("choice") or "—"),
+    ]
+    if mark and llm.get("setup_hint"):
+        rows.append(("Como ativar as respostas comentadas", llm["setup_hint"]))
+    return mark, rows
+
+
+def _router_group(router: str) -> Group:
+    return (WAITING if "ainda não carregado" in router else FINE), [
+        ("Roteamento (crise, conversa, fora do escopo)", router)
+    ]
+
+
+def _more_groups(status: dict) -> list[Group]:
+    """The other translations, the church's documents, integrity news and storage, when there are any."""
+    groups: list[Group] = [
+        (FINE, [("Outra tradução (busca e leitura)", _extra_text(extra))])
+        for extra in status.get("extra_corpora") or []
+    ]
+    if status.get("documents"):
+        failed = _document_errors(status["documents"])
+        groups.append((PROBLEM if failed else FINE, [("Documentos", _documents_text(status["documents"]))]))
+    if status.get("index_notice"):
+        groups.append((PROBLEM, [("Integridade do índice", status["index_notice"])]))
+    if status.get("replica"):
+        replica = status["replica"]
+        mark = PROBLEM if replica.get("error") else FINE
+        groups.append((mark, [("Índice publicado (réplica)", _replica_text(replica))]))
+    if status.get("storage_warning"):
+        groups.append((PROBLEM, [("Armazenamento", status["storage_warning"])]))
+    return groups
+
+
+def _extra_text(extra: dict) -> str:
+    """A translation the reader may choose and the search reads: its verses, and those the index holds."""
+    verses, aligned = extra.get("verses"), extra.get("aligned")
+    text = f"{extra.get('file')} ({number(verses)} versículos"
+    if aligned is not None and aligned != verses:
+        text += f"; {number(aligned)} na numeração do texto principal entram na busca"
+    return text + ")"
+
+
+def _prominence_text(prominence: dict) -> str:
+    return "ativa" if prominence.get("enabled") else prominence.get("detail") or "desligada"
 
 
 def credits_html(status: dict) -> str:
@@ -181,8 +295,13 @@ def _embedder_text(embedder: dict) -> str:
 
 def _reachable_text(llm: dict) -> str:
     reachable = llm.get("reachable")
-    mark = "sim" if reachable else ("verificando…" if reachable is None else "não")
-    text = f"{mark} — {llm['detail']}" if llm.get("detail") else mark
+    if reachable:
+        mark = "sim"
+    elif reachable is None:
+        mark = "verificando…"
+    else:
+        mark = "ainda não" if (llm.get("state") or provider_state(llm).value) == "starting" else "não"
+    text = f"{mark} — {llm['detail']}" if llm.get("detail") and llm["detail"] != mark else mark
     if reachable is False:
         text += " (o chat mostra só os versículos encontrados)"
     return text + (f"; verificado às {llm['checked_at']}" if llm.get("checked_at") else "")

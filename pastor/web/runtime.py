@@ -22,7 +22,7 @@ from pastor.web.ratelimit import QUESTION, RateLimiter, client_key
 from pastor.web.ratelimit_redis import LimiterFactory, limiter_factory
 from pastor.web.reindex import Outcome, ReindexPolicy
 from pastor.web.replica import ReplicaIndex
-from pastor.web.status_model import StatusCache, llm_status, provider_identity, runtime_status
+from pastor.web.status_model import PROVIDER_LABEL, StatusCache, llm_status, provider_identity, runtime_status
 from pastor.web.turns import TurnRegistry
 from pastor.wiring import build_chat, build_engine, build_provider, build_router, build_turnlog
 
@@ -35,7 +35,7 @@ CHAT_DOWN_MESSAGE = (
 )
 LOADING_MESSAGE = "O Pastor Online está iniciando (carregando a Bíblia e a busca). Tente de novo em alguns segundos."
 # The runtime's own components on the status page (the engine records its own parts).
-LABELS = {"corpus": "corpus", "provider": "modelo de linguagem", "chat": "conversa"}
+LABELS = {"corpus": "corpus", "provider": PROVIDER_LABEL, "chat": "conversa"}
 
 
 class Runtime:
@@ -105,7 +105,8 @@ class Runtime:
                 self.health.fail("provider", LABELS["provider"], exc.user_message)
                 self.provider = UnavailableProvider(self.settings.llm_provider, exc)
                 return
-        self.health.ok("provider", LABELS["provider"])
+        # Built is not answering: the status model records what the model does once it is checked.
+        self.health.set("provider", LABELS["provider"], State.STARTING, "verificando…")
         self.probe = ProviderProbe(self.provider)
         self.probe.start()  # the status tab knows at once whether the model answers
 
@@ -127,7 +128,7 @@ class Runtime:
             self.health.fail("corpus", LABELS["corpus"], str(exc))
             log.warning("corpus não carregado: %s", exc)
         except Exception as exc:  # the page must say why instead of crashing the server
-            log.exception("engine failed to load")
+            log.exception("a busca não carregou")
             self.health.fail("corpus", LABELS["corpus"], f"Falha ao carregar a busca: {describe(exc)}")
         else:
             self._adopt(engine)

@@ -108,11 +108,12 @@ class ModelStatus(TypedDict, total=False):
     provider: str
     model: str
     reachable: bool | None
+    state: str  # one word for the model: "ok" (answers), "starting" (being prepared or checked) or "error"
     detail: str
     checked_at: str
     choice: str  # why this provider answers (LLM_PROVIDER, or the automatic choice's reason)
     automatic: bool  # chosen automatically (LLM_PROVIDER empty)
-    setup_hint: str  # for the operator: how to get a model's answers when it does not answer
+    setup_hint: str  # for the operator: how to get a model's answers while it does not answer (else empty)
     local: dict[str, Any]  # the local model: phase, source, done_bytes, total_bytes, reason, runtime
     elapsed_seconds: float  # /check_provider only: how long the check really took
 

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import fields
 
+from pastor.health import HealthBoard, State
 from pastor.index.doc_index import DocumentsStatus
 from pastor.index.engine_status import EmbedderStatus, PartStatus, SearchStatus
 from pastor.index.verse_manifest import IndexStatus
@@ -46,6 +47,7 @@ def runtime_status(runtime) -> dict:
     data["corpus_error"] = runtime.health.reason("corpus")
     data["uptime_seconds"] = round(time.time() - runtime.started)
     data["llm"] = llm_status(runtime)
+    record_provider_health(runtime.health, data["llm"])
     data["attributions"] = runtime.attributions()
     data["storage_warning"] = runtime.turnlog.warning if runtime.turnlog is not None else None
     data["reindex_enabled"] = runtime.reindex_policy.refusal() is None
@@ -64,7 +66,8 @@ def search_status_json(status: SearchStatus) -> dict:
         "vectors_ready": status.vectors_ready,
         "corpus": status.corpus,
         "extra_corpora": [
-            {"file": e.file, "sha256": e.sha256, "verses": e.verses, "credit": e.credit} for e in status.extra_corpora
+            {"file": e.file, "sha256": e.sha256, "verses": e.verses, "aligned": e.aligned, "credit": e.credit}
+            for e in status.extra_corpora
         ],
         "embedder": embedder_json(status.embedder),
         "index": index_json(status.index) if status.index is not None else None,
@@ -121,9 +124,45 @@ def llm_status(runtime) -> dict:
             "model": runtime.settings.llm_model,
             "reachable": False,
             "detail": runtime.health.reason("provider") or "não carregado",
+            "state": State.ERROR.value,
         }
     check = runtime.probe.get() if runtime.probe else provider.check()
-    return {**provider_identity(provider), **check, **provider.live_status()}
+    llm = {**provider_identity(provider), **check, **provider.live_status()}
+    llm["state"] = provider_state(llm).value
+    if llm.get("reachable") is not False:
+        llm["setup_hint"] = ""  # it answers (or is being checked): nothing to set up
+    return llm
+
+
+# The local model's phases on its way to answering (`providers/local_store.py`), as the health board words them
+# (one reason per phase, so its `since` is when the phase began, not the last percent of a download).
+PREPARING = {"idle": "aguardando início", "downloading": "baixando o modelo", "loading": "carregando o modelo"}
+PROVIDER_LABEL = "modelo de linguagem"
+
+
+def provider_state(llm: dict) -> State:
+    """The model's one state: it answers (ok), it is being prepared or checked (starting), or it does not
+    answer (error) — a local model retrying a failed download still fails until the hub answers."""
+    reachable = llm.get("reachable")
+    local = llm.get("local") or {}
+    if reachable:
+        return State.OK
+    if reachable is None or (local.get("phase") in PREPARING and not local.get("retrying")):
+        return State.STARTING
+    return State.ERROR
+
+
+def record_provider_health(health: HealthBoard, llm: dict) -> None:
+    """The health board says of the model what its status says (it said "ok" once the provider was built,
+    whatever the model did afterwards)."""
+    state = State(llm["state"]) if "state" in llm else provider_state(llm)
+    if state is State.OK:
+        reason = ""
+    elif state is State.STARTING:
+        reason = PREPARING.get(str((llm.get("local") or {}).get("phase")), "verificando…")
+    else:
+        reason = str(llm.get("detail") or "o modelo não responde")
+    health.set("provider", PROVIDER_LABEL, state, reason)
 
 
 def provider_identity(provider) -> dict:

@@ -105,7 +105,7 @@ class TestIndex:
     def test_text_output(self, env, capsys):
         code, out, _ = main(capsys, "index")
         assert code == 0
-        assert out.startswith("Índice complete: 25/25 linhas") and "fake-bow-64, dim 64" in out
+        assert out.startswith("Índice completo: 25/25 linhas") and "fake-bow-64, dim 64" in out
 
     def test_documents_are_indexed_too(self, env, capsys, tmp_path):
         env(PASTOR_DOCS_DIR=str(copy_docs(tmp_path / "docs")))

@@ -237,3 +237,28 @@ def test_a_rewrite_abandoned_at_the_deadline_frees_the_model(endless_model, mini
     threading.Timer(15, give_up.set).start()  # a slot still held after 15 s fails the test instead of hanging
     with provider.slot.hold(give_up) as mine:
         assert mine, "the abandoned rewrite kept the model's slot"
+
+
+def test_a_retry_after_a_failed_download_keeps_saying_the_failure_until_the_hub_answers(tmp_path):
+    """Issue 29: the status no longer flips between "baixando…" and the failure while a retry asks the hub."""
+    attempts, hub_answers = [], threading.Event()
+
+    def fetch(source, folder, announce_total):
+        attempts.append(source)
+        if len(attempts) == 1:
+            raise ConnectionError("offline")
+        hub_answers.wait(30)  # the second attempt hangs on the hub, as an offline machine does for a while
+        raise ConnectionError("still offline")
+
+    store = ModelStore("org/modelo-de-teste", tmp_path / "models", lambda folder: None, fetch=fetch)
+    provider = LocalProvider(model="org/modelo-de-teste", store=store)
+    provider.start()
+    failed = store.wait(30)
+    assert failed.phase == "failed" and "não foi possível baixar" in failed.reason
+    store.start()  # what the status page's probe does after RETRY_AFTER
+    retrying = wait_for(lambda: (s := store.state()).phase == "downloading" and s, 30, "a nova tentativa não começou")
+    text = state_text(retrying)
+    assert text.startswith(failed.reason) and "tentando de novo" in text and "baixando" not in text, text
+    assert "ainda está sendo preparado" not in provider.member_notice()  # it failed; the retry may fail too
+    hub_answers.set()
+    assert store.wait(30).phase == "failed" and state_text(store.state()) == failed.reason

@@ -74,7 +74,7 @@ class TestStatus:
         engine = make_engine(PASTOR_EXTRA_CORPORA=str(EXTRA))
         status = status_json(engine.status())
         [extra] = status["extra_corpora"]
-        assert (extra["file"], extra["verses"]) == ("mini_extra.usfx.xml", 8)
+        assert (extra["file"], extra["verses"], extra["aligned"]) == ("mini_extra.usfx.xml", 8, EXTRA_ALIGNED)
         assert status["index"]["rows"] == status["index"]["total"] == MINI_VERSES + EXTRA_ALIGNED
         # BM25 reads the extra wording too ("Jeová" is only in the extra translation).
         hits = engine.retriever.search("Jeová", gated=False, off={"vector"}).results
@@ -226,6 +226,8 @@ class TestWhileVectorsAreNotReady:
         fake_models[FAKE_MODEL].reset()
         again = Engine(make_settings()).load()
         assert status_json(again.status())["state"] == "complete" and status_json(again.status())["vectors_ready"]
+        # Issue 29: no build ran in this process, and the progress is still the table's (it said 0 / 0).
+        assert status_json(again.status())["progress"] == {"done": MINI_VERSES, "total": MINI_VERSES}
         assert fake_models[FAKE_MODEL].calls == 1  # the content check's sample; nothing rebuilt
 
     def test_the_vectors_can_follow_the_keywords(self, engine, make_settings, fake_models):

@@ -206,6 +206,13 @@ class TestStates:
         assert (status.state, status.rows, status.total, status.error) == ("missing", 0, MINI_VERSES, None)
         assert not index.ready
 
+    def test_the_total_before_a_build_is_the_rows_the_build_makes(self, tmp_path, mini_bible, extra_bible):
+        """Issue 29: not verses × translations (an extra's verse outside the main numbering is not indexed)."""
+        assert len(extra_bible.verses) + MINI_VERSES != MINI_VERSES + EXTRA_ALIGNED  # the fixture has such a verse
+        before = new_index(tmp_path).open(mini_bible, [extra_bible])
+        built = new_index(tmp_path).build(mini_bible, [extra_bible])
+        assert (before.state, before.total) == ("missing", built.rows) and built.rows == MINI_VERSES + EXTRA_ALIGNED
+
     def test_indexing_while_building_with_counts(self, tmp_path, mini_bible):
         index = new_index(tmp_path)
         seen = []

@@ -185,10 +185,10 @@ class TestStatusRendering:
             "choice": "LLM_PROVIDER vazio, nenhuma chave de API e nenhum Ollama com o modelo: modelo local",
             "setup_hint": "Modelo local Qwen/Qwen2.5-0.5B-Instruct: baixando… aponte PASTOR_LOCAL_MODEL",
         }
-        details = render.details_markdown(self.status(llm=llm))
-        assert "| Modelo de linguagem | local / Qwen/Qwen2.5-0.5B-Instruct |" in details
+        details = render.details_markdown(self.status(llm={**llm, "local": {"phase": "downloading"}}))
+        assert "| ⏳ Modelo de linguagem | local / Qwen/Qwen2.5-0.5B-Instruct |" in details  # prepared, not failed
         assert "| Por que este modelo | LLM_PROVIDER vazio, nenhuma chave de API" in details
-        assert "não — baixando Qwen/Qwen2.5-0.5B-Instruct do Hugging Face Hub: 45% (445 de 988 MB)" in details
+        assert "ainda não — baixando Qwen/Qwen2.5-0.5B-Instruct do Hugging Face Hub: 45% (445 de 988 MB)" in details
         assert "| Como ativar as respostas comentadas | Modelo local" in details  # for the operator, here only
         ready = render.details_markdown(self.status(llm={**llm, "reachable": True, "detail": "carregado"}))
         assert "Como ativar" not in ready

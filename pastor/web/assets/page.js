@@ -14,12 +14,12 @@
   }
 
   function flash(entry) {
-    entry.scrollIntoView({ block: "center", behavior: "instant" });
+    scrollInChat(entry, "center");
     entry.classList.add("pastor-flash");
     entry.setAttribute("tabindex", "-1");
     entry.focus({ preventScroll: true });
     // The accordion slides open after the entry appears: centre it again once it has its final place.
-    setTimeout(() => entry.scrollIntoView({ block: "center", behavior: "instant" }), OPENING_MS);
+    setTimeout(() => scrollInChat(entry, "center"), OPENING_MS);
     setTimeout(() => entry.classList.remove("pastor-flash"), 2500);
   }
 
@@ -149,27 +149,82 @@
   }
   window.addEventListener("resize", () => { chatHeight = 0; schedule(); });
 
-  // A crisis reply opens with the help lines: show its top, not its end. Gradio scrolls the chat to the
-  // bottom after each render, so for a short while every render is followed by this; then the person
-  // scrolls freely.
-  const CRISIS_HOLD_MS = 2000;
-  let crisisCount = 0;  // crisis replies in the chat: one more means a new one arrived
+  // Where the person left it (issue 29). Only the chat's own scroll box is ever moved by this script, never the
+  // window, so the title and tabs stay in view; the browser does not bring back an old window scroll on reload.
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+  const HOLD_MS = 2000;  // Gradio scrolls the chat to the end after each render: for a short while, answer it
+  let acted = false;  // the person has used the chat since the page opened (a restore is what came before)
+  let restored = false;
+  let crisisCount = 0;  // crisis replies in the chat: one more, after the person acted, means a new one arrived
+  let held = null;  // finds the element kept at the top of the chat while the hold lasts
   let holdUntil = 0;
-  function showCrisis() {
-    const marks = document.querySelectorAll("#chatbot .pastor-crisis-top");
-    if (marks.length > crisisCount) holdUntil = Date.now() + CRISIS_HOLD_MS;
-    crisisCount = marks.length;
-    if (!marks.length || Date.now() > holdUntil) return;
-    marks[marks.length - 1].scrollIntoView({ block: "start", behavior: "instant" });
+
+  function chatScroller() {
+    return document.querySelector("#chatbot .bubble-wrap");
   }
-  // Gradio's own scroll to the end sets scrollTop without changing the page: answer it too.
-  document.addEventListener("scroll", () => { if (Date.now() <= holdUntil) showCrisis(); }, true);
+
+  // Brings `element` to the top (or the centre) of the chat's scroll boxes; the window stays where it was.
+  function scrollInChat(element, where) {
+    if (!element) return;
+    const [x, y] = [window.scrollX, window.scrollY];
+    element.scrollIntoView({ block: where, behavior: "instant" });
+    if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
+  }
+
+  const lastOf = (selector) => () => {
+    const found = document.querySelectorAll(selector);
+    return found[found.length - 1] || null;
+  };
+
+  function hold(find) {
+    held = find;
+    holdUntil = Date.now() + HOLD_MS;
+    keepHeld();
+  }
+
+  function keepHeld() {
+    if (held && Date.now() <= holdUntil) scrollInChat(held(), "start");
+  }
+
+  // A crisis reply opens with the help lines: a new one is shown from its top, not its end. A restored
+  // conversation opens at its last exchange, from its question: the last answer, not an old crisis reply.
+  function follow() {
+    const marks = document.querySelectorAll("#chatbot .pastor-crisis-top");
+    if (acted && marks.length > crisisCount) hold(lastOf("#chatbot .pastor-crisis-top"));
+    crisisCount = marks.length;
+    if (!acted && !restored && document.querySelector('#chatbot [data-testid="user"]')) {
+      restored = true;
+      hold(lastOf('#chatbot [data-testid="user"]'));
+    }
+    keepHeld();
+  }
+  // Gradio's own scroll to the end sets the chat's scrollTop without changing the page: answer it too (the
+  // window's own scroll events are this script's restoring it).
+  document.addEventListener("scroll", (event) => { if (event.target !== document) keepHeld(); }, true);
+
+  // A new question is followed as on any turn: the chat at its end, so that Gradio keeps following it
+  // (it stops once the chat was scrolled up, as the hold leaves it).
+  function sent() {
+    acted = true;
+    held = null;
+    const wrap = chatScroller();
+    if (wrap) wrap.scrollTop = wrap.scrollHeight;
+  }
+  document.addEventListener("keydown", (event) => {
+    const inBox = event.target.closest && event.target.closest("#message-box");
+    if (inBox && event.key === "Enter" && !event.shiftKey && !event.isComposing) sent();
+  }, true);
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest) return;
+    if (event.target.closest("#send-button, #chatbot button.example")) sent();
+    else if (event.target.closest("#chatbot, #input-row, #hint-row")) acted = true;
+  }, true);
 
   let pending = false;
   const schedule = () => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; label(); fitChat(); showCrisis(); });
+    requestAnimationFrame(() => { pending = false; label(); fitChat(); follow(); });
   };
   new MutationObserver(schedule).observe(document.documentElement, {
     subtree: true, childList: true, characterData: true, attributes: true,
