@@ -109,9 +109,9 @@ class LocalProvider(Provider):
         return super().member_notice()
 
     def setup_hint(self) -> str:
-        state = self.store.state()
+        # Not its state: the status and the turn's reason say it already, right beside the hint.
         return (
-            f"Modelo local {self.model}: {state_text(state)}. Com internet, ele é baixado uma vez para "
+            f"Modelo local {self.model}: com internet, ele é baixado uma vez para "
             f"PASTOR_DATA_DIR/models; sem internet, aponte PASTOR_LOCAL_MODEL para uma pasta com o modelo, "
             f"ou {API_CHOICE}."
         )

@@ -186,6 +186,18 @@
     if (held && Date.now() <= holdUntil) scrollInChat(held(), "start");
   }
 
+  // The title and tabs back in view, when the input stays in view with them (the chat is sized so that it does):
+  // the browser scrolls the window to the autofocused input before the chat has its height, and may leave it so.
+  let personMoved = false;  // the person has used the page: from then on the window is theirs
+  for (const name of ["pointerdown", "wheel", "touchstart", "keydown"]) {
+    document.addEventListener(name, () => { personMoved = true; }, { capture: true, passive: true });
+  }
+  function headerBack() {
+    const input = document.querySelector("#input-row");
+    if (!window.scrollY || !input) return;
+    if (input.getBoundingClientRect().bottom + window.scrollY <= window.innerHeight) window.scrollTo(0, 0);
+  }
+
   // A crisis reply opens with the help lines: a new one is shown from its top, not its end. A restored
   // conversation opens at its last exchange, from its question: the last answer, not an old crisis reply.
   function follow() {
@@ -197,6 +209,7 @@
       hold(lastOf('#chatbot [data-testid="user"]'));
     }
     keepHeld();
+    if (!personMoved) headerBack();
   }
   // Gradio's own scroll to the end sets the chat's scrollTop without changing the page: answer it too (the
   // window's own scroll events are this script's restoring it).
@@ -207,6 +220,7 @@
   function sent() {
     acted = true;
     held = null;
+    headerBack();
     const wrap = chatScroller();
     if (wrap) wrap.scrollTop = wrap.scrollHeight;
   }
