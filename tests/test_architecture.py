@@ -170,7 +170,7 @@ NOT_RESPONSES = {
     # Cache keys: each is stored beside its cache and compared whole with the next one.
     "search/topic_index.py": {"key"},
     "search/adapter.py": {"key"},
-    "index/lexcache.py": {"cache_key"},
+    "index/lexcache.py": {"cache_key", "key"},
     # The turn log's JSON lines as they are on disk (their keys depend on PASTOR_LOG_TEXT), read back
     # for audits: the file's own format, not a response.
     "answer/turnlog.py": {"read", "events", "latest_feedback"},

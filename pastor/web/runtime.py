@@ -182,8 +182,8 @@ class Runtime:
             self.health.fail("chat", LABELS["chat"], f"Falha ao preparar a conversa: {describe(exc)}")
             return
         self.chat = chat
-        if engine.resources.embedder is None:
-            return  # nothing to train on yet: the engine with the embedder follows
+        if getattr(engine.resources, "embedder", None) is None:
+            return  # nothing to train on (yet: at start, the engine with the embedder follows)
         self._router_thread = threading.Thread(
             target=self._train_router, args=(engine, chat), daemon=True, name="pastor-router"
         )
