@@ -138,7 +138,9 @@ def test_no_model_anywhere_chooses_the_local_model_and_answers_with_verses(start
     check = app.client.predict(api_name="/check_provider")
     assert check["provider"] == "local" and check["reachable"] is False and check["elapsed_seconds"] >= 0
 
-    status = wait_for(app.status, 30, "/status não respondeu", interval=1.0)
+    # The topics (and their credits) come with the embedder, loaded right after /ready.
+    loaded = lambda: (s := app.status()) is not None and s["embedder"]["dim"] and s  # noqa: E731
+    status = wait_for(loaded, 120, "o embedder não carregou", interval=1.0)
     assert status["corpus"]["file"] == "por-almeida1911.usfx.xml.gz" and status["corpus"]["verses"] == 31101
     assert [e["file"] for e in status["extra_corpora"]] == ["por-blivre.usfx.xml.gz"]
     assert status["prominence"]["enabled"] is True and status["prominence"]["file"] == "verse_prominence.tsv.gz"
