@@ -15,6 +15,7 @@ import pytest
 from pastor import config
 from pastor.cli import main as cli
 from pastor.config import SPEC, get_settings
+from pastor.index.verse_check import SAMPLE_SIZE
 from tests.support.core_fixtures import FAKE_MODEL, MINI, MINI_VERSES, copy_docs
 from tests.support.helpers import ROOT
 
@@ -92,18 +93,19 @@ class TestIndex:
 
         embedder.reset()
         assert main_json(capsys, "index", "--json")["state"] == "complete"
-        assert embedder.calls == 0
+        assert embedder.calls == 1  # the content check's sample of the vectors on disk; nothing rebuilt
 
     def test_rebuild(self, env, capsys, fake_models):
         main_json(capsys, "index", "--json")
         fake_models[FAKE_MODEL].reset()
         main_json(capsys, "index", "--rebuild", "--json")
-        assert len(fake_models[FAKE_MODEL].texts) == MINI_VERSES
+        # The content check's sample at start, then every verse again.
+        assert len(fake_models[FAKE_MODEL].texts) == min(SAMPLE_SIZE, MINI_VERSES) + MINI_VERSES
 
     def test_text_output(self, env, capsys):
         code, out, _ = main(capsys, "index")
         assert code == 0
-        assert out.startswith("Índice complete: 25/25 linhas") and "fake-bow-64, dim 64" in out
+        assert out.startswith("Índice completo: 25/25 linhas") and "fake-bow-64, dim 64" in out
 
     def test_documents_are_indexed_too(self, env, capsys, tmp_path):
         env(PASTOR_DOCS_DIR=str(copy_docs(tmp_path / "docs")))
@@ -267,13 +269,12 @@ class TestAsk:
         logged = (tmp_path / "data" / "logs" / "turns.jsonl").read_text(encoding="utf-8").splitlines()
         assert json.loads(logged[0])["turn_id"] == result["turn_id"]
 
-    def test_no_evidence_answers_the_fixed_message(self, env, capsys, tmp_path):
+    def test_an_off_topic_request_gets_the_fixed_kind_reply_and_no_verses(self, env, capsys, tmp_path):
         from pastor.care.openings import OFF_TOPIC
 
         main_json(capsys, "index", "--json")
         result = main_json(capsys, "ask", "Qual a receita de bolo de cenoura?", "--json")
-        assert (result["mode"], result["sources"]) == ("no_evidence", [])
-        assert result["answer"] in OFF_TOPIC  # a recipe hears what the assistant is for
+        assert (result["mode"], result["sources"]) == ("no_evidence", []) and result["answer"] in OFF_TOPIC
 
     def test_text_output(self, env, capsys, tmp_path):
         self.script(env, tmp_path, "Deus amou o mundo (João 3:16).")
