@@ -41,10 +41,7 @@ INTERRUPTED_NOTE = "_(resposta interrompida)_"
 
 # Notes travel beside the answer (`TurnResult.notes`), never inside its text.
 LEXICAL_NOTE = "Ainda estou me preparando; por enquanto, escolhi os versículos pelas palavras da sua mensagem."
-
-
-# The earlier questions whose verses a follow-up leaves out: enough for a conversation on one subject, few enough
-# that re-reading them costs a handful of searches.
+# The earlier questions whose verses a follow-up leaves out: enough for one subject, a handful of searches to re-read.
 SHOWN_TURNS = 3
 # The reason a conversational turn gives: the router sent it to conversation, nothing was searched.
 CONVERSATION_REASON = "conversa: saudação, agradecimento ou pergunta sobre o assistente"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pastor.config import Settings
+from pastor.errors import PastorError
 
 log = logging.getLogger("pastor.web")
 
@@ -23,7 +24,7 @@ MIN_SECRET = 16
 VERSION = 2
 
 
-class Unsealed(ValueError):
+class Unsealed(PastorError, ValueError):
     """A kept value this server did not seal as it is; the message is a short fixed phrase for the log."""
 
 

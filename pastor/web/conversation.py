@@ -9,6 +9,7 @@ from typing import Any
 from pastor.answer.checks import InputError
 from pastor.answer.history import NO_HISTORY, History
 from pastor.answer.turn_modes import Mode
+from pastor.errors import PastorError
 
 # The chat messages a browser keeps and a restore shows (about twenty exchanges: a question, its answer, its
 # sources): well under the browser's few MB of localStorage, and what a person scrolls back to.
@@ -22,7 +23,7 @@ SOURCE_KINDS = ("verse", "doc")
 MODES = frozenset(mode.value for mode in Mode)
 
 
-class Unreadable(ValueError):
+class Unreadable(PastorError, ValueError):
     """A kept conversation that is not in the shape this version writes; the message is a short fixed phrase."""
 
 

@@ -240,7 +240,8 @@ class TestWhileVectorsAreNotReady:
         answers_without_vectors(first)
         full = first.with_vectors()
         assert full.resources.bible is first.resources.bible and full.resources.lexical is first.resources.lexical
-        assert full.health.get("embedder").state.value == "ok" and fake_models[FAKE_MODEL].calls == 0  # read
+        # read from disk: the one call is the content check's sample, nothing re-embedded
+        assert full.health.get("embedder").state.value == "ok" and fake_models[FAKE_MODEL].calls == 1
         assert full.retriever.vectors_ready and full.retriever.search(FORGIVE).mode == Mode.RAG
         assert first.resources.embedder is None  # the first engine keeps serving unchanged until replaced
 
